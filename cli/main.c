@@ -1,0 +1,101 @@
+/*
+ * main.c - the cachepressure program: subcommand dispatch.
+ *
+ * Exit codes: 0 ok, 1 simulation or I/O error, 2 usage error.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cp_version.h"
+
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+static const struct cli_command commands[] = {
+	{ "help", "show this help, or the help of a command", cmd_help },
+	{ "version", "print the version", cmd_version },
+};
+
+static const struct cli_command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"Usage: cachepressure COMMAND [OPTIONS]\n"
+		"\n"
+		"Linux page cache and dentry/inode cache reclaim, modelled and measured.\n"
+		"\n"
+		"Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Options:\n"
+		"  -h, --help     show this help\n"
+		"  -V, --version  print the version\n"
+		"\n"
+		"Run 'cachepressure COMMAND --help' for a command's options.\n"
+		"See cachepressure(1).\n");
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("cachepressure %s\n", CP_VERSION_STRING);
+	return CLI_EXIT_OK;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct cli_command *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "cachepressure: unknown command '%s'\n", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	{
+		char *sub_argv[] = { argv[1], "--help", NULL };
+
+		return c->run(2, sub_argv);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)
+		return cmd_version(argc - 1, argv + 1);
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "cachepressure: unknown command '%s' (try 'cachepressure --help')\n",
+			argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	return c->run(argc - 1, argv + 1);
+}

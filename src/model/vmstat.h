@@ -1,0 +1,53 @@
+/*
+ * vmstat.h - event counters named as in /proc/vmstat, so the model's
+ * reports and the real harness's share keys (mm/vmstat.c vmstat_text).
+ */
+#ifndef CP_VMSTAT_H
+#define CP_VMSTAT_H
+
+#include <stdint.h>
+
+/* X-macro: enum value and /proc/vmstat name (cp_* are the model's own
+ * counters with no vmstat twin). Reports sort by name themselves. */
+#define CP_VMSTAT_ITEMS(X) \
+	X(ALLOCSTALL, "allocstall") \
+	X(DENTRIES_ALLOCATED, "cp_dentries_allocated") \
+	X(DENTRIES_FREED, "cp_dentries_freed") \
+	X(INODES_ALLOCATED, "cp_inodes_allocated") \
+	X(INODES_EVICTED, "cp_inodes_evicted") \
+	X(INODES_FREED, "cp_inodes_freed") \
+	X(OOM, "cp_oom") \
+	X(SB_OBJECTS_FREED, "cp_sb_objects_freed") \
+	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \
+	X(PAGEOUTRUN, "pageoutrun") \
+	X(PGACTIVATE, "pgactivate") \
+	X(PGDEACTIVATE, "pgdeactivate") \
+	X(PGINODESTEAL, "pginodesteal") \
+	X(PGREFILL, "pgrefill") \
+	X(PGSCAN_DIRECT, "pgscan_direct") \
+	X(PGSCAN_KSWAPD, "pgscan_kswapd") \
+	X(PGSTEAL_DIRECT, "pgsteal_direct") \
+	X(PGSTEAL_KSWAPD, "pgsteal_kswapd") \
+	X(SLABS_SCANNED, "slabs_scanned") \
+	X(WORKINGSET_ACTIVATE, "workingset_activate_file") \
+	X(WORKINGSET_NODERECLAIM, "workingset_nodereclaim") \
+	X(WORKINGSET_REFAULT, "workingset_refault_file") \
+	X(WORKINGSET_RESTORE, "workingset_restore_file")
+
+#define CP_VMSTAT_ENUM(e, name) CP_VM_##e,
+enum cp_vmstat_item { CP_VMSTAT_ITEMS(CP_VMSTAT_ENUM) CP_NR_VMSTAT };
+#undef CP_VMSTAT_ENUM
+
+struct cp_vmstat {
+	uint64_t v[CP_NR_VMSTAT];
+};
+
+/* The /proc/vmstat-style name of item i. */
+const char *cp_vmstat_name(enum cp_vmstat_item i);
+
+static inline void cp_count(struct cp_vmstat *vs, enum cp_vmstat_item i, uint64_t n)
+{
+	vs->v[i] += n;
+}
+
+#endif /* CP_VMSTAT_H */

@@ -1,0 +1,278 @@
+/*
+ * test_memory.c - watermarks, allocation slow path, memcg charging.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include <cachepressure/error.h>
+
+#include "model/gfp.h"
+#include "model/memory.h"
+
+/* mm/page_alloc.c init_per_zone_wmark_min: int_sqrt(16 GiB in KiB * 16)
+ * = int_sqrt(16777216 * 16) = int_sqrt(268435456) = 16384 KiB. */
+static void min_free_kbytes_default_is_sqrt_of_16x_lowmem(void **state)
+{
+	(void)state;
+	assert_int_equal(cp_min_free_kbytes_default(16777216, 65536), 16384);
+	/* clamps: tiny memory -> 128, huge memory -> profile maximum */
+	assert_int_equal(cp_min_free_kbytes_default(100, 65536), 128);
+	assert_int_equal(cp_min_free_kbytes_default(1ULL << 40, 65536), 65536);
+	assert_int_equal(cp_min_free_kbytes_default(1ULL << 40, 262144), 262144);
+}
+
+/* khugepaged set_recommended_min_free_kbytes: 512 pages x 3 zones x 11
+ * = 16896 pages = 67584 KiB (the 6.18 VM shows exactly 67584). */
+static void thp_min_free_kbytes_is_pageblocks_times_zones(void **state)
+{
+	(void)state;
+	assert_int_equal(cp_min_free_kbytes_thp(16777216, 3), 67584);
+	/* capped at 5 % of lowmem: 256 MiB lowmem = 65536 pages -> 3276 pages */
+	assert_int_equal(cp_min_free_kbytes_thp(262144, 3), 3276 * 4);
+}
+
+/* __setup_per_zone_wmarks: 4M managed pages, min_free_kbytes 67584:
+ * min = 16896; tmp = max(16896/4 = 4224, 4194304*10/10000 = 4194) = 4224;
+ * low = 21120, high = 25344. */
+static void watermarks_follow_setup_per_zone_wmarks(void **state)
+{
+	struct cp_watermarks w = cp_watermarks_compute(4194304, 67584, 10);
+
+	(void)state;
+	assert_int_equal(w.min, 16896);
+	assert_int_equal(w.low, 21120);
+	assert_int_equal(w.high, 25344);
+	/* scale factor dominates: wsf 100 -> tmp = 41943 */
+	w = cp_watermarks_compute(4194304, 67584, 100);
+	assert_int_equal(w.low, 16896 + 41943);
+	assert_int_equal(w.high, 16896 + 2 * 41943);
+}
+
+struct hook_log {
+	int kswapd_wakeups;
+	int direct_calls;
+	int memcg_calls;
+	uint64_t free_per_call; /* pages the fake reclaim returns to free */
+	struct cp_mem *m;
+	struct cp_memcg *memcg;
+};
+
+static void fake_wake(void *priv)
+{
+	((struct hook_log *)priv)->kswapd_wakeups++;
+}
+
+static uint64_t fake_direct(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr)
+{
+	struct hook_log *log = priv;
+	uint64_t n = log->free_per_call;
+
+	(void)ctx;
+	(void)nr;
+	log->direct_calls++;
+	if (n > log->m->nr_owner[CP_OWNER_PAGECACHE])
+		n = log->m->nr_owner[CP_OWNER_PAGECACHE];
+	cp_mem_free(log->m, CP_OWNER_PAGECACHE, n, NULL);
+	return n;
+}
+
+static uint64_t fake_memcg(void *priv, struct cp_memcg *memcg, struct cp_alloc_ctx *ctx,
+			   uint64_t nr)
+{
+	struct hook_log *log = priv;
+	uint64_t n = log->free_per_call;
+
+	(void)ctx;
+	(void)nr;
+	log->memcg_calls++;
+	if (n > memcg->nr_owner[CP_OWNER_PAGECACHE])
+		n = memcg->nr_owner[CP_OWNER_PAGECACHE];
+	cp_mem_free(log->m, CP_OWNER_PAGECACHE, n, memcg);
+	return n;
+}
+
+static void setup_mem(struct cp_mem *m, struct hook_log *log, struct cp_vmstat *vs)
+{
+	struct cp_mem_params p = {
+		.total_pages = 10000,
+		.reserve_pages = 1000,
+		.min_free_kbytes = 400, /* 100 pages */
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.memcg_reclaim_retries = 5,
+		.max_reclaim_retries = 16,
+	};
+	struct cp_mem_hooks hooks = { fake_wake, fake_direct, fake_memcg, log };
+
+	assert_int_equal(cp_mem_init(m, &p, vs, NULL), 0);
+	log->m = m;
+	cp_mem_set_hooks(m, &hooks);
+	/* min 100, tmp = max(25, 9000*10/10000 = 9) = 25: low 125, high 150 */
+	assert_int_equal(m->wmark.min, 100);
+	assert_int_equal(m->wmark.low, 125);
+	assert_int_equal(m->wmark.high, 150);
+}
+
+/* get_page_from_freelist(ALLOC_WMARK_LOW): above low nothing is woken. */
+static void alloc_above_low_wakes_nobody(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 8000, &ctx), 0);
+	assert_int_equal(m.free_pages, 1000);
+	assert_int_equal(log.kswapd_wakeups, 0);
+	assert_true(cp_mem_check(&m));
+}
+
+/* __alloc_pages_slowpath: below low, wake kswapd; still above min: no
+ * direct reclaim. */
+static void alloc_below_low_wakes_kswapd_only(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 8880, &ctx), 0); /* free 120 */
+	assert_int_equal(log.kswapd_wakeups, 1);
+	assert_int_equal(log.direct_calls, 0);
+	assert_int_equal(vs.v[CP_VM_ALLOCSTALL], 0);
+}
+
+/* Below min the task reclaims in place (allocstall) and then succeeds. */
+static void alloc_below_min_reclaims_directly(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .free_per_call = 32 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 8900, &ctx), 0); /* free 100 */
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 1, &ctx), 0);
+	/* 100 free: min check needs 101; one reclaim of 32 -> 132 >= 101 */
+	assert_int_equal(log.direct_calls, 1);
+	assert_int_equal(vs.v[CP_VM_ALLOCSTALL], 1);
+	assert_int_equal(m.free_pages, 131);
+	assert_true(cp_mem_check(&m));
+}
+
+/* No progress for max_reclaim_retries rounds: the allocation fails (the
+ * kernel would OOM) and nothing is taken. */
+static void alloc_fails_when_reclaim_makes_no_progress(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .free_per_call = 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 8900), 0);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 1, &ctx), -CP_ENOSPC);
+	assert_int_equal(log.direct_calls, 16);
+	assert_int_equal(vs.v[CP_VM_OOM], 1);
+	assert_int_equal(m.free_pages, 100);
+	assert_true(cp_mem_check(&m));
+}
+
+/* An atomic allocation (no __GFP_DIRECT_RECLAIM) never reclaims. */
+static void atomic_alloc_does_not_reclaim(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .free_per_call = 32 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KSWAPD_RECLAIM };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 8900), 0);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 1, &ctx), -CP_ENOSPC);
+	assert_int_equal(log.direct_calls, 0);
+	assert_int_equal(log.kswapd_wakeups, 1);
+}
+
+/* try_charge: over the limit the memcg reclaims, then the charge fits. */
+static void memcg_charge_over_limit_reclaims_memcg(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .free_per_call = 64 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_memcg cg;
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL, .memcg = &cg };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	cp_memcg_init(&cg, 1, 1000);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 1000, &ctx), 0);
+	assert_int_equal(cg.usage_pages, 1000);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 10, &ctx), 0);
+	assert_int_equal(log.memcg_calls, 1);
+	assert_int_equal(cg.usage_pages, 1000 - 64 + 10);
+	assert_true(cp_memcg_check(&cg));
+	assert_true(cp_mem_check(&m));
+}
+
+/* Retries exhausted (4.11: MEM_CGROUP_RECLAIM_RETRIES = 5): the first
+ * attempt plus 5 retries = 6 reclaim calls, then the charge fails. */
+static void memcg_charge_fails_after_retries(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .free_per_call = 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_memcg cg;
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL, .memcg = &cg };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	cp_memcg_init(&cg, 1, 100);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 100, &ctx), 0);
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 1, &ctx), -CP_ENOSPC);
+	assert_int_equal(log.memcg_calls, 6);
+	assert_int_equal(cg.failcnt, 1);
+	assert_int_equal(cg.usage_pages, 100);
+}
+
+static void init_rejects_reserve_larger_than_memory(void **state)
+{
+	struct cp_mem m;
+	struct cp_diag d;
+	struct cp_mem_params p = { .total_pages = 10, .reserve_pages = 10,
+				   .min_free_kbytes_max = 65536, .watermark_scale_factor = 10 };
+
+	(void)state;
+	assert_int_equal(cp_mem_init(&m, &p, NULL, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "reserve"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(min_free_kbytes_default_is_sqrt_of_16x_lowmem),
+		cmocka_unit_test(thp_min_free_kbytes_is_pageblocks_times_zones),
+		cmocka_unit_test(watermarks_follow_setup_per_zone_wmarks),
+		cmocka_unit_test(alloc_above_low_wakes_nobody),
+		cmocka_unit_test(alloc_below_low_wakes_kswapd_only),
+		cmocka_unit_test(alloc_below_min_reclaims_directly),
+		cmocka_unit_test(alloc_fails_when_reclaim_makes_no_progress),
+		cmocka_unit_test(atomic_alloc_does_not_reclaim),
+		cmocka_unit_test(memcg_charge_over_limit_reclaims_memcg),
+		cmocka_unit_test(memcg_charge_fails_after_retries),
+		cmocka_unit_test(init_rejects_reserve_larger_than_memory),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
