@@ -1,0 +1,152 @@
+/*
+ * pagecache.h - file address spaces of 4 KiB pages, the file LRU lists of
+ * one lruvec, shadow entries.
+ *
+ * Page metadata is compact (16 bytes a page slot) so a 16 GiB scenario
+ * with 4M+ pages fits easily: each file (mapping) owns a contiguous range
+ * of slots, one per page index; a slot holds either a resident page (on
+ * an LRU list or in a per-CPU add batch), a shadow entry of an evicted
+ * page, or nothing. LRU links are 32-bit slot numbers.
+ */
+#ifndef CP_PAGECACHE_H
+#define CP_PAGECACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/memory.h"
+#include "model/vmstat.h"
+
+struct cp_diag;
+struct cp_kernel_profile;
+
+#define CP_NIL UINT32_MAX
+
+enum cp_page_flags {
+	CP_PG_RESIDENT = 1u << 0,   /* the page is in memory */
+	CP_PG_LRU = 1u << 1,        /* on an LRU list (not in a per-CPU batch) */
+	CP_PG_ACTIVE = 1u << 2,     /* PG_active */
+	CP_PG_REFERENCED = 1u << 3, /* PG_referenced */
+	CP_PG_WORKINGSET = 1u << 4, /* PG_workingset (4.20+) */
+	CP_PG_SHADOW = 1u << 5,     /* not resident; `shadow` holds an eviction entry */
+	CP_PG_SHADOW_WS = 1u << 6,  /* the shadow recorded PG_workingset */
+	CP_PG_ISOLATED = 1u << 7,   /* taken off the LRU by reclaim */
+};
+
+/* 16 bytes. Invariants: RESIDENT and SHADOW exclusive; LRU implies
+ * RESIDENT; prev/next are CP_NIL unless LRU. */
+struct cp_page {
+	uint32_t prev, next; /* LRU neighbours (slot numbers) */
+	uint32_t shadow;     /* eviction timestamp when SHADOW */
+	uint8_t flags;       /* enum cp_page_flags */
+	uint8_t pad[3];
+};
+
+/* One LRU list: head is the most recently added end. */
+struct cp_lru_list {
+	uint32_t head, tail;
+	uint64_t nr_pages;
+};
+
+enum cp_lru_kind { CP_LRU_INACTIVE_FILE, CP_LRU_ACTIVE_FILE, CP_NR_LRU };
+
+/* Per-CPU pending LRU additions (lru_add_pvec / folio_batch). */
+struct cp_lru_batch {
+	uint32_t slots[32];
+	unsigned nr;
+};
+
+/* The file lruvec of the node (or of a memcg). */
+struct cp_lruvec {
+	struct cp_lru_list lists[CP_NR_LRU];
+	/* workingset clock: inactive_age (4.11) / nonresident_age (6.1);
+	 * 32 bits wrap like the kernel's masked timestamps */
+	uint32_t nonresident_age;
+	/* refault activations seen at the last reclaim cycle (6.1
+	 * prepare_scan_count compares against the running counter) */
+	uint64_t refaults_at_last_cycle;
+};
+
+/* A file's address space. */
+struct cp_mapping {
+	uint32_t base;         /* first slot */
+	uint32_t nr_index;     /* size in pages */
+	uint64_t nrpages;      /* resident pages */
+	uint64_t nrshadows;    /* shadow entries */
+	struct cp_memcg *memcg; /* memcg its pages are charged to (NULL: root) */
+	void *host;            /* the inode, for inode_add_lru on last page */
+};
+
+struct cp_pagecache_params {
+	unsigned nr_cpus;       /* per-CPU add batches */
+	unsigned lru_add_batch; /* pages per batch before the LRU sees them */
+	bool workingset_flag;   /* 6.1 PG_workingset + restore accounting */
+};
+
+struct cp_pagecache {
+	struct cp_page *pages;     /* nr_slots entries */
+	uint32_t nr_slots, cap_slots;
+	struct cp_mapping *mappings;
+	uint32_t nr_mappings, cap_mappings;
+	struct cp_lruvec lruvec;
+	struct cp_lru_batch *batches; /* nr_cpus */
+	struct cp_pagecache_params params;
+	struct cp_mem *mem;
+	struct cp_vmstat *vmstat;
+	/* called when a mapping loses its last page (inode_add_lru); may be NULL */
+	void (*mapping_emptied)(void *priv, void *host);
+	void *mapping_emptied_priv;
+};
+
+int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params *p,
+		      struct cp_mem *mem, struct cp_vmstat *vmstat);
+void cp_pagecache_release(struct cp_pagecache *pc);
+
+/* Creates a mapping of nr_index pages (no page resident). Returns 0 and
+ * *id, or -CP_ENOMEM / -CP_ERANGE (slot space exhausted). */
+int cp_pagecache_add_mapping(struct cp_pagecache *pc, uint32_t nr_index, struct cp_memcg *memcg,
+			     void *host, uint32_t *id);
+
+static inline struct cp_mapping *cp_mapping_get(struct cp_pagecache *pc, uint32_t id)
+{
+	return &pc->mappings[id];
+}
+
+/* filemap lookup: slot of (mapping, index); test RESIDENT in its flags. */
+static inline uint32_t cp_mapping_slot(const struct cp_pagecache *pc, uint32_t id, uint32_t index)
+{
+	return pc->mappings[id].base + index;
+}
+
+/* mapping_shrinkable() (5.16+): no resident page and at most a shadow at
+ * index 0 (we keep only the page count: no pages, no shadows). */
+bool cp_mapping_shrinkable(const struct cp_pagecache *pc, uint32_t id);
+
+/*
+ * add_to_page_cache_lru(): allocate one page for (id, index) in ctx,
+ * charge it, and queue it for the inactive list; a shadow entry found in
+ * the slot is handed to workingset_refault(), which may activate the page.
+ * Returns 0, or -CP_ENOSPC when memory could not be had (nothing changed).
+ */
+int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+			     struct cp_alloc_ctx *ctx);
+
+/* mark_page_accessed() / folio_mark_accessed() for a resident page. */
+void cp_mark_page_accessed(struct cp_pagecache *pc, uint32_t slot, int cpu);
+
+/* invalidate_mapping_pages(mapping, 0, -1): drop every resident page, no
+ * shadow entries left (drop_caches, inode steal). Returns pages dropped. */
+uint64_t cp_invalidate_mapping_pages(struct cp_pagecache *pc, uint32_t id);
+
+/* truncate_inode_pages_final(): drop pages and shadow entries. Returns
+ * pages dropped. */
+uint64_t cp_truncate_inode_pages_final(struct cp_pagecache *pc, uint32_t id);
+
+/* Drain every per-CPU add batch onto the LRU (lru_add_drain_all). */
+void cp_lru_add_drain_all(struct cp_pagecache *pc);
+
+/* Invariants: list counts equal list lengths, each resident page on at
+ * most one list, per-mapping counts add up, memory owner count matches. */
+bool cp_pagecache_check(const struct cp_pagecache *pc);
+
+#endif /* CP_PAGECACHE_H */

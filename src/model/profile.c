@@ -1,0 +1,57 @@
+/*
+ * profile.c - the built-in kernel profiles (values from ref §13 and
+ * Appendix A; each cites the kernel file it was read from).
+ */
+#include "model/profile.h"
+
+#include <string.h>
+
+/* v4.11: the kernel the seed commit was measured against. */
+static const struct cp_kernel_profile linux_4_11 = {
+	.name = "linux-4.11",
+	.description = "v4.11: proportional shrink_slab, inode steal, blocking XFS inode reclaim",
+	.lru_add_batch = 14,              /* include/linux/pagevec.h PAGEVEC_SIZE */
+	.min_free_kbytes_max = 65536,     /* mm/page_alloc.c init_per_zone_wmark_min */
+	.memcg_reclaim_retries = 5,       /* mm/memcontrol.c MEM_CGROUP_RECLAIM_RETRIES */
+	.memcg_charge_batch = 32,         /* mm/memcontrol.c CHARGE_BATCH */
+	.shrink_rule = CP_SHRINK_PROPORTIONAL,    /* mm/vmscan.c do_shrink_slab */
+	.deactivate_rule = CP_DEACTIVATE_RATIO,   /* mm/vmscan.c inactive_list_is_low */
+	.workingset_flag = false,         /* PG_workingset arrived in 4.20 */
+	.inode_lru_with_pagecache = true, /* fs/inode.c before 5.16 */
+	.xfs_reclaim_blocks = true,       /* fs/xfs/xfs_icache.c SYNC_WAIT */
+	.xfs_buf_lru_first_visit_frees = true, /* fs/xfs/xfs_buf.c xfs_buftarg_isolate */
+	.has_vfs_cache_pressure_denom = false,
+};
+
+/* v6.1 (Debian linux-source-6.1). */
+static const struct cp_kernel_profile linux_6_1 = {
+	.name = "linux-6.1",
+	.description = "v6.1: priority shrink_slab, refault-driven deactivation, non-blocking XFS reclaim",
+	.lru_add_batch = 15,              /* mm/swap.c folio_batch (PAGEVEC_SIZE 15) */
+	.min_free_kbytes_max = 262144,    /* mm/page_alloc.c */
+	.memcg_reclaim_retries = 16,      /* mm/internal.h MAX_RECLAIM_RETRIES */
+	.memcg_charge_batch = 64,         /* include/linux/memcontrol.h MEMCG_CHARGE_BATCH */
+	.shrink_rule = CP_SHRINK_PRIORITY,
+	.deactivate_rule = CP_DEACTIVATE_RATIO_REFAULT, /* mm/vmscan.c prepare_scan_count */
+	.workingset_flag = true,
+	.inode_lru_with_pagecache = false, /* 5.16 "keep inodes with page cache off the LRU" */
+	.xfs_reclaim_blocks = false,       /* 5.9 reclaim rework */
+	.xfs_buf_lru_first_visit_frees = false,
+	.has_vfs_cache_pressure_denom = false,
+};
+
+const struct cp_kernel_profile *const cp_kernel_profiles[] = {
+	&linux_4_11,
+	&linux_6_1,
+	NULL,
+};
+
+const struct cp_kernel_profile *cp_kernel_profile_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; cp_kernel_profiles[i]; i++)
+		if (strcmp(cp_kernel_profiles[i]->name, name) == 0)
+			return cp_kernel_profiles[i];
+	return NULL;
+}

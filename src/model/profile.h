@@ -1,0 +1,68 @@
+/*
+ * profile.h - kernel profiles: every behaviour that differs between the
+ * kernel versions we model, in one struct (ref §13). Chosen by name with
+ * --kernel; the REFERENCED policy of the commit is a separate switch
+ * (policy.h), so every profile runs with both.
+ */
+#ifndef CP_PROFILE_H
+#define CP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How do_shrink_slab() turns reclaim pressure into a scan target. */
+enum cp_shrink_rule {
+	/* 4.11: delta = 4 * nr_scanned / seeks * freeable / (nr_eligible + 1);
+	 * all deferred work applied, clamped to freeable/2 when delta is
+	 * small (ref §6.1). */
+	CP_SHRINK_PROPORTIONAL,
+	/* >= 4.16 (9092c71bb724): delta = (freeable >> priority) * 4 / seeks;
+	 * deferred work applied nr >> priority at a time (ref §6.2). */
+	CP_SHRINK_PRIORITY,
+};
+
+/* When shrink_node() may deactivate active file pages (ref §7.5). */
+enum cp_deactivate_rule {
+	CP_DEACTIVATE_RATIO,         /* 4.11: inactive_list_is_low() at each scan */
+	CP_DEACTIVATE_RATIO_REFAULT, /* 6.1: ratio low OR new refault activations */
+};
+
+struct cp_kernel_profile {
+	const char *name;           /* "linux-4.11", "linux-6.1" */
+	const char *description;
+
+	/* mm/swap.c: per-CPU LRU add batch (PAGEVEC_SIZE 14 / folio_batch 15) */
+	unsigned lru_add_batch;
+	/* mm/page_alloc.c: min_free_kbytes upper clamp (65536 / 262144) */
+	unsigned long min_free_kbytes_max;
+	/* mm/memcontrol.c: reclaim retries before a charge fails (5 / 16) */
+	unsigned memcg_reclaim_retries;
+	/* mm/memcontrol.c: charge batch (CHARGE_BATCH 32 / MEMCG_CHARGE_BATCH 64) */
+	unsigned memcg_charge_batch;
+
+	enum cp_shrink_rule shrink_rule;
+	enum cp_deactivate_rule deactivate_rule;
+
+	/* mm/workingset.c: 6.1 has PG_workingset and restore accounting,
+	 * and stamps evictions before aging (4.11 after). */
+	bool workingset_flag;
+	/* fs/inode.c: inodes with page cache stay on the inode LRU and the
+	 * shrinker strips their pages (4.11: true; 5.16+/6.1: false). */
+	bool inode_lru_with_pagecache;
+	/* fs/xfs/xfs_icache.c: shrinker-driven XFS inode reclaim waits for
+	 * dirty inodes to be written (4.11 SYNC_WAIT: true; 5.9+: false). */
+	bool xfs_reclaim_blocks;
+	/* fs/xfs/xfs_buf.c isolate test: 4.11 frees a buffer with a non-zero
+	 * b_lru_ref at its first visit (true); 6.1 gives b_lru_ref passes. */
+	bool xfs_buf_lru_first_visit_frees;
+	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
+	bool has_vfs_cache_pressure_denom;
+};
+
+/* The built-in profiles, NULL-terminated, in a fixed order. */
+extern const struct cp_kernel_profile *const cp_kernel_profiles[];
+
+/* Finds a profile by name; NULL when there is none. */
+const struct cp_kernel_profile *cp_kernel_profile_find(const char *name);
+
+#endif /* CP_PROFILE_H */
