@@ -145,6 +145,11 @@ static void lru_add_drain_cpu(struct cp_pagecache *pc, unsigned cpu)
 	b->nr = 0;
 }
 
+void cp_lru_add_drain(struct cp_pagecache *pc, int cpu)
+{
+	lru_add_drain_cpu(pc, (unsigned)cpu % pc->params.nr_cpus);
+}
+
 void cp_lru_add_drain_all(struct cp_pagecache *pc)
 {
 	unsigned cpu;

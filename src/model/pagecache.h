@@ -150,6 +150,9 @@ uint32_t cp_pagecache_slot_mapping(const struct cp_pagecache *pc, uint32_t slot)
  * is freed and uncharged. */
 void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot);
 
+/* lru_add_drain(): this CPU's batch onto the LRU. */
+void cp_lru_add_drain(struct cp_pagecache *pc, int cpu);
+
 /* Drain every per-CPU add batch onto the LRU (lru_add_drain_all). */
 void cp_lru_add_drain_all(struct cp_pagecache *pc);
 
