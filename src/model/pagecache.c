@@ -134,6 +134,16 @@ bool cp_mapping_shrinkable(const struct cp_pagecache *pc, uint32_t id)
 	return pc->mappings[id].nrpages == 0 && pc->mappings[id].nrshadows == 0;
 }
 
+/* The full check walks every slot; after each operation of a debug build
+ * it runs only while the cache is small enough for that to be cheap
+ * (tests of big caches call cp_pagecache_check() themselves). */
+#define DEBUG_CHECK_MAX_SLOTS 65536
+
+static bool pagecache_check_small(const struct cp_pagecache *pc)
+{
+	return pc->nr_slots > DEBUG_CHECK_MAX_SLOTS || cp_pagecache_check(pc);
+}
+
 /* __pagevec_lru_add(): move one CPU's batch onto the LRU heads. */
 static void lru_add_drain_cpu(struct cp_pagecache *pc, unsigned cpu)
 {
@@ -208,7 +218,7 @@ int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t inde
 	p->shadow = 0;
 	m->nrpages++;
 	lru_cache_add(pc, slot, ctx->cpu);
-	CP_DEBUG_CHECK(cp_pagecache_check(pc));
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return 0;
 }
 
@@ -298,7 +308,7 @@ static uint64_t drop_mapping_pages(struct cp_pagecache *pc, uint32_t id, bool sh
 	}
 	if (dropped)
 		cp_mem_free(pc->mem, CP_OWNER_PAGECACHE, dropped, m->memcg);
-	CP_DEBUG_CHECK(cp_pagecache_check(pc));
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return dropped;
 }
 
