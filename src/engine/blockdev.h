@@ -61,7 +61,7 @@ void cp_blockdev_release(struct cp_blockdev *dev);
  * most max_request_bytes, all queued behind everything submitted
  * before. Returns the time the last of them completes (now_ns when
  * bytes is 0). A now_ns earlier than a previous submission is taken as
- * that submission's time (the queue is FIFO in time). Cannot fail.
+ * that submission's moment: the queue is FIFO in time. Cannot fail.
  */
 uint64_t cp_blockdev_submit(struct cp_blockdev *dev, uint64_t now_ns, uint64_t bytes,
 			    bool is_write);
