@@ -49,10 +49,16 @@
 #include "core/alloc.h"
 #include "core/bug.h"
 #include "engine/pq.h"
+#include "engine/work.h"
 
 /* Consecutive steps of one actor that take no time and are due again at
  * once before the run is declared stuck. */
 #define MAX_ZERO_TIME_STEPS 1000000u
+
+/* The most CPU work one step may report: 2^50 ns, about 13 days. Keeps
+ * the service arithmetic far from overflow; a step that reports more
+ * has a broken cost (a saturated cp_work_cpu_ns()). */
+#define MAX_STEP_CPU_NS (1ULL << 50)
 
 struct actor {
 	const struct cp_actor_ops *ops;
@@ -250,14 +256,16 @@ static void advance_to(struct cp_engine *e, uint64_t t)
 	if (dt && e->nr_runnable) {
 		if (e->nr_runnable <= e->nr_cpus) {
 			e->vservice_ns += dt;
-		} else {
-			/* dt * N / n, carrying the remainder; dt * N fits: dt is
-			 * bounded by the next completion, cpu_ns * n / N */
+		} else if (dt <= (UINT64_MAX - e->vservice_rem) / e->nr_cpus) {
+			/* dt * N / n, carrying the remainder */
 			uint64_t total = dt * e->nr_cpus + e->vservice_rem;
 
-			CP_BUG_ON(dt > UINT64_MAX / e->nr_cpus / 2);
 			e->vservice_ns += total / e->nr_runnable;
 			e->vservice_rem = total % e->nr_runnable;
+		} else {
+			/* a gap too long for the exact sum: drop the remainder */
+			e->vservice_ns += cp_mul_div_u64(dt, e->nr_cpus, e->nr_runnable);
+			e->vservice_rem = 0;
 		}
 	}
 	e->now_ns = t;
@@ -312,8 +320,10 @@ static uint64_t next_cpu_done(const struct cp_engine *e)
 	if (n <= cpus)
 		return e->now_ns + need;
 	/* smallest dt with (dt * N + rem) / n >= need */
-	CP_BUG_ON(need > UINT64_MAX / n);
-	return e->now_ns + (need * n - e->vservice_rem + cpus - 1) / cpus;
+	if (need <= (UINT64_MAX - cpus) / n)
+		return e->now_ns + (need * n - e->vservice_rem + cpus - 1) / cpus;
+	/* too large for the exact form; one ns late at most */
+	return e->now_ns + cp_mul_div_u64(need, n, cpus) + 1;
 }
 
 /* ---- actor life cycle ------------------------------------------------ */
@@ -467,11 +477,15 @@ static int start_step(struct cp_engine *e, unsigned id)
 	a->next = out.next;
 	a->until_ns = out.until_ns;
 	a->sleep_ns = out.sleep_ns;
+	if (out.cpu_ns > MAX_STEP_CPU_NS)
+		return cp_diag_set(&e->diag, -CP_ERANGE,
+				   "actor '%s' (id %u) reported %llu ns of CPU work in one step at t=%llu ns",
+				   a->ops->name, id, (unsigned long long)out.cpu_ns,
+				   (unsigned long long)e->now_ns);
 	if (out.cpu_ns) {
 		a->stats.cpu_ns += out.cpu_ns;
 		a->state = CP_ACTOR_CPU;
 		a->phase_start_ns = e->now_ns;
-		CP_BUG_ON(out.cpu_ns > UINT64_MAX - e->vservice_ns);
 		if (cp_pq_push(&e->cpuq, e->vservice_ns + out.cpu_ns, id, a->gen))
 			return -CP_ENOMEM;
 		set_runnable(e, e->nr_runnable + 1);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bug.h"
 #include "core/parse.h"
 
 enum key_kind {
@@ -415,6 +416,7 @@ int cp_machine_load(const char *path, struct cp_machine *m, struct cp_diag *diag
 	if (cp_machine_validate(&c.m, &d))
 		return cp_diag_set(diag, -CP_EINVAL, "%s: %s", path, d.msg);
 	*m = c.m;
+	CP_DEBUG_CHECK(cp_machine_check(m));
 	return 0;
 }
 
@@ -450,6 +452,7 @@ int cp_machine_set(struct cp_machine *m, const char *section_key, const char *va
 	if (rc)
 		return rc;
 	*m = tmp;
+	CP_DEBUG_CHECK(cp_machine_check(m));
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <cachepressure/error.h>
 
 #include "core/alloc.h"
+#include "core/bug.h"
 
 static bool less(const struct cp_pq_entry *a, const struct cp_pq_entry *b)
 {
@@ -53,6 +54,7 @@ int cp_pq_push(struct cp_pq *q, uint64_t key, uint32_t id, uint32_t gen)
 		i = parent;
 	}
 	q->heap[i] = e;
+	CP_DEBUG_CHECK(cp_pq_check(q));
 	return 0;
 }
 
@@ -74,6 +76,7 @@ bool cp_pq_pop(struct cp_pq *q, struct cp_pq_entry *out)
 	}
 	if (q->nr)
 		q->heap[i] = last;
+	CP_DEBUG_CHECK(cp_pq_check(q));
 	return true;
 }
 

@@ -35,6 +35,7 @@ struct trace {
 struct script {
 	struct cp_step steps[MAX_SCRIPT];
 	unsigned wake[MAX_SCRIPT]; /* actor id + 1 to wake during step k, 0 = none */
+	unsigned stop[MAX_SCRIPT]; /* actor id + 1 to stop during step k, 0 = none */
 	unsigned nr, pos;
 	bool repeat_last;          /* after the last step, repeat it forever */
 	int fail_at;               /* step index that returns -CP_ENOSPC, or -1 */
@@ -69,6 +70,8 @@ static int script_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	}
 	if (s->wake[k])
 		cp_engine_wake(e, s->wake[k] - 1);
+	if (s->stop[k])
+		cp_engine_stop_actor(e, s->stop[k] - 1);
 	*out = s->steps[k];
 	if (!s->repeat_last || k + 1 < s->nr)
 		s->pos++;
@@ -380,6 +383,35 @@ static void sleeping_actors_do_not_take_a_cpu_share(void **state)
 	cp_engine_destroy(e);
 }
 
+/* Stopping an actor in the middle of its CPU work frees its share. One
+ * CPU; A and B have 1000 ns of work each and run at half speed until C
+ * stops B at 500 (each has had 250 ns). A, alone, needs 750 ns more:
+ * done at 1250. */
+static void stopped_actor_gives_back_its_cpu_share(void **state)
+{
+	struct script a, b, c;
+	struct cp_engine *e;
+
+	(void)state;
+	script_init(&a, NULL);
+	script_init(&b, NULL);
+	script_init(&c, NULL);
+	script_push(&a, 1000, CP_STEP_STOP, 0);
+	script_push(&b, 1000, CP_STEP_STOP, 0);
+	script_push(&c, 0, CP_STEP_SLEEP_UNTIL, 500);
+	script_push(&c, 0, CP_STEP_STOP, 0);
+	c.stop[1] = 1 + 1;
+	assert_int_equal(cp_engine_create(&e, 1), 0);
+	add(e, &a, 0);
+	add(e, &b, 0);
+	add(e, &c, 0);
+	assert_int_equal(run(e), 0);
+	assert_int_equal(b.stopped_ns, 500);
+	assert_int_equal(a.stopped_ns, 1250);
+	assert_int_equal(b.nr_stopped, 1);
+	cp_engine_destroy(e);
+}
+
 /* ---- I/O ----------------------------------------------------------------- */
 
 /* A step's I/O runs while its CPU work does: done at the later of the
@@ -685,6 +717,24 @@ static void endless_zero_time_steps_are_reported(void **state)
 	cp_engine_destroy(e);
 }
 
+/* A saturated cost (cp_work_cpu_ns() returns UINT64_MAX on overflow) is
+ * an error, not a run that never ends. */
+static void absurd_cpu_cost_is_refused(void **state)
+{
+	struct script s;
+	struct cp_engine *e;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	script_init(&s, NULL);
+	script_push(&s, UINT64_MAX, CP_STEP_CONTINUE, 0);
+	assert_int_equal(cp_engine_create(&e, 1), 0);
+	add(e, &s, 0);
+	assert_int_equal(cp_engine_run(e, &d), -CP_ERANGE);
+	assert_non_null(strstr(d.msg, "actor 'script' (id 0) reported 18446744073709551615 ns"));
+	cp_engine_destroy(e);
+}
+
 static void bad_arguments_are_refused(void **state)
 {
 	static const struct cp_actor_ops no_step = { .name = "x" };
@@ -870,6 +920,7 @@ int main(void)
 		cmocka_unit_test(actors_up_to_cpu_count_run_at_full_speed),
 		cmocka_unit_test(cpu_share_follows_the_runnable_count),
 		cmocka_unit_test(sleeping_actors_do_not_take_a_cpu_share),
+		cmocka_unit_test(stopped_actor_gives_back_its_cpu_share),
 		cmocka_unit_test(step_ends_when_both_cpu_and_io_are_done),
 		cmocka_unit_test(blocked_daemon_runs_when_woken_and_blocks_again),
 		cmocka_unit_test(wake_during_a_step_prevents_the_next_block),
@@ -881,6 +932,7 @@ int main(void)
 		cmocka_unit_test(step_error_ends_the_run_and_names_the_actor),
 		cmocka_unit_test(step_error_without_message_gets_one),
 		cmocka_unit_test(endless_zero_time_steps_are_reported),
+		cmocka_unit_test(absurd_cpu_cost_is_refused),
 		cmocka_unit_test(bad_arguments_are_refused),
 		cmocka_unit_test(periodic_timer_requeues_after_its_work),
 		cmocka_unit_test(sampler_rows_every_interval_and_at_the_end),
