@@ -220,6 +220,8 @@ int cp_engine_stop_on_finish(struct cp_engine *e, unsigned trigger, unsigned tar
 		e->cap_rules = cap;
 	}
 	e->rules[e->nr_rules++] = (struct stop_rule){ trigger, target };
+	if (e->actors[trigger].state == CP_ACTOR_STOPPED)
+		cp_engine_stop_actor(e, target); /* it has already finished */
 	return 0;
 }
 
@@ -483,11 +485,11 @@ static int start_step(struct cp_engine *e, unsigned id)
 				   a->ops->name, id, (unsigned long long)out.cpu_ns,
 				   (unsigned long long)e->now_ns);
 	if (out.cpu_ns) {
+		if (cp_pq_push(&e->cpuq, e->vservice_ns + out.cpu_ns, id, a->gen))
+			return -CP_ENOMEM;
 		a->stats.cpu_ns += out.cpu_ns;
 		a->state = CP_ACTOR_CPU;
 		a->phase_start_ns = e->now_ns;
-		if (cp_pq_push(&e->cpuq, e->vservice_ns + out.cpu_ns, id, a->gen))
-			return -CP_ENOMEM;
 		set_runnable(e, e->nr_runnable + 1);
 		return 0;
 	}

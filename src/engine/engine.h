@@ -42,12 +42,13 @@ enum cp_step_next {
 	CP_STEP_SLEEP_UNTIL, /* sleep until until_ns (absolute), or until woken */
 	CP_STEP_SLEEP_FOR,   /* sleep sleep_ns from the moment the work is done, or until woken */
 	CP_STEP_BLOCK,       /* sleep until cp_engine_wake() */
-	CP_STEP_STOP,        /* finish: the actor never steps again */
+	CP_STEP_STOP,        /* finish once this step's work is done; no more steps */
 };
 
 /* What one step did; the engine zeroes it (next = CONTINUE) before each step. */
 struct cp_step {
-	uint64_t cpu_ns;       /* CPU time the work takes on an otherwise idle CPU */
+	uint64_t cpu_ns;       /* CPU time the work takes on an otherwise idle CPU;
+				* at most 2^50 (-CP_ERANGE otherwise) */
 	uint64_t io_until_ns;  /* absolute completion time of I/O the step waits for;
 				* 0 or <= now: none. I/O submitted during the step
 				* runs while its CPU work does: the step is done at
@@ -61,7 +62,8 @@ struct cp_step {
  * An actor's operations: one const table shared by all actors of a kind.
  * The engine calls step() at now_ns, the time the step starts. The model
  * changes the step makes happen at that instant; the step's cost then
- * decides when the actor continues.
+ * decides when the actor continues. A step may call cp_engine_wake(),
+ * cp_engine_stop_actor(), cp_engine_stop() and cp_engine_add_actor().
  *
  * Actor state (priv) is owned by the caller, not the engine: the
  * workloads keep their results (a reader's passes) there, and the
@@ -160,8 +162,9 @@ void cp_engine_stop_actor(struct cp_engine *e, unsigned id);
 
 /*
  * When actor `trigger` stops (for any reason), stop actor `target` too
- * (fs_mark ends -> the readers are stopped). Rules chain. Returns 0 or
- * -CP_ENOMEM / -CP_EINVAL (unknown id).
+ * (fs_mark ends -> the readers are stopped). Rules chain. If trigger has
+ * already stopped, target stops now. Returns 0 or -CP_ENOMEM /
+ * -CP_EINVAL (unknown id); on failure no rule is added.
  */
 int cp_engine_stop_on_finish(struct cp_engine *e, unsigned trigger, unsigned target);
 
