@@ -109,6 +109,7 @@ struct cp_engine {
 	cp_engine_sample_fn sample_fn;
 	void *sample_priv;
 
+	int current;             /* actor in step(), or -1 */
 	bool stop_requested;
 	bool ran;
 	enum cp_engine_end end;
@@ -129,6 +130,7 @@ int cp_engine_create(struct cp_engine **out, unsigned nr_cpus)
 	if (!e)
 		return -CP_ENOMEM;
 	e->nr_cpus = nr_cpus;
+	e->current = -1;
 	cp_pq_init(&e->timeq);
 	cp_pq_init(&e->cpuq);
 	*out = e;
@@ -382,6 +384,13 @@ void cp_engine_wake(struct cp_engine *e, unsigned id)
 	}
 }
 
+void cp_engine_waker_wake(void *priv)
+{
+	const struct cp_engine_waker *w = priv;
+
+	cp_engine_wake(w->e, w->id);
+}
+
 /* The step's work (CPU and I/O) is done at now: what next. */
 static int step_done(struct cp_engine *e, unsigned id)
 {
@@ -459,7 +468,9 @@ static int start_step(struct cp_engine *e, unsigned id)
 	a->wake_pending = false;
 	a->state = CP_ACTOR_READY;
 	a->step_start_ns = e->now_ns;
+	e->current = (int)id;
 	rc = a->ops->step(e, a->priv, e->now_ns, &out);
+	e->current = -1;
 	e->nr_steps++;
 	a = &e->actors[id]; /* the step may have added actors */
 	a->stats.nr_steps++;
@@ -633,6 +644,11 @@ struct cp_diag *cp_engine_diag(struct cp_engine *e)
 uint64_t cp_engine_now(const struct cp_engine *e)
 {
 	return e->now_ns;
+}
+
+int cp_engine_current(const struct cp_engine *e)
+{
+	return e->current;
 }
 
 enum cp_engine_end cp_engine_end_reason(const struct cp_engine *e)

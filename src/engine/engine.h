@@ -156,6 +156,15 @@ int cp_engine_add_timer(struct cp_engine *e, const struct cp_actor_ops *ops, voi
  */
 void cp_engine_wake(struct cp_engine *e, unsigned id);
 
+/* Adapter for hook slots of the form void (*fn)(void *priv), such as
+ * cp_mem_hooks.wake_kswapd: set the slot to cp_engine_waker_wake and
+ * its priv to a struct cp_engine_waker naming the actor to wake. */
+struct cp_engine_waker {
+	struct cp_engine *e;
+	unsigned id;
+};
+void cp_engine_waker_wake(void *priv);
+
 /* Stops actor id now (see cp_actor_ops.stopped), and applies the stop
  * rules for it. Stopping a stopped actor does nothing. */
 void cp_engine_stop_actor(struct cp_engine *e, unsigned id);
@@ -193,6 +202,10 @@ int cp_engine_run(struct cp_engine *e, struct cp_diag *diag);
 struct cp_diag *cp_engine_diag(struct cp_engine *e);
 
 uint64_t cp_engine_now(const struct cp_engine *e);
+/* The actor whose step is running (also during the hooks and stopped
+ * callbacks that step triggers), or -1 outside any step: in the
+ * sampler, before and after the run. */
+int cp_engine_current(const struct cp_engine *e);
 enum cp_engine_end cp_engine_end_reason(const struct cp_engine *e);
 unsigned cp_engine_nr_actors(const struct cp_engine *e);
 unsigned cp_engine_nr_cpus(const struct cp_engine *e);

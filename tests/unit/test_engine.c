@@ -511,6 +511,54 @@ static void wake_during_a_step_prevents_the_next_block(void **state)
 	cp_engine_destroy(e);
 }
 
+/* The memory model's wake_kswapd hook is void (*)(void *priv): the
+ * waker adapter lets it wake an engine actor from inside another
+ * actor's step, which cp_engine_current() names. */
+struct hooked {
+	struct cp_engine_waker waker;
+	void (*hook)(void *priv);
+	int current_seen;
+	unsigned nr_steps;
+};
+
+static int hooked_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct hooked *h = priv;
+
+	(void)now_ns;
+	h->current_seen = cp_engine_current(e);
+	if (h->nr_steps++ == 1)
+		h->hook(&h->waker); /* as cp_mem_alloc() would, below the low watermark */
+	out->cpu_ns = 100;
+	out->next = h->nr_steps == 3 ? CP_STEP_STOP : CP_STEP_CONTINUE;
+	return 0;
+}
+
+static void waker_adapter_wakes_the_named_actor(void **state)
+{
+	static const struct cp_actor_ops ops = { .name = "allocator", .step = hooked_step };
+	static const unsigned ids[] = { 0 };
+	static const uint64_t ts[] = { 100 };
+	struct trace tr = { .nr = 0 };
+	struct script kswapd;
+	struct hooked h = { .hook = cp_engine_waker_wake, .current_seen = -2 };
+	struct cp_engine *e;
+	unsigned id;
+
+	(void)state;
+	script_init(&kswapd, &tr);
+	script_push(&kswapd, 10, CP_STEP_BLOCK, 0);
+	assert_int_equal(cp_engine_create(&e, 2), 0);
+	add(e, &kswapd, CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED);
+	assert_int_equal(cp_engine_add_actor(e, &ops, &h, 0, &id), 0);
+	h.waker = (struct cp_engine_waker){ e, 0 };
+	assert_int_equal(cp_engine_current(e), -1);
+	assert_int_equal(run(e), 0);
+	assert_trace(&tr, ids, ts, 1); /* woken by the allocator's second step */
+	assert_int_equal(h.current_seen, 1);
+	cp_engine_destroy(e);
+}
+
 /* A sleeping actor (sleep_for 100 ms, like kswapd's short nap) woken at
  * 30 ms runs at 30 ms; the cancelled timer does not give it an extra
  * step at 100 ms. */
@@ -925,6 +973,7 @@ int main(void)
 		cmocka_unit_test(blocked_daemon_runs_when_woken_and_blocks_again),
 		cmocka_unit_test(wake_during_a_step_prevents_the_next_block),
 		cmocka_unit_test(wake_cuts_a_timed_sleep_short),
+		cmocka_unit_test(waker_adapter_wakes_the_named_actor),
 		cmocka_unit_test(finishing_actor_stops_its_dependants),
 		cmocka_unit_test(stop_rules_chain),
 		cmocka_unit_test(time_limit_ends_the_run),
