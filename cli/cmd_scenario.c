@@ -130,7 +130,10 @@ static void show_usage(FILE *out)
 		"                    fs_mark files per loop times SIZE/ram (rounded down)\n"
 		"  --set S.KEY=VAL   override one key after --mem, e.g. --set scenario.seed=7,\n"
 		"                    --set reader.file1.read_size=2M, --set 'reader.*.start=1s'\n"
-		"  -h, --help        show this help\n");
+		"  --keys            list every section and key of a scenario file, then exit\n"
+		"  -h, --help        show this help\n"
+		"\n"
+		"Sizes are bytes with a unit (6500M, 16G) or a share of ram (39.67%%).\n");
 }
 
 int cli_cmd_show(int argc, char **argv)
@@ -153,6 +156,10 @@ int cli_cmd_show(int argc, char **argv)
 			show_usage(stdout);
 			cp_free(sets);
 			return CLI_EXIT_OK;
+		}
+		if (strcmp(argv[i], "--keys") == 0) {
+			cp_free(sets);
+			return cp_scenario_print_keys(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 		}
 		if ((rc = cli_option(argc, argv, &i, "--mem", &v)) != 0) {
 			if (rc < 0)

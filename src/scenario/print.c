@@ -99,3 +99,40 @@ int cp_scenario_print(FILE *out, const struct cp_scenario *sc)
 		return -CP_EIO;
 	return 0;
 }
+
+int cp_scenario_print_keys(FILE *out)
+{
+	static const char *const kinds[] = {
+		[CP_SK_STR] = "text", [CP_SK_NAME] = "name", [CP_SK_REF] = "section",
+		[CP_SK_PATH] = "path", [CP_SK_PATHS] = "paths", [CP_SK_SIZE] = "size",
+		[CP_SK_COUNT] = "count", [CP_SK_DURATION] = "duration", [CP_SK_BOOL] = "bool",
+	};
+	int t;
+
+	for (t = 0; t < CP_ST_NR; t++) {
+		const struct cp_sc_type *ty = &cp_sc_types[t];
+		size_t order[CP_SC_MAX_KEYS], i;
+
+		if (t == CP_ST_SCENARIO)
+			fprintf(out, "[scenario]\n");
+		else
+			fprintf(out, "\n[%s NAME]\n", ty->name);
+		sorted_keys((enum cp_sc_type_id)t, order);
+		for (i = 0; i < ty->nr_keys; i++) {
+			const struct cp_sc_key *k = &ty->keys[order[i]];
+			char dflt[48];
+
+			if (k->flags & CP_SKF_REQUIRED)
+				snprintf(dflt, sizeof(dflt), "required");
+			else if (!k->dflt)
+				snprintf(dflt, sizeof(dflt), "optional");
+			else
+				snprintf(dflt, sizeof(dflt), "= %s", k->dflt[0] ? k->dflt : "\"\"");
+			fprintf(out, "  %-16s %-8s %-10s %s%s\n", k->key, kinds[k->kind], dflt, k->help,
+				(k->flags & CP_SKF_SCALES) ? " [scales with --mem]" : "");
+		}
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return -CP_EIO;
+	return 0;
+}

@@ -154,7 +154,10 @@ static char *read_line(char *out, int num, void *stream)
 		return NULL;
 	}
 	c->line_indented = c->buf[0] == ' ' || c->buf[0] == '\t';
-	p = c->buf + strspn(c->buf, " \t");
+	p = c->buf;
+	if (c->line == 1 && strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3; /* inih skips a UTF-8 byte order mark */
+	p += strspn(p, " \t");
 	if (*p == '[') {
 		if (push_header(c, c->line, p)) {
 			load_fail(c, -CP_ENOMEM, "%s: out of memory", c->sc->source);

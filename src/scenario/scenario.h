@@ -188,6 +188,11 @@ int cp_scenario_scale(struct cp_scenario *sc, uint64_t mem_bytes, struct cp_diag
  * -CP_EIO. */
 int cp_scenario_print(FILE *out, const struct cp_scenario *sc);
 
+/* Lists every section type and its keys: kind, default (or "required"),
+ * meaning, and whether --mem scales it. For `cachepressure show --keys`.
+ * Returns 0 or -CP_EIO. */
+int cp_scenario_print_keys(FILE *out);
+
 /* Finds an actor by name; returns its common part or NULL. *type and
  * *idx (if not NULL) receive its type and index in that type's array. */
 const struct cp_sc_actor *cp_scenario_find_actor(const struct cp_scenario *sc,

@@ -39,4 +39,10 @@ grep -q '^size = 416000K$' "$tmp/set.ini" || fail "--mem with --set"
 "$CP" show files-in-cache | grep -q '^\[streamer cat\]$' || fail "show files-in-cache"
 "$CP" show --help | grep -q 'Usage: cachepressure show' || fail "show --help"
 "$CP" help show | grep -q 'Usage: cachepressure show' || fail "help show"
+# --keys lists every section type, and the scaled keys are marked
+keys=$("$CP" show --keys)
+for sec in '[scenario]' '[file NAME]' '[reader NAME]' '[creator NAME]' '[walker NAME]' '[streamer NAME]'; do
+	echo "$keys" | grep -qF "$sec" || fail "show --keys lacks $sec"
+done
+[ "$(echo "$keys" | grep -c 'scales with --mem')" -eq 2 ] || fail "show --keys: scaled keys"
 echo PASS

@@ -408,6 +408,22 @@ static void relative_size_of_zero_is_an_error(void **state)
 	}
 }
 
+/* inih skips a UTF-8 byte order mark; line numbers still count from 1. */
+static void byte_order_mark_is_skipped(void **state)
+{
+	static const char text[] = "\xEF\xBB\xBF[scenario]\nname = x\nram = 1G\nfs = xfs\n"
+				   "mount = /m\n[creator c]\ndirs = /m/0\n";
+	struct cp_scenario *sc = NULL;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	if (cp_scenario_load_string(text, "bom", &sc, &d))
+		fail_msg("%s", d.msg);
+	assert_int_equal(sc->origin.line, 1);
+	assert_int_equal(sc->creators[0].actor.origin.line, 6);
+	cp_scenario_destroy(sc);
+}
+
 /* ---- --set -------------------------------------------------------------------- */
 
 static void set_overrides_one_key(void **state)
@@ -741,6 +757,7 @@ int main(void)
 		cmocka_unit_test(line_longer_than_inih_buffer_is_an_error),
 		cmocka_unit_test(missing_file_is_enoent_naming_the_path),
 		cmocka_unit_test(relative_size_of_zero_is_an_error),
+		cmocka_unit_test(byte_order_mark_is_skipped),
 		cmocka_unit_test(set_overrides_one_key),
 		cmocka_unit_test(set_with_star_applies_to_every_section_of_a_type),
 		cmocka_unit_test(set_relative_size_uses_current_ram),
