@@ -35,12 +35,12 @@ int cp_report_seed_lines(FILE *out, const struct cp_run_result *r);
  * main reclaim counters that r holds. Returns 0 or -CP_EIO. */
 int cp_report_run_table(FILE *out, const struct cp_run_result *r);
 
-/* The comparison table of n >= 1 runs: one row per reader path (in the
+/* The comparison table of 1 <= n <= 8 runs: one row per reader path (in the
  * order they first appear), one "LABEL bytes" column per run, and for
  * each run after the first a "change %" column relative to the first
  * run; then a total row. labels (n entries) name the runs; NULL uses each
  * run's policy. A reader missing from a run shows "-". Returns 0,
- * -CP_EINVAL (n == 0), -CP_ENOMEM or -CP_EIO. */
+ * -CP_EINVAL (n is 0 or more than 8), -CP_ENOMEM or -CP_EIO. */
 int cp_report_compare_table(FILE *out, const struct cp_run_result *const *runs,
 			    const char *const *labels, size_t n);
 
