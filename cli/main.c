@@ -14,6 +14,8 @@ static int cmd_help(int argc, char **argv);
 
 static const struct cli_command commands[] = {
 	{ "help", "show this help, or the help of a command", cmd_help },
+	{ "scenarios", "list the built-in scenarios", cli_cmd_scenarios },
+	{ "show", "print a scenario resolved (defaults, --mem, --set)", cli_cmd_show },
 	{ "version", "print the version", cmd_version },
 };
 
