@@ -176,6 +176,25 @@ static void rotation_is_bounded_and_revisits_in_the_same_walk(void **state)
 		assert_int_equal(f->items[i].visits, 2);
 }
 
+/* list_for_each_safe reads the next item before the callback: rotating
+ * the last item of the list ends the walk even with budget left (a lone
+ * REFERENCED item needs a second walk). */
+static void rotating_the_last_item_ends_the_walk(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t nr_to_walk = 5;
+	int i;
+
+	for (i = 1; i < NR; i++)
+		assert_true(cp_list_lru_del(&f->lru, &f->items[i].lru, 0));
+	f->items[0].referenced = true;
+	assert_int_equal(cp_list_lru_walk(&f->lru, 0, isolate, f, &nr_to_walk), 0);
+	assert_int_equal(nr_to_walk, 4);
+	assert_int_equal(f->items[0].visits, 1);
+	nr_to_walk = 5;
+	assert_int_equal(cp_list_lru_walk(&f->lru, 0, isolate, f, &nr_to_walk), 1);
+}
+
 /* SKIP leaves the item in place and spends budget. */
 static enum cp_lru_status skip_all(struct cp_list_lru *lru, struct cp_list *node, void *arg)
 {
@@ -277,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(rotated_items_go_to_the_tail, setup, teardown),
 		cmocka_unit_test_setup_teardown(rotation_is_bounded_and_revisits_in_the_same_walk,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(rotating_the_last_item_ends_the_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(skip_spends_budget_and_keeps_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(retry_restarts_from_head_without_refund, setup,
 						teardown),
