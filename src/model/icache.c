@@ -242,7 +242,9 @@ int cp_iget(struct cp_icache *ic, uint64_t ino, struct cp_alloc_ctx *ctx,
 
 void cp_ihold(struct cp_inode *inode)
 {
-	CP_BUG_ON(inode->i_count == 0);
+	/* an unused cached inode may be taken again (igrab of an LRU
+	 * inode); one the VFS has let go of may not */
+	CP_BUG_ON(inode->i_state & (CP_I_FREEING | CP_I_RECLAIMABLE));
 	inode->i_count++;
 }
 

@@ -131,7 +131,8 @@ enum cp_iget_result {
 int cp_iget(struct cp_icache *ic, uint64_t ino, struct cp_alloc_ctx *ctx,
 	    struct cp_inode **out, enum cp_iget_result *res);
 
-/* __iget(): one more reference; the LRU is not touched. */
+/* __iget(): one more reference (also on an unused cached inode); the
+ * LRU is not touched. */
 void cp_ihold(struct cp_inode *inode);
 
 /*
