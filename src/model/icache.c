@@ -24,7 +24,7 @@
  * Kernel functions modelled: iput, iput_final, inode_add_lru /
  * __inode_add_lru, inode_lru_list_add, inode_lru_isolate,
  * prune_icache_sb, dispose_list, evict, iget_locked/find_inode_fast,
- * new_inode, __iget, inode_sync_complete. Versions 4.11 and 6.1.
+ * new_inode, ilookup, __iget, inode_sync_complete. Versions 4.11 and 6.1.
  *
  * SIMPLIFIED:
  * - No locks, so inode_lru_isolate never answers SKIP.
@@ -46,6 +46,8 @@
 #include "core/bug.h"
 #include "model/pagecache.h"
 #include "model/profile.h"
+
+_Static_assert(sizeof(struct cp_inode) <= 64, "struct cp_inode grew");
 
 #define INITIAL_BUCKETS 1024u
 #define MAX_BUCKETS (1u << 30)
@@ -238,6 +240,16 @@ int cp_iget(struct cp_icache *ic, uint64_t ino, struct cp_alloc_ctx *ctx,
 	if (res)
 		*res = r;
 	return 0;
+}
+
+struct cp_inode *cp_ilookup(struct cp_icache *ic, uint64_t ino)
+{
+	struct cp_inode *inode = cp_icache_find(ic, ino);
+
+	if (!inode || (inode->i_state & CP_I_RECLAIMABLE))
+		return NULL;
+	cp_ihold(inode);
+	return inode;
 }
 
 void cp_ihold(struct cp_inode *inode)

@@ -131,6 +131,11 @@ enum cp_iget_result {
 int cp_iget(struct cp_icache *ic, uint64_t ino, struct cp_alloc_ctx *ctx,
 	    struct cp_inode **out, enum cp_iget_result *res);
 
+/* ilookup(): the cached VFS inode numbered ino with one more reference
+ * (the LRU is not touched), or NULL when it is not cached or only held
+ * by the filesystem (XFS reclaimable: only cp_iget recycles). */
+struct cp_inode *cp_ilookup(struct cp_icache *ic, uint64_t ino);
+
 /* __iget(): one more reference (also on an unused cached inode); the
  * LRU is not touched. */
 void cp_ihold(struct cp_inode *inode);

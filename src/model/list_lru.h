@@ -62,10 +62,12 @@ uint64_t cp_list_lru_count(const struct cp_list_lru *lru, int memcg_id);
 /*
  * list_lru_walk_one(): visit memcg_id's list from the head. Before each
  * callback *nr_to_walk is decremented; the walk stops when it reaches 0.
- * ROTATE moves the item to the tail (it may be visited again later in the
- * same walk, as in the kernel), RETRY restarts from the head without
- * refunding the budget. The callback may unlink the current item only.
- * Returns the number of REMOVED verdicts.
+ * ROTATE moves the item to the tail; as in the kernel's
+ * list_for_each_safe the next item was read before the callback, so a
+ * rotated item is visited again in the same walk only if other items
+ * followed it (rotating the last item ends the walk). RETRY restarts
+ * from the head without refunding the budget. The callback may unlink
+ * the current item only. Returns the number of REMOVED verdicts.
  */
 uint64_t cp_list_lru_walk(struct cp_list_lru *lru, int memcg_id, cp_list_lru_isolate_fn isolate,
 			  void *arg, uint64_t *nr_to_walk);

@@ -30,7 +30,8 @@ struct cp_slab {
 };
 
 /* The per-memcg part of a cache (4.11 creates a child kmem_cache per
- * memcg for SLAB_ACCOUNT caches; index 0 is the root). */
+ * memcg for SLAB_ACCOUNT caches), indexed by memcg id: 0 is the root
+ * (ctx->memcg NULL), so real memcgs must have ids >= 1. */
 struct cp_slab_part {
 	struct cp_memcg *memcg; /* charged memcg; NULL for the root */
 	bool used;              /* memcg recorded */

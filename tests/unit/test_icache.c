@@ -128,6 +128,24 @@ static void iget_hit_does_not_touch_lru(void **state)
 	fsfix_check(f);
 }
 
+/* ilookup finds a cached inode (reference taken, LRU untouched) and
+ * nothing for an unknown number; it allocates nothing. */
+static void ilookup_takes_reference_without_allocating(void **state)
+{
+	struct fsfix *f = *state;
+	struct cp_inode *inode = new_inode(f);
+	uint64_t allocated = f->vs.v[CP_VM_INODES_ALLOCATED];
+
+	cp_iput(&f->fs.ic, inode);
+	assert_ptr_equal(cp_ilookup(&f->fs.ic, inode->i_ino), inode);
+	assert_int_equal(inode->i_count, 1);
+	assert_true(cp_list_linked(&inode->i_lru));
+	assert_null(cp_ilookup(&f->fs.ic, 123456));
+	assert_int_equal(f->vs.v[CP_VM_INODES_ALLOCATED], allocated);
+	cp_iput(&f->fs.ic, inode);
+	fsfix_check(f);
+}
+
 /* inode_lru_isolate step 2: a referenced (in-use) inode on the LRU is
  * REMOVED from it without eviction. */
 static void busy_inode_removed_from_lru_not_evicted(void **state)
@@ -354,6 +372,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(iget_hit_does_not_touch_lru, ext4_411_patched,
 						teardown),
+		cmocka_unit_test_setup_teardown(ilookup_takes_reference_without_allocating,
+						ext4_411_patched, teardown),
 		cmocka_unit_test_setup_teardown(busy_inode_removed_from_lru_not_evicted,
 						ext4_411_legacy, teardown),
 		cmocka_unit_test_setup_teardown(dirty_inode_stays_off_lru_until_written,
