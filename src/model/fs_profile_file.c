@@ -424,11 +424,6 @@ static int validate_pair(const struct fs_pair *f, int *blame, struct cp_diag *di
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "key 'log_item_per_slab' in [objects]: value 0 with log_item_size %u (expected at least 1)",
 				   (unsigned)li->object_size);
-	*blame = key_idx("log_item_size");
-	if (li->object_size && b->kind != CP_FS_XFS)
-		return cp_diag_set(diag, -CP_EINVAL,
-				   "key 'log_item_size' in [objects]: value %u, but %s has no per-inode log item object (expected 0)",
-				   (unsigned)li->object_size, p->name);
 	*blame = key_idx("second_stage");
 	if (f->second_stage != (b->kind == CP_FS_XFS))
 		return cp_diag_set(diag, -CP_EINVAL,
@@ -437,6 +432,11 @@ static int validate_pair(const struct fs_pair *f, int *blame, struct cp_diag *di
 				   b->kind == CP_FS_XFS
 					   ? "XFS frees evicted inodes through its own inode reclaim: expected yes"
 					   : "this filesystem frees inodes at eviction: expected no");
+	*blame = key_idx("log_item_size");
+	if (li->object_size && b->kind != CP_FS_XFS)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'log_item_size' in [objects]: value %u, but %s has no per-inode log item object (expected 0)",
+				   (unsigned)li->object_size, p->name);
 	*blame = key_idx("inode_cluster_size");
 	if (p->inode_cluster_bytes < p->disk_inode_bytes ||
 	    p->inode_cluster_bytes % p->disk_inode_bytes)
