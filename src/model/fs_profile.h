@@ -1,7 +1,11 @@
 /*
  * fs_profile.h - filesystem profiles: the object sizes and per-file
  * behaviour that differ between the filesystems we model (xfs, ext4).
- * Every number carries its source in fs_profile.c.
+ * A run loads them from profiles/<fs>.ini (fs_profile_file.h), where
+ * every number carries its source; the built-in profiles of fs_profile.c
+ * serve the unit tests and the kernel constants files do not give.
+ * A profile owns its name and description; the slab geometry names point
+ * to static strings.
  */
 #ifndef CP_FS_PROFILE_H
 #define CP_FS_PROFILE_H
