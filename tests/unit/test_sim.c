@@ -20,7 +20,7 @@
 #include "scenario/scenario.h"
 #include "sim/sim.h"
 
-#define MACHINE CP_TEST_SOURCE_DIR "/tests/data/machine-test.ini"
+#define MACHINE CP_SOURCE_DIR "/tests/data/machine-test.ini"
 
 /* 256 MiB machine-test box; a 16 MiB file that is NOT cached at start;
  * fs_mark: 2 dirs, 1500 files per loop, 3 loops, -D 10 -N 100. */
