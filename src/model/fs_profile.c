@@ -52,6 +52,9 @@ static const struct cp_fs_profile fs_xfs = {
 	.disk_inode_bytes = 512,
 	.inode_cluster_bytes = 16384,
 	.inodes_per_cluster = 32,
+	/* mkfs.xfs(8): -n size defaults to 4096 bytes or the filesystem
+	 * block size, whichever is larger (4 KiB blocks) */
+	.dir_block_bytes = 4096,
 	.reclaim_batch = 32, /* fs/xfs/xfs_icache.h XFS_LOOKUP_BATCH [V 4.11] */
 	/* ref §9.4: xfs_create allocates the inode inside the transaction
 	 * (PF_FSTRANS strips __GFP_FS) [I]; a lookup's xfs_iget ->
@@ -77,6 +80,7 @@ static const struct cp_fs_profile fs_ext4 = {
 	.disk_inode_bytes = 256,
 	.inode_cluster_bytes = 4096,
 	.inodes_per_cluster = 1, /* not used: no XFS clusters */
+	.dir_block_bytes = 0,    /* no XFS buffer cache */
 	.reclaim_batch = 32,     /* not used */
 	/* fs/ext4/super.c ext4_alloc_inode: kmem_cache_alloc(..., GFP_NOFS)
 	 * for every inode, created or read [I: recalled, not re-read] */

@@ -43,6 +43,9 @@ struct cp_fs_profile {
 	 * on-disk inode and the bytes of on-disk inodes written together. */
 	uint32_t disk_inode_bytes;
 	uint32_t inode_cluster_bytes;
+	/* XFS directory block size (mkfs.xfs -n size): the unit of directory
+	 * buffers in the XFS buffer cache; 0 = no XFS buffer cache (ext4) */
+	uint32_t dir_block_bytes;
 	/* XFS inode clusters: inodes written back together (xfs_iflush_cluster);
 	 * a loaded profile has inode_cluster_bytes / disk_inode_bytes */
 	unsigned inodes_per_cluster;

@@ -35,7 +35,10 @@
  * KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1); on-disk inodes 128
  * (EXT4_GOOD_OLD_INODE_SIZE) .. 2048 (XFS_DINODE_MAX_LOG 11) bytes, a
  * power of two; an inode cluster at most 64 KiB (XFS: 8192 x 2048 / 256
- * in xfs_mountfs(); ext4: the largest block size).
+ * in xfs_mountfs(); ext4: the largest block size); an XFS directory block
+ * a power of two from the filesystem block size (1024 at least with
+ * crc=1) to 65536 (mkfs.xfs(8), -n size), and 0 for ext4, which has no
+ * XFS buffer cache.
  *
  * SIMPLIFIED: the slab geometry is taken as the file gives it; we check
  * that the objects fit the slab, not that SLUB's calculate_order() would
@@ -57,6 +60,10 @@
 #define MAX_SLAB_ORDER 10
 #define MAX_OBJS_PER_SLAB 32767
 #define MAX_SLAB_BYTES (PAGE_BYTES << MAX_SLAB_ORDER)
+/* mkfs.xfs(8): a directory block is at least one filesystem block (-n
+ * size); with crc=1 inodes are at least 512 bytes and at most half a
+ * block (-i size), so blocks are at least 1024 bytes */
+#define MIN_XFS_DIR_BLOCK 1024u
 
 enum key_kind {
 	KIND_FSNAME,  /* "xfs" or "ext4": a built-in profile's name */
@@ -120,6 +127,8 @@ static const struct key_def keys[] = {
 	{ "objects", "second_stage", KIND_BOOL, FIELD(second_stage), 0, 1 },
 	{ "objects", "disk_inode_size", KIND_POW2, FIELD(p.disk_inode_bytes), 128, 2048 },
 	{ "objects", "inode_cluster_size", KIND_BYTES, FIELD(p.inode_cluster_bytes), 128, 65536 },
+	/* 0 = no XFS buffer cache (ext4); XFS: mkfs.xfs(8) -n size */
+	{ "objects", "dir_block_size", KIND_BYTES, FIELD(p.dir_block_bytes), 0, 65536 },
 
 	{ "create", "create_cpu_ns", KIND_NS, FIELD(c.create_cpu_ns), 0, NOLIMIT },
 	{ "create", "mkdir_lookup_ns", KIND_NS, FIELD(c.mkdir_lookup_ns), 0, NOLIMIT },
@@ -443,6 +452,16 @@ static int validate_pair(const struct fs_pair *f, int *blame, struct cp_diag *di
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "key 'inode_cluster_size' in [objects]: %u bytes is not a whole number of %u-byte disk inodes (disk_inode_size)",
 				   (unsigned)p->inode_cluster_bytes, (unsigned)p->disk_inode_bytes);
+	*blame = key_idx("dir_block_size");
+	if (b->kind == CP_FS_XFS &&
+	    (!is_pow2(p->dir_block_bytes) || p->dir_block_bytes < MIN_XFS_DIR_BLOCK))
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'dir_block_size' in [objects]: value %u is not an XFS directory block size (mkfs.xfs -n size: a power of two from %u to 65536)",
+				   (unsigned)p->dir_block_bytes, MIN_XFS_DIR_BLOCK);
+	if (b->kind != CP_FS_XFS && p->dir_block_bytes)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'dir_block_size' in [objects]: value %u, but %s has no XFS buffer cache (expected 0)",
+				   (unsigned)p->dir_block_bytes, p->name);
 	*blame = -1;
 	return 0;
 }

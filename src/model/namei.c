@@ -18,8 +18,13 @@
  * - Negative dentries are not kept: a lookup of a missing name returns
  *   -CP_ENOENT without allocating; a failed create leaves no dentry.
  * - No permission checks, no path strings: a name is (parent, id, len).
- * - The directory's own blocks and the XFS buffer cache are not here
- *   (fs buffer memory belongs to the engine / a later module).
+ * - XFS directory blocks are xfs_dir2.c's and their buffers xfs_buf.c's;
+ *   a create adds its name there right after allocating the inode, as
+ *   xfs_create() does. ext4's directory blocks are not modelled.
+ * - If a data file's page-cache mapping cannot be made after the XFS
+ *   directory entry was added, the create fails but the entry stays
+ *   counted in the directory blocks (one entry's bytes; dd's files at
+ *   setup are the only files with a mapping).
  * - Inode numbers are handed out sequentially (XFS allocates chunks of
  *   64 in the AG nearest the parent; sequential numbers keep the
  *   files of one directory in consecutive clusters, as there).
@@ -149,12 +154,22 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 	rc = cp_dcache_init(&fs->dc, &dp);
 	if (rc)
 		goto out_icache;
-	if (is_xfs(fs))
+	if (is_xfs(fs)) {
+		rc = cp_xfs_buftarg_init(&fs->bt, p->mem, p->kernel, fsp->inode_cluster_bytes,
+					 fsp->dir_block_bytes);
+		if (rc)
+			goto out_dcache;
+		rc = cp_xfs_dirs_init(&fs->dirs, &fs->bt, fsp->dir_block_bytes,
+				      fsp->disk_inode_bytes);
+		if (rc)
+			goto out_bt;
 		cp_xfs_icache_init(&fs->xfs, &fs->ic, fsp, p->kernel,
 				   fs->has_ili ? &fs->ili_cache : NULL, p->vmstat);
+		fs->xfs.bt = &fs->bt;
+	}
 	rc = cp_diskdir_init(&fs->disk);
 	if (rc)
-		goto out_dcache;
+		goto out_bt;
 	rc = mount_root(fs);
 	if (rc)
 		goto out_disk;
@@ -166,8 +181,11 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 
 out_disk:
 	cp_diskdir_release(&fs->disk);
-out_dcache:
+out_bt:
 	cp_xfs_icache_release(&fs->xfs);
+	cp_xfs_dirs_release(&fs->dirs);
+	cp_xfs_buftarg_release(&fs->bt);
+out_dcache:
 	cp_dcache_release(&fs->dc);
 out_icache:
 	cp_icache_release(&fs->ic);
@@ -180,6 +198,8 @@ void cp_fs_release(struct cp_fs *fs)
 {
 	cp_diskdir_release(&fs->disk);
 	cp_xfs_icache_release(&fs->xfs);
+	cp_xfs_dirs_release(&fs->dirs);
+	cp_xfs_buftarg_release(&fs->bt);
 	cp_dcache_release(&fs->dc);
 	cp_icache_release(&fs->ic);
 	release_caches(fs);
@@ -272,6 +292,17 @@ static int create_name(struct cp_fs *fs, struct cp_dentry *dir, uint64_t name_id
 	rc = new_inode(fs, ctx, &inode);
 	if (rc)
 		goto out_dentry;
+	if (is_xfs(fs)) {
+		/* xfs_dir_createname() in the same transaction (NOFS) */
+		struct cp_alloc_ctx tctx = nofs_ctx(ctx, fs->fsp->create_inode_nofs);
+
+		rc = cp_xfs_dir_createname(&fs->dirs, dir_ino(dir), name_id, name_len, &tctx);
+		if (rc) {
+			inode->i_nlink = 0; /* never linked: evicted at once */
+			cp_iput(&fs->ic, inode);
+			goto out_dentry;
+		}
+	}
 	if (is_dir)
 		inode->i_nlink = 2;
 	if (nr_pages) {
@@ -412,6 +443,7 @@ uint64_t cp_fs_free_cached_objects(struct cp_fs *fs, uint64_t nr_to_scan,
 bool cp_fs_check(const struct cp_fs *fs)
 {
 	return cp_dcache_check(&fs->dc) && cp_icache_check(&fs->ic) &&
-	       (!is_xfs(fs) || cp_xfs_icache_check(&fs->xfs)) && cp_diskdir_check(&fs->disk) &&
-	       cp_mem_check(fs->mem);
+	       (!is_xfs(fs) || (cp_xfs_icache_check(&fs->xfs) && cp_xfs_buf_check(&fs->bt) &&
+				cp_xfs_dirs_check(&fs->dirs))) &&
+	       cp_diskdir_check(&fs->disk) && cp_mem_check(fs->mem);
 }

@@ -16,6 +16,8 @@
 #include "model/policy.h"
 #include "model/slab.h"
 #include "model/vmstat.h"
+#include "model/xfs_buf.h"
+#include "model/xfs_dir2.h"
 #include "model/xfs_icache.h"
 
 struct cp_diag;
@@ -53,6 +55,9 @@ struct cp_fs {
 	struct cp_icache ic;
 	struct cp_dcache dc;
 	struct cp_xfs_icache xfs; /* used when fsp->kind == CP_FS_XFS */
+	struct cp_xfs_buftarg bt; /* XFS buffer cache (XFS only; its shrinker
+				   * is for the caller to register) */
+	struct cp_xfs_dirs dirs;  /* XFS directory block layout (XFS only) */
 	struct cp_diskdir disk;
 	struct cp_dentry *root;   /* held by the mount */
 	uint64_t next_ino;
@@ -91,8 +96,9 @@ int cp_fs_mkdir(struct cp_fs *fs, struct cp_dentry *parent, uint64_t name_id,
 
 /*
  * fs_mark's open(O_CREAT|O_TRUNC) + write(0) + close() in dir: d_alloc in
- * ctx (GFP_KERNEL), the new inode (and XFS log item) in the create
- * transaction (GFP_NOFS), d_instantiate, then the close's dput, which
+ * ctx (GFP_KERNEL), the new inode (and XFS log item, inode cluster
+ * buffer and directory block buffers) in the create transaction
+ * (GFP_NOFS), d_instantiate, then the close's dput, which
  * leaves the dentry on the LRU (per policy) pinning the inode. An
  * existing name is only looked up and put. *ino (optional) gets the
  * inode number. Returns 0, -CP_ENOMEM, -CP_ENOSPC or -CP_EINVAL; on

@@ -35,6 +35,12 @@
  *   it); log forces for pinned inodes are folded into the cluster write.
  * - xfs_ail_push_all() is a request flag for the engine, which owns the
  *   device's write rate.
+ * - Inode cluster buffers (xfs_buf.c): the buffer is held dirty from the
+ *   first logged inode of the cluster until the cluster is written, in
+ *   both versions (4.11 creates it when the inode chunk is allocated,
+ *   xfs_ialloc_inode_init, and reads it at flush time; 6.1 attaches it
+ *   to the inode log item in xfs_trans_log_inode). Its b_lru_ref stays at
+ *   the allocation's 1: no create path calls xfs_buf_set_ref on it.
  * - No inactivation work (no unlinks), no RCU delay of xfs_inode_free.
  */
 #include "model/xfs_icache.h"
@@ -50,6 +56,11 @@
 static uint32_t cluster_of(const struct cp_xfs_icache *x, uint64_t ino)
 {
 	return (uint32_t)(ino / x->fsp->inodes_per_cluster);
+}
+
+static uint64_t cluster_key(uint32_t c)
+{
+	return cp_xfs_buf_key(CP_XFS_BUF_INODE, 0, c);
 }
 
 /* xfs_fs_destroy_inode(): keep it, tagged reclaimable. */
@@ -141,8 +152,10 @@ static void dirty_unlink(struct cp_xfs_icache *x, uint32_t c)
 	x->nr_dirty_clusters--;
 }
 
-/* The inode was logged: dirty until its cluster is written. */
-static void log_inode(struct cp_xfs_icache *x, struct cp_inode *inode)
+/* The inode was logged: dirty until its cluster is written. bp is the
+ * cluster's buffer, held by the caller (CP_XFS_BUF_NONE: no buffer
+ * cache); it is logged with the cluster's first dirty inode. */
+static void log_inode(struct cp_xfs_icache *x, struct cp_inode *inode, uint32_t bp)
 {
 	uint32_t c = cluster_of(x, inode->i_ino);
 	struct cp_xfs_cluster *cl = &x->clusters[c];
@@ -153,6 +166,8 @@ static void log_inode(struct cp_xfs_icache *x, struct cp_inode *inode)
 	cl->nr_dirty++;
 	if (cl->on_dirty)
 		return;
+	if (bp != CP_XFS_BUF_NONE)
+		cp_xfs_buf_log(x->bt, bp);
 	cl->on_dirty = 1;
 	cl->prev = x->dirty_tail;
 	cl->next = CP_XFS_NONE;
@@ -180,33 +195,62 @@ static void write_cluster(struct cp_xfs_icache *x, uint32_t c)
 	}
 	CP_BUG_ON(x->clusters[c].nr_dirty != 0);
 	dirty_unlink(x, c);
+	if (x->bt) {
+		/* I/O done: the buffer goes to the LRU (xfs_buf_iodone) */
+		uint32_t bp = cp_xfs_buf_find(x->bt, cluster_key(c));
+
+		CP_BUG_ON(bp == CP_XFS_BUF_NONE);
+		cp_xfs_buf_written(x->bt, bp);
+	}
 }
 
 int cp_xfs_ialloc(struct cp_xfs_icache *x, uint64_t ino, struct cp_alloc_ctx *ctx,
 		  struct cp_inode **out)
 {
 	struct cp_slab_obj ili = { CP_SLAB_NONE };
+	uint32_t c = cluster_of(x, ino), bp = CP_XFS_BUF_NONE;
 	struct cp_inode *inode;
+	bool created = false;
 	int rc;
 
-	rc = ensure_cluster(x, cluster_of(x, ino));
+	rc = ensure_cluster(x, c);
 	if (rc)
 		return rc;
+	if (x->bt) {
+		/* the cluster's first inode makes the chunk: a new buffer */
+		rc = cp_xfs_buf_get(x->bt, cluster_key(c), !x->clusters[c].had_buf, ctx, &bp,
+				    &created);
+		if (rc)
+			return rc;
+	}
 	if (x->ili_cache) {
 		rc = cp_slab_alloc(x->ili_cache, ctx, &ili);
 		if (rc)
-			return rc;
+			goto out_buf;
 	}
 	rc = cp_icache_new_inode(x->ic, ino, ctx, &inode);
 	if (rc) {
 		if (ili.slab != CP_SLAB_NONE)
 			cp_slab_free(x->ili_cache, ili);
-		return rc;
+		goto out_buf;
 	}
 	inode->i_fs_obj = ili;
-	log_inode(x, inode);
+	log_inode(x, inode, bp);
+	if (bp != CP_XFS_BUF_NONE) {
+		x->clusters[c].had_buf = 1;
+		cp_xfs_buf_rele(x->bt, bp);
+	}
 	*out = inode;
 	return 0;
+
+out_buf:
+	if (bp != CP_XFS_BUF_NONE) {
+		if (created)
+			cp_xfs_buf_discard(x->bt, bp);
+		else
+			cp_xfs_buf_rele(x->bt, bp);
+	}
+	return rc;
 }
 
 uint64_t cp_xfs_reclaim_inodes_count(const struct cp_xfs_icache *x)
@@ -290,17 +334,32 @@ uint64_t cp_xfs_reclaim_worker(struct cp_xfs_icache *x)
 	return reclaim_walk(x, x->nr_reclaimable, false, NULL);
 }
 
+/* AIL position of dirty cluster c: when its buffer was logged. */
+static uint64_t cluster_lsn(const struct cp_xfs_icache *x, uint32_t c)
+{
+	uint32_t bp = cp_xfs_buf_find(x->bt, cluster_key(c));
+
+	CP_BUG_ON(bp == CP_XFS_BUF_NONE);
+	return cp_xfs_buf_at(x->bt, bp)->b_lsn;
+}
+
 uint64_t cp_xfs_ail_push(struct cp_xfs_icache *x, uint64_t nr_clusters)
 {
 	uint64_t done = 0;
 
 	while (done < nr_clusters && x->dirty_head != CP_XFS_NONE) {
+		/* directory buffers logged before this cluster come first */
+		if (x->bt)
+			cp_xfs_buf_push_dirty(x->bt, cluster_lsn(x, x->dirty_head));
 		write_cluster(x, x->dirty_head);
 		x->nr_ail_writes++;
 		done++;
 	}
-	if (x->dirty_head == CP_XFS_NONE)
+	if (x->dirty_head == CP_XFS_NONE) {
+		if (x->bt)
+			cp_xfs_buf_push_dirty(x->bt, UINT64_MAX);
 		x->ail_push_all_requested = false;
+	}
 	return done;
 }
 
@@ -349,6 +408,15 @@ bool cp_xfs_icache_check(const struct cp_xfs_icache *x)
 	for (c = 0; c < x->nr_clusters; c++) {
 		dirty_sum += x->clusters[c].nr_dirty;
 		nr_dirty -= x->clusters[c].on_dirty;
+		if (x->bt) {
+			uint32_t bp = cp_xfs_buf_find(x->bt, cluster_key(c));
+			bool buf_dirty = bp != CP_XFS_BUF_NONE &&
+					 (cp_xfs_buf_at(x->bt, bp)->b_state & CP_XFS_BSTATE_DIRTY);
+
+			if (buf_dirty != (x->clusters[c].on_dirty != 0) ||
+			    (bp != CP_XFS_BUF_NONE && !x->clusters[c].had_buf))
+				return false;
+		}
 	}
 	return nr_dirty == 0 && dirty_sum == dirty_inodes &&
 	       (!x->ili_cache || cp_slab_check(x->ili_cache));

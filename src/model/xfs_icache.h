@@ -14,6 +14,7 @@
 #include "model/memory.h"
 #include "model/slab.h"
 #include "model/vmstat.h"
+#include "model/xfs_buf.h"
 
 struct cp_fs_profile;
 struct cp_kernel_profile;
@@ -26,7 +27,7 @@ struct cp_xfs_cluster {
 	uint32_t prev, next; /* dirty list, oldest first (AIL order) */
 	uint16_t nr_dirty;   /* its inodes with CP_I_XFS_DIRTY */
 	uint8_t on_dirty;    /* on the dirty list: nr_dirty > 0 */
-	uint8_t pad;
+	uint8_t had_buf;     /* its buffer existed once: on disk, a new get reads it */
 };
 
 struct cp_xfs_icache {
@@ -35,6 +36,9 @@ struct cp_xfs_icache {
 	const struct cp_kernel_profile *kernel;
 	struct cp_slab_cache *ili_cache; /* xfs_ili (not memcg-accounted) */
 	struct cp_vmstat *vmstat;
+	/* the buffer cache holding the inode cluster buffers (NULL: not
+	 * modelled). A dirty cluster's buffer is dirty and held. */
+	struct cp_xfs_buftarg *bt;
 
 	/* inodes tagged reclaimable (pag_ici_reclaimable), in eviction
 	 * order; linked through i_lru */
@@ -67,8 +71,11 @@ void cp_xfs_icache_release(struct cp_xfs_icache *x);
 /*
  * xfs_create's inode: xfs_iget of a fresh inode number plus its log item
  * (xfs_inode_item_init), logged in the create transaction, so its cluster
- * is dirty. ctx is the transaction's context (NOFS). Returns 0 and *out
- * (i_count 1), or -CP_ENOMEM / -CP_ENOSPC with nothing allocated.
+ * is dirty. With a buffer cache the cluster's buffer is found, created
+ * (the cluster's first inode: new chunk, no I/O) or read back, and held
+ * dirty until the cluster is written. ctx is the transaction's context
+ * (NOFS). Returns 0 and *out (i_count 1), or -CP_ENOMEM / -CP_ENOSPC
+ * with nothing allocated.
  */
 int cp_xfs_ialloc(struct cp_xfs_icache *x, uint64_t ino, struct cp_alloc_ctx *ctx,
 		  struct cp_inode **out);
@@ -94,12 +101,18 @@ uint64_t cp_xfs_reclaim_inodes_nr(struct cp_xfs_icache *x, uint64_t nr_to_scan,
 uint64_t cp_xfs_reclaim_worker(struct cp_xfs_icache *x);
 
 /* AIL push / xfsaild: write back the nr_clusters oldest dirty clusters,
- * making their inodes clean. Returns clusters written (I/Os to charge). */
+ * making their inodes clean and releasing their buffers to the buffer
+ * LRU. Dirty directory buffers (xfs_buf.c's own dirty list) are written
+ * in the same AIL order: those logged before each cluster go before it,
+ * and all of them once no dirty cluster is left. Returns clusters
+ * written; directory buffer writes count in bt->nr_writes and
+ * bt->nr_write_bytes. */
 uint64_t cp_xfs_ail_push(struct cp_xfs_icache *x, uint64_t nr_clusters);
 
 /* Invariants: reclaimable list and count agree and hold only fs-held
  * inodes; dirty cluster list and per-cluster counts agree with the
- * inodes' CP_I_XFS_DIRTY bits. O(inodes + clusters). */
+ * inodes' CP_I_XFS_DIRTY bits; a cluster is dirty exactly when its
+ * buffer (if modelled) is. O(inodes + clusters). */
 bool cp_xfs_icache_check(const struct cp_xfs_icache *x);
 
 #endif /* CP_XFS_ICACHE_H */

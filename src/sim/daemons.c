@@ -13,10 +13,11 @@
  * xfs_syncd_centisecs / 6 = 5 s; the log worker pushes the whole AIL
  * every xfs_syncd_centisecs = 30 s, and so does shrinker-driven inode
  * reclaim (xfs_reclaim_inodes_nr -> xfs_ail_push_all); xfsaild writes the
- * dirty inode clusters back.
+ * dirty inode clusters and directory buffers back.
  *
- * SIMPLIFIED: xfsaild writes 64 clusters per step at the device's write
- * rate and is otherwise idle (no log-space-driven tail pushing).
+ * SIMPLIFIED: xfsaild writes 64 clusters (plus the directory buffers
+ * logged before them) per step at the device's write rate and is
+ * otherwise idle (no log-space-driven tail pushing).
  */
 #include <cachepressure/error.h>
 
@@ -75,17 +76,19 @@ static int xfsaild_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 {
 	struct xfs_daemon *d = priv;
 	struct cp_world *w = d->task.w;
-	uint64_t n;
+	uint64_t n, dir_bytes = w->fs.bt.nr_write_bytes;
 
 	(void)e;
-	if (!w->fs.xfs.ail_push_all_requested || w->fs.xfs.nr_dirty_clusters == 0) {
+	if (!w->fs.xfs.ail_push_all_requested ||
+	    (w->fs.xfs.nr_dirty_clusters == 0 && w->fs.bt.nr_dirty == 0)) {
 		w->fs.xfs.ail_push_all_requested = false;
 		out->next = CP_STEP_BLOCK;
 		return 0;
 	}
 	n = cp_xfs_ail_push(&w->fs.xfs, AIL_PUSH_CLUSTERS);
-	if (n)
-		out->io_until_ns = cp_world_write(w, now_ns, n * cluster_bytes(w));
+	dir_bytes = w->fs.bt.nr_write_bytes - dir_bytes;
+	if (n || dir_bytes)
+		out->io_until_ns = cp_world_write(w, now_ns, n * cluster_bytes(w) + dir_bytes);
 	return 0;
 }
 

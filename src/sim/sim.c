@@ -13,9 +13,12 @@
  * SIMPLIFIED: files live in the root directory whatever their path; the
  * readers' anonymous memory and the processes' memory are taken up
  * front and not charged to the memcg; the data files are clean when the
- * readers start (dd's writeback is not modelled, ref §11.3); the XFS
- * buffer cache and its shrinker are not modelled (ref §3.7: second
- * order); a memory cgroup scales the kernel reserve like the machine.
+ * readers start (dd's writeback is not modelled, ref §11.3); a memory
+ * cgroup scales the kernel reserve like the machine. On XFS the buffer
+ * cache's shrinker (xfs_buf.c) is registered after the superblock's, in
+ * mount order (sget registers s_shrink, then xfs_fs_fill_super ->
+ * xfs_alloc_buftarg registers the buftarg's; register_shrinker appends),
+ * so each shrink_slab() pass asks the superblock first.
  */
 #include "sim/sim.h"
 
@@ -75,6 +78,7 @@ static uint64_t nr_freed_objects(const struct cp_world *w)
 void cp_task_begin(struct cp_task *t)
 {
 	t->freed_before = nr_freed_objects(t->w);
+	t->fsbuf_read_before = t->w->fs.bt.nr_read_bytes;
 }
 
 uint64_t cp_world_read(struct cp_world *w, uint64_t now_ns, uint64_t bytes)
@@ -108,6 +112,16 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 			out->io_until_ns = done;
 	}
 	memset(rw, 0, sizeof(*rw));
+	/* XFS metadata buffers read back from disk in this step (a cluster
+	 * or directory block the buffer shrinker had freed): waited for */
+	if (w->fs.bt.nr_read_bytes > t->fsbuf_read_before) {
+		uint64_t done = cp_world_read(w, now_ns,
+					      w->fs.bt.nr_read_bytes - t->fsbuf_read_before);
+
+		if (done > out->io_until_ns)
+			out->io_until_ns = done;
+		t->fsbuf_read_before = w->fs.bt.nr_read_bytes;
+	}
 	if (w->has_xfsaild && w->fs.xfs.ail_push_all_requested)
 		cp_engine_wake(w->e, w->xfsaild_id);
 }
@@ -279,6 +293,12 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	rc = cp_register_shrinker(&w->shrinkers, &w->sb.shrinker);
 	if (rc)
 		return cp_diag_set(diag, rc, "shrinker registry: %s", cp_strerror(rc));
+	if (w->fs.bt.ready) {
+		/* xfs_alloc_buftarg(): the buffer cache's own shrinker */
+		rc = cp_register_shrinker(&w->shrinkers, &w->fs.bt.shrinker);
+		if (rc)
+			return cp_diag_set(diag, rc, "shrinker registry: %s", cp_strerror(rc));
+	}
 	cp_reclaim_init(&w->reclaim, &w->mem, &w->pc, &w->shrinkers, &w->vs, cfg->kernel);
 	cp_reclaim_install(&w->reclaim);
 	cp_work_cost_from_machine(&w->cost, cfg->machine);
@@ -574,6 +594,7 @@ static const char *const series_columns[] = {
 	"t_ns", "free_pages", "active_file", "inactive_file", "pagecache_pages",
 	"slab_dentry_pages", "slab_name_pages", "slab_inode_pages", "slab_ili_pages",
 	"dentry_lru", "inode_lru", "fs_reclaimable", "sb_deferred", "memcg_usage_pages",
+	"xfs_buf_pages", "xfs_buf_lru",
 };
 #define NR_COLUMNS (sizeof(series_columns) / sizeof(series_columns[0]))
 
@@ -599,6 +620,8 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	row[11] = (int64_t)cp_fs_nr_cached_objects(&w->fs);
 	row[12] = (int64_t)w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg ? memcg_id : 0];
 	row[13] = w->use_memcg ? (int64_t)w->memcg.usage_pages : 0;
+	row[14] = (int64_t)w->mem.nr_owner[CP_OWNER_FSBUF];
+	row[15] = (int64_t)cp_xfs_buftarg_count(&w->fs.bt);
 	if (w->cfg->progress && t_ns >= r->next_progress_ns) {
 		char what[96];
 
@@ -635,6 +658,11 @@ static int fill_counters(struct run *r)
 					       cp_slab_pages(&w->fs.inode_cache) +
 					       (w->fs.has_ili ? cp_slab_pages(&w->fs.ili_cache) : 0) },
 		{ "cp_end_pagecache_pages", w->mem.nr_owner[CP_OWNER_PAGECACHE] },
+		{ "cp_xfs_buf_pages_end", w->mem.nr_owner[CP_OWNER_FSBUF] },
+		{ "cp_xfs_buf_freed", w->fs.bt.nr_freed },
+		{ "cp_xfs_buf_reads", w->fs.bt.nr_reads },
+		{ "cp_xfs_buf_dir_writes", w->fs.bt.nr_writes },
+		{ "cp_xfs_buf_scanned", w->fs.bt.shrinker.nr_scanned_total },
 	};
 	size_t i;
 	int rc;

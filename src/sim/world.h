@@ -36,6 +36,7 @@ struct cp_task {
 	struct cp_alloc_ctx ctx;
 	struct cp_reclaim_work rwork;
 	uint64_t freed_before;        /* objects freed counter at step start */
+	uint64_t fsbuf_read_before;   /* XFS buffer bytes read, at step start */
 	struct cp_task **waiters;     /* actors started when this one ends */
 	unsigned nr_waiters;
 	uint64_t start_delay_ns;      /* scenario `start` */
@@ -77,7 +78,8 @@ void cp_task_begin(struct cp_task *t);
 /*
  * End of a step: price w plus the reclaim done on the task's behalf
  * (pages and objects scanned, objects freed, synchronous inode cluster
- * writes) into out->cpu_ns and out->io_until_ns, and reset the counters.
+ * writes) and the XFS metadata buffers it read back into out->cpu_ns and
+ * out->io_until_ns, and reset the counters.
  */
 void cp_task_end(struct cp_task *t, struct cp_work *w, uint64_t now_ns, struct cp_step *out);
 

@@ -27,7 +27,7 @@ objects.external_name_per_slab objects.external_name_slab_order
 objects.inode_size objects.inode_per_slab objects.inode_slab_order
 objects.log_item_size objects.log_item_per_slab objects.log_item_slab_order
 objects.second_stage objects.disk_inode_size objects.inode_cluster_size
-create.create_cpu_ns create.mkdir_lookup_ns create.stat_cpu_ns
+objects.dir_block_size create.create_cpu_ns create.mkdir_lookup_ns create.stat_cpu_ns
 create.inode_read_ns"
 
 # check_file FILE: prints one line per problem, returns 1 if any

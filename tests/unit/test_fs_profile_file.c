@@ -76,6 +76,7 @@ static void xfs_ini_gives_the_documented_xfs_geometry(void **state)
 	assert_int_equal(p.inode_log_item.order, 0);
 	assert_int_equal(p.disk_inode_bytes, 512);
 	assert_int_equal(p.inode_cluster_bytes, 16384);
+	assert_int_equal(p.dir_block_bytes, 4096); /* mkfs.xfs -n size default */
 	assert_int_equal(p.inodes_per_cluster, 32);
 	/* memcg accounting as ref §9.5: all but xfs_ili */
 	assert_true(p.dentry.accounted);
@@ -118,6 +119,7 @@ static void ext4_ini_gives_the_documented_ext4_geometry(void **state)
 	assert_int_equal(p.inode_log_item.object_size, 0);
 	assert_int_equal(p.inode_log_item.objects_per_slab, 0); /* namei: no ili cache */
 	assert_int_equal(p.inodes_per_cluster, 16);
+	assert_int_equal(p.dir_block_bytes, 0); /* no XFS buffer cache */
 	assert_int_equal(c.create_cpu_ns, 16590);
 	assert_int_equal(c.stat_cpu_ns, 1990);
 	assert_int_equal(c.inode_read_ns, 5480);
@@ -218,11 +220,12 @@ static const char *const good_lines[] = {
 	"second_stage = yes",                            /* 19 */
 	"disk_inode_size = 512",                         /* 20 */
 	"inode_cluster_size = 8K",                       /* 21 */
-	"[create]",                                      /* 22 */
-	"create_cpu_ns = 20us",                          /* 23 */
-	"mkdir_lookup_ns = 1000",                        /* 24 */
-	"stat_cpu_ns = 2us",                             /* 25 */
-	"inode_read_ns = 10000",                         /* 26 */
+	"dir_block_size = 4K",                           /* 22 */
+	"[create]",                                      /* 23 */
+	"create_cpu_ns = 20us",                          /* 24 */
+	"mkdir_lookup_ns = 1000",                        /* 25 */
+	"stat_cpu_ns = 2us",                             /* 26 */
+	"inode_read_ns = 10000",                         /* 27 */
 };
 #define NR_GOOD_LINES (sizeof(good_lines) / sizeof(good_lines[0]))
 
@@ -303,6 +306,7 @@ static void template_profile_loads_in_integer_units(void **state)
 	assert_int_equal(p.inode.object_size, 1024);
 	assert_int_equal(p.inode_cluster_bytes, 8192);
 	assert_int_equal(p.inodes_per_cluster, 16);
+	assert_int_equal(p.dir_block_bytes, 4096);
 	assert_int_equal(c.create_cpu_ns, 20000);
 	assert_int_equal(c.mkdir_lookup_ns, 1000);
 	assert_int_equal(c.stat_cpu_ns, 2000);
@@ -325,8 +329,8 @@ static void unknown_section_is_refused(void **state)
 	(void)state;
 	assert_int_equal(load_bad(0, NULL, "[mount]\nnoatime = yes\n", msg, sizeof(msg)),
 			 -CP_EINVAL);
-	/* lines 27 and 28 */
-	assert_string_equal(msg, ":28: unknown section [mount] (expected [fs], [objects] or [create])");
+	/* lines 28 and 29 */
+	assert_string_equal(msg, ":29: unknown section [mount] (expected [fs], [objects] or [create])");
 }
 
 static void bad_size_names_file_line_key_and_value(void **state)
@@ -344,7 +348,7 @@ static void missing_key_is_named(void **state)
 	char msg[600];
 
 	(void)state;
-	assert_int_equal(load_bad(26, NULL, NULL, msg, sizeof(msg)), -CP_EINVAL);
+	assert_int_equal(load_bad(27, NULL, NULL, msg, sizeof(msg)), -CP_EINVAL);
 	assert_string_equal(msg, ": required key 'inode_read_ns' in [create] is missing");
 }
 
@@ -389,11 +393,11 @@ static void bad_values_each_name_line_key_and_value(void **state)
 	assert_int_equal(load_bad(19, "second_stage = later", NULL, msg, sizeof(msg)), -CP_EINVAL);
 	assert_string_equal(msg, ":19: key 'second_stage' in [objects]: bad value 'later' "
 				 "(expected yes or no)");
-	assert_int_equal(load_bad(24, "mkdir_lookup_ns = fast", NULL, msg, sizeof(msg)), -CP_EINVAL);
-	assert_string_equal(msg, ":24: key 'mkdir_lookup_ns' in [create]: bad value 'fast' "
+	assert_int_equal(load_bad(25, "mkdir_lookup_ns = fast", NULL, msg, sizeof(msg)), -CP_EINVAL);
+	assert_string_equal(msg, ":25: key 'mkdir_lookup_ns' in [create]: bad value 'fast' "
 				 "(expected nanoseconds like 1000, or a duration like 1us)");
 	assert_int_equal(load_bad(0, NULL, "stat_cpu_ns = 3us\n", msg, sizeof(msg)), -CP_EINVAL);
-	assert_string_equal(msg, ":27: key 'stat_cpu_ns' in [create] given twice (first on line 25)");
+	assert_string_equal(msg, ":28: key 'stat_cpu_ns' in [create] given twice (first on line 26)");
 }
 
 /* Keys that contradict each other: the message names the line of the
@@ -426,6 +430,14 @@ static void contradicting_keys_name_the_line_and_values(void **state)
 			 -CP_EINVAL);
 	assert_non_null(strstr(msg, ":10: key 'external_name_size' in [objects]: 32 bytes cannot "
 				    "hold the shortest external name (17 + dname_inline_len 32"));
+	/* mkfs.xfs -n size: a power of two, at least 1024 with crc=1 */
+	assert_int_equal(load_bad(22, "dir_block_size = 3000", NULL, msg, sizeof(msg)), -CP_EINVAL);
+	assert_string_equal(msg, ":22: key 'dir_block_size' in [objects]: value 3000 is not an "
+				 "XFS directory block size (mkfs.xfs -n size: a power of two from "
+				 "1024 to 65536)");
+	assert_int_equal(load_bad(22, "dir_block_size = 0", NULL, msg, sizeof(msg)), -CP_EINVAL);
+	assert_non_null(strstr(msg, ":22: key 'dir_block_size' in [objects]: value 0 is not an "
+				    "XFS directory block size"));
 }
 
 /* ext4 has no inode log item: a template turned into ext4 must say 0. */
@@ -454,6 +466,42 @@ static void ext4_with_a_log_item_is_refused(void **state)
 	snprintf(want, sizeof(want),
 		 "%s:16: key 'log_item_size' in [objects]: value 200, but ext4 has no per-inode "
 		 "log item object (expected 0)",
+		 path);
+	unlink(path);
+	assert_string_equal(d.msg, want);
+}
+
+/* ext4 has no XFS buffer cache: a template turned into ext4 (no log
+ * item either) must give dir_block_size 0. */
+static void ext4_with_a_dir_block_size_is_refused(void **state)
+{
+	char path[64];
+	struct cp_fs_profile p;
+	struct cp_fs_costs c;
+	struct cp_diag d = { "" };
+	char want[600];
+	FILE *f;
+	size_t i;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/cp-test-fsprof-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	for (i = 0; i < NR_GOOD_LINES; i++)
+		fprintf(f, "%s\n",
+			i + 1 == 3    ? "name = ext4"
+			: i + 1 == 16 ? "log_item_size = 0"
+			: i + 1 == 17 ? "log_item_per_slab = 0"
+			: i + 1 == 19 ? "second_stage = no"
+				      : good_lines[i]);
+	fclose(f);
+	assert_int_equal(cp_fs_profile_load(path, &p, &c, &d), -CP_EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s:22: key 'dir_block_size' in [objects]: value 4096, but ext4 has no XFS "
+		 "buffer cache (expected 0)",
 		 path);
 	unlink(path);
 	assert_string_equal(d.msg, want);
@@ -588,6 +636,7 @@ int main(void)
 		cmocka_unit_test(bad_values_each_name_line_key_and_value),
 		cmocka_unit_test(contradicting_keys_name_the_line_and_values),
 		cmocka_unit_test(ext4_with_a_log_item_is_refused),
+		cmocka_unit_test(ext4_with_a_dir_block_size_is_refused),
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(set_overrides_one_key_and_recomputes_what_follows),
 		cmocka_unit_test(bad_set_names_key_and_value_and_changes_nothing),
