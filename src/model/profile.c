@@ -19,7 +19,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.workingset_flag = false,         /* PG_workingset arrived in 4.20 */
 	.inode_lru_with_pagecache = true, /* fs/inode.c before 5.16 */
 	.xfs_reclaim_blocks = true,       /* fs/xfs/xfs_icache.c SYNC_WAIT */
-	.xfs_buf_lru_first_visit_frees = true, /* fs/xfs/xfs_buf.c xfs_buftarg_isolate */
+	.xfs_buf_lru_first_visit_frees = true, /* fs/xfs/xfs_buf.c xfs_buftarg_isolate (inverted) */
 	.has_vfs_cache_pressure_denom = false,
 };
 

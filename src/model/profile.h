@@ -52,8 +52,12 @@ struct cp_kernel_profile {
 	/* fs/xfs/xfs_icache.c: shrinker-driven XFS inode reclaim waits for
 	 * dirty inodes to be written (4.11 SYNC_WAIT: true; 5.9+: false). */
 	bool xfs_reclaim_blocks;
-	/* fs/xfs/xfs_buf.c isolate test: 4.11 frees a buffer with a non-zero
-	 * b_lru_ref at its first visit (true); 6.1 gives b_lru_ref passes. */
+	/* fs/xfs/xfs_buf.c xfs_buftarg_isolate(): 4.11/4.13 have the
+	 * inverted test (true): a buffer with a non-zero b_lru_ref is
+	 * decremented and isolated at every visit - freed once that reaches
+	 * 0, otherwise put back at the LRU tail by xfs_buf_rele() - so it
+	 * goes at visit b_lru_ref; 6.1 (after 19957a181608, 2019) rotates
+	 * while it can decrement and frees at visit b_lru_ref + 1. */
 	bool xfs_buf_lru_first_visit_frees;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
