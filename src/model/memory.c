@@ -223,7 +223,8 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr,
 		if (progress == 0 && ++no_progress >= m->max_reclaim_retries)
 			break;
 	}
-	if (m->vmstat)
+	/* a __GFP_NORETRY caller (readahead) falls back on its own */
+	if (m->vmstat && !(ctx->gfp & CP_GFP_NORETRY))
 		cp_count(m->vmstat, CP_VM_OOM, 1);
 	return -CP_ENOSPC;
 }

@@ -15,7 +15,9 @@
  * front and not charged to the memcg; the data files are clean when the
  * readers start (dd's writeback is not modelled, ref §11.3); the XFS
  * buffer cache and its shrinker are not modelled (ref §3.7: second
- * order); a memory cgroup scales the kernel reserve like the machine.
+ * order). In memcg mode the limit is the scenario's RAM, as the real
+ * harness sets it; the machine's reserve and process memory are outside
+ * the memcg, as in the kernel.
  */
 #include "sim/sim.h"
 
@@ -276,6 +278,7 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	cp_super_init(&w->sb, &sb_ops, &w->fs,
 		      cfg->vfs_cache_pressure ? cfg->vfs_cache_pressure : 100,
 		      cfg->vfs_cache_pressure_denom ? cfg->vfs_cache_pressure_denom : 100);
+	w->sb.vmstat = &w->vs;
 	rc = cp_register_shrinker(&w->shrinkers, &w->sb.shrinker);
 	if (rc)
 		return cp_diag_set(diag, rc, "shrinker registry: %s", cp_strerror(rc));
@@ -622,7 +625,9 @@ static int fill_counters(struct run *r)
 		{ "cp_device_read_bytes", w->nr_device_read_bytes },
 		{ "cp_device_write_bytes", w->nr_device_write_bytes },
 		{ "cp_pages_accessed", w->nr_pages_accessed },
-		{ "cp_sb_nr_deferred", w->sb.shrinker.nr_deferred[0] },
+		{ "cp_sb_nr_deferred",
+		  w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg && w->use_memcg
+						     ? w->memcg.id : 0] },
 		{ "cp_sb_scan_refused_nofs", w->sb.nr_stop },
 		{ "cp_sb_objects_scanned", w->sb.shrinker.nr_scanned_total },
 		{ "cp_xfs_sync_cluster_writes", w->fs.xfs.nr_sync_writes },
