@@ -237,7 +237,9 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 
 	if (rc)
 		return rc;
-	if (cp_mem_take(&r->w.mem, CP_OWNER_PROCESS, m->process_bytes / CP_PAGE_SIZE))
+	/* mostly fs_mark's table of names (-n of them): scales like the run */
+	if (cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
+			cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) / CP_PAGE_SIZE))
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "machine: process memory of %llu bytes does not fit in %llu bytes",
 				   (unsigned long long)m->process_bytes, (unsigned long long)ram);
