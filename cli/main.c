@@ -13,7 +13,10 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct cli_command commands[] = {
+	{ "compare", "simulate a scenario under both policies and compare", cli_cmd_compare },
 	{ "help", "show this help, or the help of a command", cmd_help },
+	{ "policies", "list the REFERENCED policies and kernel profiles", cli_cmd_policies },
+	{ "run", "simulate a scenario under one policy", cli_cmd_run },
 	{ "scenarios", "list the built-in scenarios", cli_cmd_scenarios },
 	{ "show", "print a scenario resolved (defaults, --mem, --set)", cli_cmd_show },
 	{ "version", "print the version", cmd_version },
