@@ -3,6 +3,7 @@
  *
  * Exit codes: 0 ok, 1 simulation or I/O error, 2 usage error.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,10 +55,26 @@ static void usage(FILE *out)
 		"See cachepressure(1).\n");
 }
 
+static bool is_help(const char *arg)
+{
+	return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
 static int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	if (argc > 1 && is_help(argv[1])) {
+		printf("Usage: cachepressure version\n"
+		       "\n"
+		       "Prints the version (also: cachepressure -V, --version).\n"
+		       "\n"
+		       "Options:\n"
+		       "  -h, --help  show this help\n");
+		return CLI_EXIT_OK;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "cachepressure version: unexpected argument '%s'\n", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
 	printf("cachepressure %s\n", CP_VERSION_STRING);
 	return CLI_EXIT_OK;
 }
@@ -66,7 +83,7 @@ static int cmd_help(int argc, char **argv)
 {
 	const struct cli_command *c;
 
-	if (argc < 2) {
+	if (argc < 2 || is_help(argv[1])) {
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}
@@ -90,7 +107,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+	if (is_help(argv[1])) {
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}
