@@ -16,25 +16,17 @@
 #include <cachepressure/result.h>
 
 #include "engine/machine.h"
+#include "model/fs_profile.h" /* struct cp_fs_costs */
 #include "model/policy.h"
 #include "model/profile.h"
 
 struct cp_diag;
 struct cp_scenario;
-struct cp_fs_profile;
 
 enum cp_confine {
 	CP_CONFINE_GLOBAL, /* the machine has scenario RAM; kswapd, global reclaim */
 	CP_CONFINE_MEMCG,  /* the machine has its own RAM; the run is in a memcg
 			    * limited to scenario RAM; limit reclaim, no kswapd */
-};
-
-/* Per-file CPU costs of the filesystem ([create] of profiles/<fs>.ini). */
-struct cp_fs_costs {
-	uint64_t create_cpu_ns;
-	uint64_t mkdir_lookup_ns;
-	uint64_t stat_cpu_ns;
-	uint64_t inode_read_ns;
 };
 
 /* Progress callback: called about every simulated second. */
