@@ -61,7 +61,9 @@ static void common_options(FILE *out, bool with_policy)
 		"  --set S.KEY=VALUE     override a scenario key after --mem, e.g.\n"
 		"                        --set reader.file1.read_size=2M (repeatable);\n"
 		"                        machine.SECTION.KEY=VALUE overrides a machine profile\n"
-		"                        key, e.g. --set machine.cpu.copy_bandwidth=8G\n"
+		"                        key, e.g. --set machine.cpu.copy_bandwidth=8G, and\n"
+		"                        fs.SECTION.KEY=VALUE a filesystem profile key, e.g.\n"
+		"                        --set fs.create.create_cpu_ns=30000\n"
 		"  --seed N              PRNG seed (default: the scenario's seed)\n"
 		"  --vfs-cache-pressure N  vm.vfs_cache_pressure, 1 or more (default: 100)\n"
 		"  --json FILE           write the result%s as JSON ('-': to stdout, no text)\n"
@@ -129,11 +131,14 @@ static void progress_show(void *priv, uint64_t now_ns, const char *what)
 	struct progress *p = priv;
 	char line[200];
 	int n;
+	bool labelled = what && strncmp(what, p->label, strlen(p->label)) == 0;
 
-	n = snprintf(line, sizeof(line), "cachepressure %s: %s: %" PRIu64 ".%01" PRIu64
-		     " s simulated%s%s", p->cmd, p->label, now_ns / 1000000000u,
-		     now_ns % 1000000000u / 100000000u, what && *what ? ", " : "",
-		     what ? what : "");
+	/* "cachepressure compare: 12.3 s simulated, legacy: ..." (the policy
+	 * once, whether or not the model's text names it) */
+	n = snprintf(line, sizeof(line), "cachepressure %s: %" PRIu64 ".%01" PRIu64
+		     " s simulated, %s%s%s", p->cmd, now_ns / 1000000000u,
+		     now_ns % 1000000000u / 100000000u, labelled ? "" : p->label,
+		     what && *what && !labelled ? ", " : "", what ? what : "");
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(line))

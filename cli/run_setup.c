@@ -5,18 +5,17 @@
  * Order of resolution: the scenario (file, --mem, then the scenario
  * --set's in order), the kernel profile, the machine profile (file, then
  * the machine.* --set's in order, then, in global mode, RAM = the
- * scenario's RAM), the filesystem profile. Every failure names the
- * option or scenario key and the value it came from.
+ * scenario's RAM), the filesystem profile (file, then the fs.* --set's).
+ * Every failure names the option or scenario key and the value it came
+ * from.
  */
 #include "run_setup.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cachepressure/error.h>
 
@@ -30,6 +29,7 @@
 #endif
 
 #define MACHINE_SET_PREFIX "machine."
+#define FS_SET_PREFIX "fs."
 
 const char *cli_profiles_dir(void)
 {
@@ -69,7 +69,8 @@ int cli_run_opts_parse(int argc, char **argv, bool allow_policy, struct cli_run_
 	/* every argument could be a --set: argc entries are enough */
 	o->so.sets = cp_calloc((size_t)argc, sizeof(*o->so.sets));
 	o->machine_sets = cp_calloc((size_t)argc, sizeof(*o->machine_sets));
-	if (!o->so.sets || !o->machine_sets) {
+	o->fs_sets = cp_calloc((size_t)argc, sizeof(*o->fs_sets));
+	if (!o->so.sets || !o->machine_sets || !o->fs_sets) {
 		fprintf(stderr, "cachepressure %s: out of memory\n", o->cmd);
 		return CLI_EXIT_FAIL;
 	}
@@ -93,6 +94,8 @@ int cli_run_opts_parse(int argc, char **argv, bool allow_policy, struct cli_run_
 				return CLI_EXIT_USAGE;
 			if (strncmp(v, MACHINE_SET_PREFIX, strlen(MACHINE_SET_PREFIX)) == 0)
 				o->machine_sets[o->nr_machine_sets++] = v;
+			else if (strncmp(v, FS_SET_PREFIX, strlen(FS_SET_PREFIX)) == 0)
+				o->fs_sets[o->nr_fs_sets++] = v;
 			else
 				o->so.sets[o->so.nr_sets++] = v;
 			continue;
@@ -140,8 +143,10 @@ void cli_run_opts_release(struct cli_run_opts *o)
 {
 	cp_free(o->so.sets);
 	cp_free(o->machine_sets);
+	cp_free(o->fs_sets);
 	o->so.sets = NULL;
 	o->machine_sets = NULL;
+	o->fs_sets = NULL;
 }
 
 /* "a, b, c" of the kernel profile names, for messages. */
@@ -298,61 +303,49 @@ static int setup_machine(const struct cli_run_opts *o, struct cli_run_setup *s)
 	return CLI_EXIT_OK;
 }
 
-/* Same rule as for scenarios and machines: a '/' or a .ini suffix makes a
- * path, anything else is a profile name. */
-static bool is_path(const char *arg)
+/* "fs.SECTION.KEY=VALUE" -> cp_fs_profile_set(fs, costs, "SECTION.KEY", "VALUE") */
+static int fs_set(const struct cli_run_opts *o, struct cli_run_setup *s, const char *set)
 {
-	size_t n = strlen(arg);
+	const char *key = set + strlen(FS_SET_PREFIX);
+	const char *eq = strchr(key, '=');
+	struct cp_diag diag = { "" };
+	char section_key[128];
+	size_t n;
+	int rc;
 
-	return strchr(arg, '/') != NULL || (n >= 4 && strcmp(arg + n - 4, ".ini") == 0);
-}
-
-static bool is_bare_name(const char *name)
-{
-	const char *p;
-
-	if (!*name || *name == '.')
-		return false;
-	for (p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
-			return false;
-	return true;
+	if (!eq || eq == key || (n = (size_t)(eq - key)) >= sizeof(section_key)) {
+		fprintf(stderr, "cachepressure %s: --set %s: expected fs.SECTION.KEY=VALUE "
+			"(e.g. fs.create.create_cpu_ns=30000)\n", o->cmd, set);
+		return CLI_EXIT_USAGE;
+	}
+	memcpy(section_key, key, n);
+	section_key[n] = '\0';
+	rc = cp_fs_profile_set(&s->fs, &s->fs_costs, section_key, eq + 1, &diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure %s: --set %s: %s\n", o->cmd, set, diag.msg);
+		return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
 }
 
 static int setup_fs(const struct cli_run_opts *o, struct cli_run_setup *s)
 {
 	const char *name = o->fs ? o->fs : s->sc->fs ? s->sc->fs : CLI_DEFAULT_FS;
 	struct cp_diag diag = { "" };
-	char where[512], path[4096];
-	int n, rc;
+	char where[512];
+	size_t i;
+	int rc;
 
-	origin(where, sizeof(where), "--fs", o->fs, s->sc, "fs", s->sc->fs);
-	if (is_path(name)) {
-		n = snprintf(path, sizeof(path), "%s", name);
-	} else if (is_bare_name(name)) {
-		n = snprintf(path, sizeof(path), "%s/%s.ini", cli_profiles_dir(), name);
-	} else {
-		fprintf(stderr, "cachepressure %s: %s: bad filesystem profile name (letters, "
-			"digits, '-', '_' and '.'; or a path to an .ini file)\n", o->cmd, where);
-		return CLI_EXIT_USAGE;
-	}
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		fprintf(stderr, "cachepressure %s: %s: path too long\n", o->cmd, where);
-		return CLI_EXIT_USAGE;
-	}
-	if (access(path, F_OK) != 0 && errno == ENOENT) {
-		if (is_path(name))
-			fprintf(stderr, "cachepressure %s: %s: no such file\n", o->cmd, where);
-		else
-			fprintf(stderr, "cachepressure %s: %s: unknown filesystem profile "
-				"(no file %s)\n", o->cmd, where, path);
-		return CLI_EXIT_USAGE;
-	}
-	rc = cp_fs_profile_load(path, &s->fs, &s->fs_costs, &diag);
+	rc = cp_fs_profile_load_named(name, cli_profiles_dir(), &s->fs, &s->fs_costs, &diag);
 	if (rc) {
+		origin(where, sizeof(where), "--fs", o->fs, s->sc, "fs", s->sc->fs);
 		fprintf(stderr, "cachepressure %s: %s: %s\n", o->cmd, where, diag.msg);
 		return rc == -CP_EIO || rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+	}
+	for (i = 0; i < o->nr_fs_sets; i++) {
+		rc = fs_set(o, s, o->fs_sets[i]);
+		if (rc)
+			return rc;
 	}
 	return CLI_EXIT_OK;
 }

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "engine/machine.h"
 #include "model/fs_profile.h"
+#include "model/fs_profile_file.h"
 #include "model/policy.h"
 #include "model/profile.h"
 #include "sim/sim.h"
@@ -34,6 +35,8 @@ struct cli_run_opts {
 	struct cli_scenario_opts so;  /* SCENARIO, --mem, scenario --set's */
 	const char **machine_sets;    /* --set machine.SECTION.KEY=VALUE, prefix kept */
 	size_t nr_machine_sets;
+	const char **fs_sets;         /* --set fs.SECTION.KEY=VALUE, prefix kept */
+	size_t nr_fs_sets;
 	const char *policy;           /* --policy (run only) */
 	const char *kernel;           /* --kernel */
 	const char *machine;          /* --machine NAME|FILE */

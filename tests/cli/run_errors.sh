@@ -55,8 +55,10 @@ for cmd in run compare; do
 	expect_error 2 "--machine nosuch" "nosuch.ini" -- $cmd seed --machine nosuch
 	expect_error 2 "--machine $tmp/none.ini" "not found" -- $cmd seed --machine "$tmp/none.ini"
 	expect_error 2 "machine-bad-size.ini:" -- $cmd seed --machine "$SRC/tests/data/machine-bad-size.ini"
-	expect_error 2 "--fs zfs" "unknown filesystem profile" "zfs.ini" -- $cmd seed --fs zfs
-	expect_error 2 "--fs $tmp/none.ini" "no such file" -- $cmd seed --fs "$tmp/none.ini"
+	expect_error 2 "--fs zfs" "not found" "zfs.ini" -- $cmd seed --fs zfs
+	expect_error 2 "--fs $tmp/none.ini" "not found" -- $cmd seed --fs "$tmp/none.ini"
+	printf '[fs]\nname = xfs\ncolour = red\n' >"$tmp/badfs.ini"
+	expect_error 2 "--fs $tmp/badfs.ini" "badfs.ini:3" "colour" -- $cmd seed --fs "$tmp/badfs.ini"
 	expect_error 2 "--fs x y" "bad filesystem profile name" -- $cmd seed --fs 'x y'
 	expect_error 2 "unknown scenario 'nosuch'" -- $cmd nosuch
 	expect_error 2 "$tmp/none.ini" "cannot open" -- $cmd "$tmp/none.ini"
@@ -69,6 +71,11 @@ for cmd in run compare; do
 	expect_error 2 "machine.cpu.colour=1" "unknown key 'colour'" -- \
 		$cmd seed --set machine.cpu.colour=1
 	expect_error 2 "machine.cpu" "machine.SECTION.KEY=VALUE" -- $cmd seed --set machine.cpu
+	# fs.* --set goes to the filesystem profile
+	expect_error 2 "fs.objects.inode_size=960Q" "inode_size" "960Q" -- \
+		$cmd seed --set fs.objects.inode_size=960Q
+	expect_error 2 "fs.create.colour=1" "colour" -- $cmd seed --set fs.create.colour=1
+	expect_error 2 "fs.create" "fs.SECTION.KEY=VALUE" -- $cmd seed --set fs.create
 	# global mode: the machine's RAM is the scenario's; it cannot be set apart
 	expect_error 2 "machine.machine.ram=8G" "--confine" -- \
 		$cmd seed --set machine.machine.ram=8G

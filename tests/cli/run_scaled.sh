@@ -118,7 +118,8 @@ cmp -s "$tmp/cmp.csv" "$tmp/cmp2.csv" || fail "two compares: CSV differs"
 [ "$(jq -r '.runs[0].kernel' "$tmp/k.json")" = linux-6.1 ] || fail "--kernel linux-6.1 not in the result"
 "$CP" run seed $SMALL --fs ext4 --json - >/dev/null || fail "run --fs ext4"
 "$CP" run seed $SMALL --machine seed-box --vfs-cache-pressure 200 \
-	--set machine.cpu.copy_bandwidth=8G --json - >/dev/null || fail "run with machine options"
+	--set machine.cpu.copy_bandwidth=8G --set fs.create.create_cpu_ns=30000 --json - >/dev/null ||
+	fail "run with machine and fs options"
 # --json - is the JSON only; --quiet prints nothing
 jq -e '.runs | length == 1' "$tmp/k.json" >/dev/null || fail "--json - is not JSON alone"
 out=$("$CP" run seed $SMALL --quiet --json "$tmp/q.json") || fail "run --quiet"
