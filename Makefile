@@ -39,7 +39,7 @@ lint:
 	@scripts/lint-determinism.sh
 
 run: build
-	$(BUILD)/cachepressure --help
+	$(BUILD)/cachepressure compare seed
 
 bench: build
 	@bench/run.sh $(BUILD)
