@@ -264,7 +264,7 @@ static int setup_machine(const struct cli_run_opts *o, struct cli_run_setup *s)
 	const char *name = o->machine ? o->machine : s->sc->machine ? s->sc->machine
 								    : CLI_DEFAULT_MACHINE;
 	struct cp_diag diag = { "" };
-	char where[512], ram[32];
+	char where[512];
 	size_t i;
 	int rc;
 
@@ -280,26 +280,8 @@ static int setup_machine(const struct cli_run_opts *o, struct cli_run_setup *s)
 		if (rc)
 			return rc;
 	}
-	if (s->confine != CP_CONFINE_GLOBAL)
-		return CLI_EXIT_OK;
-	/* Global reclaim: the machine has the scenario's RAM (after --mem). */
-	for (i = 0; i < o->nr_machine_sets; i++) {
-		if (strncmp(o->machine_sets[i], "machine.machine.ram=", 20) == 0) {
-			fprintf(stderr, "cachepressure %s: --set %s: with --confine global the "
-				"machine's RAM is the scenario's; use --mem SIZE, or --confine memcg\n",
-				o->cmd, o->machine_sets[i]);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	snprintf(ram, sizeof(ram), "%" PRIu64, s->sc->ram_bytes);
-	rc = cp_machine_set(&s->machine, "machine.ram", ram, &diag);
-	if (rc) {
-		fprintf(stderr, "cachepressure %s: --confine global runs machine %s with the "
-			"scenario's RAM (%s bytes): %s; use a larger --mem, --confine memcg, or "
-			"--set machine.machine.reserve=SIZE\n", o->cmd, s->machine.name, ram,
-			diag.msg);
-		return CLI_EXIT_USAGE;
-	}
+	/* Global reclaim runs the machine at the scenario's RAM (after --mem):
+	 * the sim scales the reserve and process memory with it (cp_sim_run). */
 	return CLI_EXIT_OK;
 }
 
