@@ -10,20 +10,24 @@ set -eu
 cp=${1:-build/cachepressure}
 scenario=${2:-seed}
 
-# key, low end, high end (ranges from profiles/*.ini comments)
+# each line: the low end and the high end of one uncertain number, as
+# --set assignments (comma-separated when a value forces another, e.g. an
+# inode size that changes how many fit a slab); ranges from the comments
+# in profiles/*.ini and docs/profiles.md
 cat > /tmp/cachepressure-sensitivity.$$ <<'RANGES'
-fs.create.create_cpu_ns 15000 75000
-machine.cpu.copy_bandwidth 8G 20G
-machine.cpu.page_insert_ns 300 1500
-machine.cpu.lru_scan_ns 200 1500
-machine.cpu.page_cached_ns 40 200
-machine.cpu.slab_scan_ns 40 300
-machine.cpu.object_free_ns 600 1600
-machine.machine.reserve 350M 900M
-machine.device.read_bandwidth 1700M 2800M
-machine.device.read_latency 20us 115us
-fs.objects.log_item_size 152 208
-machine.machine.thp no yes
+fs.create.create_cpu_ns=15000 fs.create.create_cpu_ns=75000
+machine.cpu.copy_bandwidth=8G machine.cpu.copy_bandwidth=20G
+machine.cpu.page_insert_ns=300 machine.cpu.page_insert_ns=1500
+machine.cpu.lru_scan_ns=200 machine.cpu.lru_scan_ns=1500
+machine.cpu.page_cached_ns=40 machine.cpu.page_cached_ns=200
+machine.cpu.slab_scan_ns=40 machine.cpu.slab_scan_ns=300
+machine.cpu.object_free_ns=600 machine.cpu.object_free_ns=1600
+machine.machine.reserve=350M machine.machine.reserve=900M
+machine.device.read_bandwidth=1700M machine.device.read_bandwidth=2800M
+machine.device.read_latency=20us machine.device.read_latency=115us
+fs.objects.log_item_size=152,fs.objects.log_item_per_slab=26 fs.objects.log_item_size=208,fs.objects.log_item_per_slab=19
+fs.objects.inode_size=960 fs.objects.inode_size=1024,fs.objects.inode_per_slab=16
+machine.machine.thp=no machine.machine.thp=yes
 RANGES
 trap 'rm -f /tmp/cachepressure-sensitivity.$$' EXIT
 
@@ -49,9 +53,10 @@ echo '| setting | legacy GB (file1 + file2 = total) | patched GB (file1 + file2 
 echo '|---|---|---|---|'
 label="profiles as shipped"
 row "$(run)"
-while read -r key low high; do
-	for v in "$low" "$high"; do
-		label="$key = $v"
-		row "$(run --set "$key=$v")"
+while read -r low high; do
+	for sets in "$low" "$high"; do
+		label=$(echo "$sets" | sed 's/,/, /g')
+		# shellcheck disable=SC2046
+		row "$(run $(echo "$sets" | tr ',' '\n' | sed 's/^/--set /'))"
 	done
 done < /tmp/cachepressure-sensitivity.$$
