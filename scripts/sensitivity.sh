@@ -25,8 +25,8 @@ machine.cpu.object_free_ns=600 machine.cpu.object_free_ns=1600
 machine.machine.reserve=350M machine.machine.reserve=900M
 machine.device.read_bandwidth=1700M machine.device.read_bandwidth=2800M
 machine.device.read_latency=20us machine.device.read_latency=115us
-fs.objects.log_item_size=152,fs.objects.log_item_per_slab=26 fs.objects.log_item_size=208,fs.objects.log_item_per_slab=19
-fs.objects.inode_size=960 fs.objects.inode_size=1024,fs.objects.inode_per_slab=16
+fs.objects.log_item_size=152,fs.objects.log_item_per_slab=26 fs.objects.log_item_per_slab=19,fs.objects.log_item_size=208
+fs.objects.inode_size=960 fs.objects.inode_per_slab=16,fs.objects.inode_size=1024
 machine.machine.thp=no machine.machine.thp=yes
 RANGES
 trap 'rm -f /tmp/cachepressure-sensitivity.$$' EXIT
