@@ -22,7 +22,7 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCP_WERROR=$(WERROR) $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-test: test-normal test-sanitize lint
+test: lint test-normal test-sanitize
 
 test-normal: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
