@@ -14,9 +14,11 @@
  *
  * SIMPLIFIED: the readahead window is the full ra_pages from the first
  * miss (for 1 MiB reads with max_sectors no larger than the window,
- * get_init_ra_size() returns the maximum at once); asynchronous
- * readahead of the next window is folded into the next read() call,
- * so pages are never read ahead of the request (readahead changes I/O
+ * get_init_ra_size() returns the maximum at once) and is read
+ * synchronously; a window may reach past the request (up to ra_pages - 1
+ * pages, never past end of file) and those pages count toward this
+ * read()'s device bytes, as the kernel's readahead does; asynchronous
+ * readahead of the next window is not separate (readahead changes I/O
  * size and timing, not which pages miss: ref §10); no large folios.
  */
 #include "model/filemap.h"

@@ -13,12 +13,14 @@
  * SIMPLIFIED: files live in the root directory whatever their path; the
  * readers' anonymous memory and the processes' memory are taken up
  * front and not charged to the memcg; the data files are clean when the
- * readers start (dd's writeback is not modelled, ref §11.3); a memory
- * cgroup scales the kernel reserve like the machine. On XFS the buffer
- * cache's shrinker (xfs_buf.c) is registered after the superblock's, in
- * mount order (sget registers s_shrink, then xfs_fs_fill_super ->
- * xfs_alloc_buftarg registers the buftarg's; register_shrinker appends),
- * so each shrink_slab() pass asks the superblock first.
+ * readers start (dd's writeback is not modelled, ref §11.3). In memcg
+ * mode the limit is the scenario's RAM, as the real harness sets it; the
+ * machine's reserve and process memory are outside the memcg, as in the
+ * kernel. On XFS the buffer cache's shrinker (xfs_buf.c) is registered
+ * after the superblock's, in mount order (sget registers s_shrink, then
+ * xfs_fs_fill_super -> xfs_alloc_buftarg registers the buftarg's;
+ * register_shrinker appends), so each shrink_slab() pass asks the
+ * superblock first.
  */
 #include "sim/sim.h"
 
@@ -249,7 +251,9 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 
 	if (rc)
 		return rc;
-	if (cp_mem_take(&r->w.mem, CP_OWNER_PROCESS, m->process_bytes / CP_PAGE_SIZE))
+	/* mostly fs_mark's table of names (-n of them): scales like the run */
+	if (cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
+			cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) / CP_PAGE_SIZE))
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "machine: process memory of %llu bytes does not fit in %llu bytes",
 				   (unsigned long long)m->process_bytes, (unsigned long long)ram);
@@ -290,6 +294,7 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	cp_super_init(&w->sb, &sb_ops, &w->fs,
 		      cfg->vfs_cache_pressure ? cfg->vfs_cache_pressure : 100,
 		      cfg->vfs_cache_pressure_denom ? cfg->vfs_cache_pressure_denom : 100);
+	w->sb.vmstat = &w->vs;
 	rc = cp_register_shrinker(&w->shrinkers, &w->sb.shrinker);
 	if (rc)
 		return cp_diag_set(diag, rc, "shrinker registry: %s", cp_strerror(rc));
@@ -645,7 +650,9 @@ static int fill_counters(struct run *r)
 		{ "cp_device_read_bytes", w->nr_device_read_bytes },
 		{ "cp_device_write_bytes", w->nr_device_write_bytes },
 		{ "cp_pages_accessed", w->nr_pages_accessed },
-		{ "cp_sb_nr_deferred", w->sb.shrinker.nr_deferred[0] },
+		{ "cp_sb_nr_deferred",
+		  w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg && w->use_memcg
+						     ? w->memcg.id : 0] },
 		{ "cp_sb_scan_refused_nofs", w->sb.nr_stop },
 		{ "cp_sb_objects_scanned", w->sb.shrinker.nr_scanned_total },
 		{ "cp_xfs_sync_cluster_writes", w->fs.xfs.nr_sync_writes },

@@ -26,7 +26,8 @@ struct cp_scenario;
 enum cp_confine {
 	CP_CONFINE_GLOBAL, /* the machine has scenario RAM; kswapd, global reclaim */
 	CP_CONFINE_MEMCG,  /* the machine has its own RAM; the run is in a memcg
-			    * limited to scenario RAM; limit reclaim, no kswapd */
+			    * limited to scenario RAM; limit reclaim in the
+			    * charging tasks (kswapd only if the machine runs low) */
 };
 
 /* Progress callback: called about every simulated second. */
