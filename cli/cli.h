@@ -16,4 +16,8 @@ struct cli_command {
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
+/* Subcommands, one file each. */
+int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
+int cmd_real(int argc, char **argv);      /* cmd_real.c */
+
 #endif /* CP_CLI_H */

@@ -13,7 +13,9 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct cli_command commands[] = {
+	{ "calibrate", "measure this machine and write a machine profile", cmd_calibrate },
 	{ "help", "show this help, or the help of a command", cmd_help },
+	{ "real", "run a scenario on the live kernel (root)", cmd_real },
 	{ "version", "print the version", cmd_version },
 };
 
