@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "plan.h"
+#include "proc.h"
 #include "real_out.h"
 #include "run.h"
 #include "sig.h"
@@ -58,8 +59,10 @@ static void usage(FILE *out)
 
 static void on_progress(void *arg, const char *msg)
 {
-	(void)arg;
-	fprintf(stderr, "cachepressure real: %s\n", msg);
+	const uint64_t *start_ns = arg;
+
+	fprintf(stderr, "cachepressure real: [%6.1fs] %s\n",
+		(double)(cp_proc_now_ns() - *start_ns) / 1e9, msg);
 }
 
 int cmd_real(int argc, char **argv)
@@ -69,6 +72,7 @@ int cmd_real(int argc, char **argv)
 	struct cp_real_plan plan;
 	struct cp_run_result *runs;
 	struct cp_diag diag = { "" };
+	uint64_t start_ns = cp_proc_now_ns();
 	unsigned i, done = 0;
 	int rc, exit_code = CLI_EXIT_OK;
 
@@ -98,6 +102,7 @@ int cmd_real(int argc, char **argv)
 		return rc == -CP_EPERM || rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 	}
 	session.progress = on_progress;
+	session.progress_arg = &start_ns;
 
 	runs = calloc(opts.repeat, sizeof(*runs));
 	if (!runs) {

@@ -191,6 +191,8 @@ static int wanted_vmstat(const char *name)
 					      "allocstall_" };
 	size_t i;
 
+	if (strcmp(name, "workingset_nodes") == 0) /* a gauge, not an event */
+		return 0;
 	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(name, exact[i]) == 0)
 			return 1;
