@@ -105,7 +105,8 @@ int cp_kfile_write(const char *path, const char *text, struct cp_diag *diag)
 	ssize_t n;
 	int fd, e;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC as a shell's `>` does; never O_CREAT. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		return cp_diag_set(diag,
