@@ -24,10 +24,10 @@ P=$T/p.ini
 kernel=$(uname -r)
 for key in cpus ram thp nr_zones min_free_kbytes copy_bandwidth read_syscall_ns \
 	read_bandwidth write_bandwidth read_latency write_latency max_request read_ahead_kb; do
-	line=$(grep -n "^$key = ." "$P" | head -n 1 | cut -d: -f1)
-	[ -n "$line" ] || fail "no value for $key"
+	grep -q "^$key = ." "$P" || fail "no value for $key"
 	# the comment block right above the key names the kernel and the date
-	above=$(head -n "$((line - 1))" "$P" | tail -n 6)
+	above=$(awk -v k="$key" '/^;/ { b = b $0 "\n"; next }
+		index($0, k " = ") == 1 { printf "%s", b; exit } { b = "" }' "$P")
 	echo "$above" | grep -q "measured" || fail "$key: no 'measured' comment"
 	echo "$above" | tr -d '\n;' | tr -s ' ' | grep -q "$kernel" || fail "$key: kernel not named"
 	echo "$above" | grep -q '20[0-9][0-9]-[01][0-9]-[0-3][0-9]T' || fail "$key: no date"
