@@ -678,7 +678,7 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 		struct cp_calib_value *cpus = cp_calibration_get(c, "machine", "cpus");
 		struct cp_calib_value *ram = cp_calibration_get(c, "machine", "ram");
 
-		snprintf(desc, sizeof(desc), "%s CPUs, %s RAM, loop device on %s (calibrated)",
+		msg(desc, sizeof(desc), "%s CPUs, %s RAM, loop device on %s (calibrated)",
 			 cpus && cpus->measured ? cpus->value : "?",
 			 ram && ram->measured ? ram->value : "?", o->workdir);
 		set(c, "machine", "description", NULL, "written by calibrate", "%s", desc);
