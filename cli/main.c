@@ -16,6 +16,8 @@ static const struct cli_command commands[] = {
 	{ "calibrate", "measure this machine and write a machine profile", cmd_calibrate },
 	{ "help", "show this help, or the help of a command", cmd_help },
 	{ "real", "run a scenario on the live kernel (root)", cmd_real },
+	{ "scenarios", "list the built-in scenarios", cli_cmd_scenarios },
+	{ "show", "print a scenario resolved (defaults, --mem, --set)", cli_cmd_show },
 	{ "version", "print the version", cmd_version },
 };
 

@@ -13,7 +13,7 @@
 #ifdef CP_DEBUG_CHECKS
 #define CP_DEBUG_CHECK(expr) assert(expr)
 #else
-#define CP_DEBUG_CHECK(expr) ((void)0)
+#define CP_DEBUG_CHECK(expr) ((void)sizeof(expr)) /* referenced, not evaluated */
 #endif
 
 #endif /* CP_BUG_H */

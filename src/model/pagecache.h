@@ -142,6 +142,17 @@ uint64_t cp_invalidate_mapping_pages(struct cp_pagecache *pc, uint32_t id);
  * pages dropped. */
 uint64_t cp_truncate_inode_pages_final(struct cp_pagecache *pc, uint32_t id);
 
+/* The mapping that owns slot (binary search over mapping bases). */
+uint32_t cp_pagecache_slot_mapping(const struct cp_pagecache *pc, uint32_t slot);
+
+/* __remove_mapping() for a clean page reclaim has taken off the LRU:
+ * the slot keeps a shadow entry (workingset_eviction), the page's memory
+ * is freed and uncharged. */
+void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot);
+
+/* lru_add_drain(): this CPU's batch onto the LRU. */
+void cp_lru_add_drain(struct cp_pagecache *pc, int cpu);
+
 /* Drain every per-CPU add batch onto the LRU (lru_add_drain_all). */
 void cp_lru_add_drain_all(struct cp_pagecache *pc);
 

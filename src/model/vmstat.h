@@ -17,6 +17,8 @@
 	X(INODES_EVICTED, "cp_inodes_evicted") \
 	X(INODES_FREED, "cp_inodes_freed") \
 	X(OOM, "cp_oom") \
+	X(PGSCAN_MEMCG, "cp_pgscan_memcg") \
+	X(PGSTEAL_MEMCG, "cp_pgsteal_memcg") \
 	X(SB_OBJECTS_FREED, "cp_sb_objects_freed") \
 	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \
 	X(PAGEOUTRUN, "pageoutrun") \

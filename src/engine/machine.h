@@ -1,0 +1,105 @@
+/*
+ * machine.h - the machine profile: CPUs, memory, per-operation CPU costs,
+ * the block device and readahead, as read from profiles/<name>.ini.
+ *
+ * Every value is an integer in the unit its field name says: bytes,
+ * bytes per second (_bps), nanoseconds (_ns) or a count (nr_). The
+ * engine turns the model's counts of work into time with these numbers;
+ * nothing else in the model reads them.
+ */
+#ifndef CP_MACHINE_H
+#define CP_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cp_diag;
+
+#define CP_MACHINE_NAME_LEN 64
+#define CP_MACHINE_TEXT_LEN 160
+
+struct cp_machine {
+	/* [machine] */
+	char name[CP_MACHINE_NAME_LEN];           /* required, non-empty */
+	char description[CP_MACHINE_TEXT_LEN];    /* optional */
+	unsigned nr_cpus;                         /* cpus: >= 1 */
+	uint64_t ram_bytes;                       /* ram: installed RAM */
+	uint64_t reserve_bytes;                   /* reserve: never available to the allocator */
+	uint64_t process_bytes;                   /* process: anonymous memory of the test's tasks */
+	bool thp;                                 /* thp: khugepaged raises min_free_kbytes */
+	unsigned nr_zones;                        /* nr_zones: populated zones, 1..4 */
+	uint64_t min_free_kbytes;                 /* optional; 0 = the kernel default */
+	unsigned watermark_scale_factor;          /* optional; default 10 */
+
+	/* [cpu] */
+	uint64_t copy_bandwidth_bps;  /* copy_bandwidth: page cache -> user, one core */
+	uint64_t read_syscall_ns;     /* fixed cost of one read() */
+	uint64_t page_cached_ns;      /* per cached page read() touches */
+	uint64_t page_insert_ns;      /* per page readahead allocates and inserts */
+	uint64_t lru_scan_ns;         /* per page reclaim examines */
+	uint64_t slab_scan_ns;        /* per object a shrinker walk visits */
+	uint64_t object_free_ns;      /* per dentry/inode freed */
+
+	/* [device] */
+	char device_model[CP_MACHINE_TEXT_LEN];   /* model: optional */
+	uint64_t read_bandwidth_bps;  /* > 0 */
+	uint64_t write_bandwidth_bps; /* > 0 */
+	uint64_t read_latency_ns;     /* per request, queue empty */
+	uint64_t write_latency_ns;
+	uint64_t max_request_bytes;   /* max_request: >= 4096, a multiple of 512 */
+	unsigned queue_depth;         /* requests in flight, >= 1 */
+
+	/* [readahead] */
+	uint64_t read_ahead_kb;       /* >= 4 */
+};
+
+/*
+ * Fills m with the kernel defaults of the optional keys and zero
+ * elsewhere (not a valid machine: the required keys are still missing).
+ */
+void cp_machine_init(struct cp_machine *m);
+
+/*
+ * Parses the machine profile at path. Returns 0, -CP_ENOENT (no such
+ * file), -CP_EIO (unreadable) or -CP_EINVAL (syntax error, unknown
+ * section or key, a key given twice, a bad value, a required key missing,
+ * values that contradict each other). On failure *m is unchanged and
+ * diag (if not NULL) names the file, line, section, key and value, e.g.
+ * "p.ini:7: key 'ram' in [machine]: bad value '16Q' (expected a size like 16G)".
+ */
+int cp_machine_load(const char *path, struct cp_machine *m, struct cp_diag *diag);
+
+/*
+ * Sets one key, given as "section.key" (as with --set device.read_latency=50us),
+ * and checks the result. Returns 0 or -CP_EINVAL; on failure *m is
+ * unchanged and diag names the key and value.
+ */
+int cp_machine_set(struct cp_machine *m, const char *section_key, const char *value,
+		   struct cp_diag *diag);
+
+/*
+ * Turns --machine NAME|FILE into a path: a value containing '/' or
+ * ending in ".ini" is a path used as is; a bare name means
+ * "<search_dir>/<name>.ini". Writes the path into out (out_len bytes).
+ * Returns 0, -CP_EINVAL (empty or malformed name, path too long) or
+ * -CP_ENOENT (the file does not exist; diag says where it looked). On
+ * failure out is unchanged.
+ */
+int cp_machine_resolve(const char *name_or_path, const char *search_dir, char *out,
+		       size_t out_len, struct cp_diag *diag);
+
+/* cp_machine_resolve() then cp_machine_load(). */
+int cp_machine_load_named(const char *name_or_path, const char *search_dir,
+			  struct cp_machine *m, struct cp_diag *diag);
+
+/*
+ * Checks the values against each other and their ranges (what load and
+ * set enforce). Returns 0 or -CP_EINVAL with diag naming the key.
+ */
+int cp_machine_validate(const struct cp_machine *m, struct cp_diag *diag);
+
+/* Invariant check for CP_DEBUG_CHECK: cp_machine_validate() == 0. */
+bool cp_machine_check(const struct cp_machine *m);
+
+#endif /* CP_MACHINE_H */

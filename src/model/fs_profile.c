@@ -1,0 +1,84 @@
+/*
+ * fs_profile.c - the built-in filesystem profiles.
+ *
+ * Sources (ref = /work/shared/ref/linux-reclaim-model.md):
+ * [V] read in the kernel source named, [V-run] /proc/slabinfo of the
+ * reference's 6.18 VM, [U] an assumption to calibrate.
+ */
+#include "model/fs_profile.h"
+
+#include <string.h>
+
+/* XFS as in the seed experiment (mkfs.xfs defaults of 2017: v5, 512-byte
+ * inodes, 4 KiB blocks). */
+static const struct cp_fs_profile fs_xfs = {
+	.name = "xfs",
+	.kind = CP_FS_XFS,
+	/* include/linux/dcache.h: struct dentry is 192 B with
+	 * DNAME_INLINE_LEN 32 (4.11 = 6.1) [V]; SLUB 21 per order-0 slab
+	 * (slabinfo "dentry 192 21 1") [V-run]; SLAB_ACCOUNT [V] (ref §2.6) */
+	.dentry = { "dentry", 192, 21, 0, true },
+	/* __d_alloc: kmalloc(17 + len, GFP_KERNEL_ACCOUNT); 40-char fs_mark
+	 * names -> 57 B -> kmalloc-64, 64 per order-0 slab (ref §2.6, §3.6) */
+	.external_name = { "kmalloc-64", 64, 64, 0, true },
+	/* xfs_inode incl. the VFS inode: 960 B for 4.11 [U: ref §3.6 gives
+	 * 900-1000 B, 6.18 measures 1024], 16 per order-2 slab as measured
+	 * on 6.18 (960 x 16 = 15360 <= 16384); accounted (4.11
+	 * KM_ZONE_ACCOUNT, ref §9.5) */
+	.inode = { "xfs_inode", 960, 16, 2, true },
+	/* xfs_ili: ~176 B for 4.11 [U: ref §3.6 starting guess]; 4096 / 176
+	 * = 23 per order-0 slab (6.18: 208 B, 19/slab); not accounted
+	 * (ref §9.5) */
+	.inode_log_item = { "xfs_ili", 176, 23, 0, false },
+	.dname_inline_len = 32,       /* DNAME_INLINE_LEN on 64-bit [V] */
+	.external_name_overhead = 17, /* offsetof(external_name, name[1]) [V] */
+	/* fs/xfs/xfs_mount.c xfs_mountfs (4.11) [V]: cluster =
+	 * XFS_INODE_BIG_CLUSTER_SIZE 8192 x inodesize / XFS_DINODE_MIN_SIZE
+	 * (512 / 256) = 16384 B on a v5 filesystem whose sb_inoalignmt allows
+	 * it, which mkfs.xfs sets up (xfsprogs mkfs: cluster_size *=
+	 * inodesize / XFS_DINODE_MIN_SIZE); 16384 / 512 = 32 inodes. (A v4
+	 * filesystem would have 8192 / 512 = 16.) */
+	.inodes_per_cluster = 32,
+	.reclaim_batch = 32, /* fs/xfs/xfs_icache.h XFS_LOOKUP_BATCH [V 4.11] */
+	/* ref §9.4: xfs_create allocates the inode inside the transaction
+	 * (PF_FSTRANS strips __GFP_FS) [I]; a lookup's xfs_iget ->
+	 * xfs_inode_alloc uses KM_SLEEP outside a transaction -> GFP_KERNEL [I] */
+	.create_inode_nofs = true,
+	.iget_inode_nofs = false,
+};
+
+/* ext4, for comparison (no second stage: evict frees the inode). */
+static const struct cp_fs_profile fs_ext4 = {
+	.name = "ext4",
+	.kind = CP_FS_EXT4,
+	.dentry = { "dentry", 192, 21, 0, true },
+	.external_name = { "kmalloc-64", 64, 64, 0, true },
+	/* ext4_inode_cache: 1128 B, 14 per order-2 slab [V-run, ref §3.6];
+	 * SLAB_ACCOUNT (ref §9.5) */
+	.inode = { "ext4_inode_cache", 1128, 14, 2, true },
+	.inode_log_item = { "none", 0, 0, 0, false },
+	.dname_inline_len = 32,
+	.external_name_overhead = 17,
+	.inodes_per_cluster = 1, /* not used: no XFS clusters */
+	.reclaim_batch = 32,     /* not used */
+	/* fs/ext4/super.c ext4_alloc_inode: kmem_cache_alloc(..., GFP_NOFS)
+	 * for every inode, created or read [I: recalled, not re-read] */
+	.create_inode_nofs = true,
+	.iget_inode_nofs = true,
+};
+
+const struct cp_fs_profile *const cp_fs_profiles[] = {
+	&fs_xfs,
+	&fs_ext4,
+	NULL,
+};
+
+const struct cp_fs_profile *cp_fs_profile_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; cp_fs_profiles[i]; i++)
+		if (strcmp(cp_fs_profiles[i]->name, name) == 0)
+			return cp_fs_profiles[i];
+	return NULL;
+}

@@ -1,0 +1,381 @@
+/*
+ * pagecache.c - file mappings, page insertion and access, eviction with
+ * shadow entries, and the per-CPU LRU add batches.
+ *
+ * Mechanism (Linux 4.11 mm/filemap.c, mm/swap.c; 6.1 the folio versions
+ * of the same functions):
+ *  - add_to_page_cache_lru(): a new page cache page is allocated in the
+ *    reader's context, charged, and queued in a per-CPU batch
+ *    (lru_cache_add: PAGEVEC_SIZE 14 in 4.11, folio_batch 15 in 6.1); the
+ *    batch reaches the LRU head when it is full. A shadow entry found in
+ *    the slot is a refault: workingset_refault() may mark the page active
+ *    so it lands on the active list.
+ *  - mark_page_accessed(): inactive+unreferenced -> referenced;
+ *    inactive+referenced -> activated (moved to the active head, or just
+ *    marked active while still in a per-CPU batch), referenced cleared,
+ *    the workingset clock aged; active+unreferenced -> referenced.
+ *  - __remove_mapping(): a reclaimed page leaves a shadow entry.
+ *  - invalidate_mapping_pages() / truncate_inode_pages_final(): drop pages
+ *    without shadows (drop_caches, inode steal) / with their shadows.
+ *
+ * SIMPLIFIED: 4 KiB pages only (6.1's large folios are not modelled); one
+ * node and one lruvec; every page of a mapping is charged to the
+ * mapping's memcg; pages are never dirty (the scenarios' data files are
+ * written back before the measured part starts, ref §11.3).
+ */
+#include "model/pagecache.h"
+
+#include <cachepressure/error.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/bug.h"
+#include "model/lru.h"
+#include "model/workingset.h"
+
+int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params *p,
+		      struct cp_mem *mem, struct cp_vmstat *vmstat)
+{
+	unsigned i;
+
+	memset(pc, 0, sizeof(*pc));
+	if (p->nr_cpus == 0 || p->lru_add_batch == 0 ||
+	    p->lru_add_batch > sizeof(pc->batches[0].slots) / sizeof(uint32_t))
+		return -CP_EINVAL;
+	pc->batches = cp_calloc(p->nr_cpus, sizeof(*pc->batches));
+	if (!pc->batches)
+		return -CP_ENOMEM;
+	pc->params = *p;
+	pc->mem = mem;
+	pc->vmstat = vmstat;
+	for (i = 0; i < CP_NR_LRU; i++)
+		cp_lru_list_init(&pc->lruvec.lists[i]);
+	return 0;
+}
+
+void cp_pagecache_release(struct cp_pagecache *pc)
+{
+	if (!pc)
+		return;
+	cp_free(pc->pages);
+	cp_free(pc->mappings);
+	cp_free(pc->batches);
+	memset(pc, 0, sizeof(*pc));
+}
+
+int cp_pagecache_add_mapping(struct cp_pagecache *pc, uint32_t nr_index, struct cp_memcg *memcg,
+			     void *host, uint32_t *id)
+{
+	uint64_t need = (uint64_t)pc->nr_slots + nr_index;
+	uint32_t i;
+
+	if (need >= CP_NIL)
+		return -CP_ERANGE;
+	if (need > pc->cap_slots) {
+		uint64_t cap = pc->cap_slots ? pc->cap_slots : 1024;
+		struct cp_page *pages;
+
+		while (cap < need)
+			cap *= 2;
+		if (cap >= CP_NIL)
+			cap = CP_NIL - 1;
+		pages = cp_realloc(pc->pages, cap * sizeof(*pages));
+		if (!pages)
+			return -CP_ENOMEM;
+		pc->pages = pages;
+		pc->cap_slots = (uint32_t)cap;
+	}
+	if (pc->nr_mappings == pc->cap_mappings) {
+		uint32_t cap = pc->cap_mappings ? 2 * pc->cap_mappings : 16;
+		struct cp_mapping *m = cp_realloc(pc->mappings, cap * sizeof(*m));
+
+		if (!m)
+			return -CP_ENOMEM;
+		pc->mappings = m;
+		pc->cap_mappings = cap;
+	}
+	for (i = 0; i < nr_index; i++) {
+		struct cp_page *p = &pc->pages[pc->nr_slots + i];
+
+		p->prev = p->next = CP_NIL;
+		p->shadow = 0;
+		p->flags = 0;
+		memset(p->pad, 0, sizeof(p->pad));
+	}
+	pc->mappings[pc->nr_mappings] = (struct cp_mapping){
+		.base = pc->nr_slots,
+		.nr_index = nr_index,
+		.memcg = memcg,
+		.host = host,
+	};
+	pc->nr_slots += nr_index;
+	*id = pc->nr_mappings++;
+	return 0;
+}
+
+/* The mapping a slot belongs to: mappings own increasing slot ranges. */
+uint32_t cp_pagecache_slot_mapping(const struct cp_pagecache *pc, uint32_t slot)
+{
+	uint32_t lo = 0, hi = pc->nr_mappings;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (pc->mappings[mid].base <= slot)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool cp_mapping_shrinkable(const struct cp_pagecache *pc, uint32_t id)
+{
+	return pc->mappings[id].nrpages == 0 && pc->mappings[id].nrshadows == 0;
+}
+
+/* The full check walks every slot; after each operation of a debug build
+ * it runs only while the cache is small enough for that to be cheap
+ * (tests of big caches call cp_pagecache_check() themselves). */
+#define DEBUG_CHECK_MAX_SLOTS 65536
+
+static bool pagecache_check_small(const struct cp_pagecache *pc)
+{
+	return pc->nr_slots > DEBUG_CHECK_MAX_SLOTS || cp_pagecache_check(pc);
+}
+
+/* __pagevec_lru_add(): move one CPU's batch onto the LRU heads. */
+static void lru_add_drain_cpu(struct cp_pagecache *pc, unsigned cpu)
+{
+	struct cp_lru_batch *b = &pc->batches[cpu];
+	unsigned i;
+
+	for (i = 0; i < b->nr; i++)
+		cp_lru_add_head(pc, b->slots[i]);
+	b->nr = 0;
+}
+
+void cp_lru_add_drain(struct cp_pagecache *pc, int cpu)
+{
+	lru_add_drain_cpu(pc, (unsigned)cpu % pc->params.nr_cpus);
+}
+
+void cp_lru_add_drain_all(struct cp_pagecache *pc)
+{
+	unsigned cpu;
+
+	for (cpu = 0; cpu < pc->params.nr_cpus; cpu++)
+		lru_add_drain_cpu(pc, cpu);
+}
+
+/* lru_cache_add(): queue in this CPU's batch; flush when full. */
+static void lru_cache_add(struct cp_pagecache *pc, uint32_t slot, int cpu)
+{
+	unsigned c = (unsigned)cpu % pc->params.nr_cpus;
+	struct cp_lru_batch *b = &pc->batches[c];
+
+	b->slots[b->nr++] = slot;
+	if (b->nr >= pc->params.lru_add_batch)
+		lru_add_drain_cpu(pc, c);
+}
+
+int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+			     struct cp_alloc_ctx *ctx)
+{
+	struct cp_mapping *m;
+	struct cp_page *p;
+	struct cp_memcg *saved = ctx->memcg;
+	uint32_t slot;
+	int rc;
+
+	CP_BUG_ON(id >= pc->nr_mappings || index >= pc->mappings[id].nr_index);
+	/* Page cache is charged to the mapping's memcg. Allocation may
+	 * reclaim, which may evict other pages: look at the slot after. */
+	ctx->memcg = pc->mappings[id].memcg;
+	rc = cp_mem_alloc(pc->mem, CP_OWNER_PAGECACHE, 1, ctx);
+	ctx->memcg = saved;
+	if (rc)
+		return rc;
+	m = &pc->mappings[id];
+	slot = m->base + index;
+	p = &pc->pages[slot];
+	CP_BUG_ON(p->flags & CP_PG_RESIDENT);
+	if (p->flags & CP_PG_SHADOW) {
+		bool restore;
+		bool ws = p->flags & CP_PG_SHADOW_WS;
+
+		m->nrshadows--;
+		p->flags = CP_PG_RESIDENT;
+		if (cp_workingset_refault(pc, p->shadow, ws, &restore)) {
+			p->flags |= CP_PG_ACTIVE;
+			cp_workingset_activation(pc, 1);
+			if (restore)
+				p->flags |= CP_PG_WORKINGSET;
+		}
+	} else {
+		p->flags = CP_PG_RESIDENT;
+	}
+	p->shadow = 0;
+	m->nrpages++;
+	lru_cache_add(pc, slot, ctx->cpu);
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
+	return 0;
+}
+
+void cp_mark_page_accessed(struct cp_pagecache *pc, uint32_t slot, int cpu)
+{
+	struct cp_page *p = &pc->pages[slot];
+	uint8_t f = p->flags;
+
+	(void)cpu;
+	CP_BUG_ON(!(f & CP_PG_RESIDENT));
+	if (!(f & CP_PG_REFERENCED)) {
+		p->flags = f | CP_PG_REFERENCED;
+		return;
+	}
+	if (f & CP_PG_ACTIVE)
+		return;
+	/* inactive and referenced: activate (activate_page or, while in a
+	 * per-CPU batch, __lru_cache_activate_page) */
+	if (f & CP_PG_LRU) {
+		cp_lru_del(pc, slot);
+		p->flags = (uint8_t)((p->flags | CP_PG_ACTIVE) & ~CP_PG_REFERENCED);
+		cp_lru_add_head(pc, slot);
+		cp_count(pc->vmstat, CP_VM_PGACTIVATE, 1);
+	} else {
+		p->flags = (uint8_t)((f | CP_PG_ACTIVE) & ~CP_PG_REFERENCED);
+	}
+	cp_workingset_activation(pc, 1);
+}
+
+/* Take a resident page out of the cache; the caller frees the memory. */
+static void page_cache_delete(struct cp_pagecache *pc, uint32_t id, uint32_t slot)
+{
+	struct cp_mapping *m = &pc->mappings[id];
+	struct cp_page *p = &pc->pages[slot];
+
+	if (p->flags & CP_PG_LRU)
+		cp_lru_del(pc, slot);
+	m->nrpages--;
+}
+
+static void mapping_maybe_emptied(struct cp_pagecache *pc, uint32_t id)
+{
+	if (cp_mapping_shrinkable(pc, id) && pc->mapping_emptied)
+		pc->mapping_emptied(pc->mapping_emptied_priv, pc->mappings[id].host);
+}
+
+void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot)
+{
+	uint32_t id = cp_pagecache_slot_mapping(pc, slot);
+	struct cp_mapping *m = &pc->mappings[id];
+	struct cp_page *p = &pc->pages[slot];
+	bool ws = p->flags & CP_PG_WORKINGSET;
+
+	CP_BUG_ON(!(p->flags & CP_PG_RESIDENT) || (p->flags & CP_PG_LRU));
+	m->nrpages--;
+	p->shadow = cp_workingset_eviction(pc, 1);
+	p->flags = (uint8_t)(CP_PG_SHADOW | (ws ? CP_PG_SHADOW_WS : 0));
+	m->nrshadows++;
+	cp_mem_free(pc->mem, CP_OWNER_PAGECACHE, 1, m->memcg);
+}
+
+/* Drop resident pages of a mapping, not those isolated by reclaim or
+ * waiting in a per-CPU batch (they are not on the LRU yet: the kernel
+ * would drain first; we drain too). */
+static uint64_t drop_mapping_pages(struct cp_pagecache *pc, uint32_t id, bool shadows)
+{
+	struct cp_mapping *m = &pc->mappings[id];
+	uint64_t dropped = 0;
+	uint32_t i;
+
+	if (m->nrpages)
+		cp_lru_add_drain_all(pc);
+	for (i = 0; i < m->nr_index && (m->nrpages || (shadows && m->nrshadows)); i++) {
+		uint32_t slot = m->base + i;
+		struct cp_page *p = &pc->pages[slot];
+
+		if (p->flags & CP_PG_RESIDENT) {
+			if (p->flags & CP_PG_ISOLATED)
+				continue;
+			page_cache_delete(pc, id, slot);
+			p->flags = 0;
+			dropped++;
+		} else if (shadows && (p->flags & CP_PG_SHADOW)) {
+			p->flags = 0;
+			m->nrshadows--;
+		}
+	}
+	if (dropped)
+		cp_mem_free(pc->mem, CP_OWNER_PAGECACHE, dropped, m->memcg);
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
+	return dropped;
+}
+
+uint64_t cp_invalidate_mapping_pages(struct cp_pagecache *pc, uint32_t id)
+{
+	uint64_t n = drop_mapping_pages(pc, id, false);
+
+	mapping_maybe_emptied(pc, id);
+	return n;
+}
+
+uint64_t cp_truncate_inode_pages_final(struct cp_pagecache *pc, uint32_t id)
+{
+	return drop_mapping_pages(pc, id, true);
+}
+
+static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uint64_t *seen)
+{
+	const struct cp_lru_list *l = &pc->lruvec.lists[kind];
+	uint32_t prev = CP_NIL, s;
+	uint64_t n = 0;
+
+	for (s = l->head; s != CP_NIL; s = pc->pages[s].next) {
+		const struct cp_page *p = &pc->pages[s];
+
+		if (s >= pc->nr_slots || p->prev != prev || !(p->flags & CP_PG_LRU) ||
+		    !(p->flags & CP_PG_RESIDENT) || cp_page_lru_kind(p) != kind)
+			return false;
+		if (++n > l->nr_pages)
+			return false;
+		prev = s;
+	}
+	*seen += n;
+	return n == l->nr_pages && l->tail == prev;
+}
+
+bool cp_pagecache_check(const struct cp_pagecache *pc)
+{
+	uint64_t on_lists = 0, resident = 0, lru_flag = 0, batched = 0;
+	uint32_t id, s;
+	unsigned c;
+
+	if (!list_check(pc, CP_LRU_INACTIVE_FILE, &on_lists) ||
+	    !list_check(pc, CP_LRU_ACTIVE_FILE, &on_lists))
+		return false;
+	for (c = 0; c < pc->params.nr_cpus; c++)
+		batched += pc->batches[c].nr;
+	for (id = 0; id < pc->nr_mappings; id++) {
+		const struct cp_mapping *m = &pc->mappings[id];
+		uint64_t np = 0, ns = 0;
+
+		for (s = m->base; s < m->base + m->nr_index; s++) {
+			uint8_t f = pc->pages[s].flags;
+
+			if ((f & CP_PG_RESIDENT) && (f & CP_PG_SHADOW))
+				return false;
+			if ((f & CP_PG_LRU) && !(f & CP_PG_RESIDENT))
+				return false;
+			np += !!(f & CP_PG_RESIDENT);
+			ns += !!(f & CP_PG_SHADOW);
+			lru_flag += !!(f & CP_PG_LRU);
+		}
+		if (np != m->nrpages || ns != m->nrshadows)
+			return false;
+		resident += np;
+	}
+	/* every resident page is on a list, in a batch or isolated by reclaim */
+	return lru_flag == on_lists && resident >= on_lists + batched &&
+	       pc->mem->nr_owner[CP_OWNER_PAGECACHE] == resident;
+}

@@ -1,0 +1,327 @@
+/*
+ * slab.c - slab caches at slab-page granularity.
+ *
+ * Mechanism (mm/slub.c, 4.11 and 6.1): a cache carves slabs of 1 << order
+ * pages into objects_per_slab objects. An allocation takes a free object
+ * from a partially used slab if there is one and only asks the page
+ * allocator for a new slab (new_slab -> alloc_pages) when none is left;
+ * a free returns the object to its slab, and the slab's pages go back to
+ * the page allocator (discard_slab) only when its last object is freed.
+ * So memory follows the number of slabs with at least one live object,
+ * not the number of objects: freeing order matters (ref §11.1).
+ * SLAB_ACCOUNT caches charge whole slab pages to the allocating task's
+ * memcg and keep separate slabs per memcg (4.11 memcg_kmem_get_cache:
+ * a child cache per memcg).
+ *
+ * SIMPLIFIED:
+ * - No per-CPU slab, per-CPU partial list or node partial list: one
+ *   partial list per memcg part, and every free moves the slab to its
+ *   head, so allocations refill the slab most recently freed into (LIFO,
+ *   the order SLUB's per-CPU partial list has). A new slab also goes to
+ *   the head.
+ * - Objects have no position in a slab; counts suffice.
+ * - Slabs are returned at once (no min_partial kept, no RCU delay of
+ *   SLAB_TYPESAFE_BY_RCU / call_rcu frees).
+ * - 6.1 charges objects (obj_cgroup) and shares slabs across memcgs; we
+ *   keep 4.11's per-memcg slabs for both versions.
+ *
+ * Re-entrancy: cp_mem_alloc() may run reclaim, which may free objects of
+ * this very cache (the dcache shrinker freeing dentries while d_alloc
+ * waits for a dentry slab). So the slab slot is reserved (host memory)
+ * before, and all cache state is read again after, the call; nothing
+ * holds a pointer into the slot or part arrays across it.
+ */
+#include "model/slab.h"
+
+#include <cachepressure/error.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/bug.h"
+
+int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
+		       const struct cp_slab_geometry *g)
+{
+	int owner;
+
+	memset(c, 0, sizeof(*c));
+	if (g->objects_per_slab == 0 || g->order > 10)
+		return -CP_EINVAL;
+	owner = cp_mem_register_owner(mem, g->name);
+	if (owner < 0)
+		return owner;
+	snprintf(c->name, sizeof(c->name), "%s", g->name);
+	c->object_size = g->object_size;
+	c->objects_per_slab = g->objects_per_slab;
+	c->order = g->order;
+	c->accounted = g->accounted;
+	c->owner = (unsigned)owner;
+	c->mem = mem;
+	c->free_slot = CP_SLAB_NONE;
+	return 0;
+}
+
+void cp_slab_cache_release(struct cp_slab_cache *c)
+{
+	cp_free(c->slabs);
+	cp_free(c->parts);
+	c->slabs = NULL;
+	c->parts = NULL;
+	c->nr_slots = c->cap_slots = 0;
+	c->nr_parts = 0;
+	c->free_slot = CP_SLAB_NONE;
+}
+
+static int part_index(const struct cp_slab_cache *c, const struct cp_alloc_ctx *ctx)
+{
+	if (!c->accounted || !ctx || !ctx->memcg)
+		return 0;
+	CP_BUG_ON(ctx->memcg->id <= 0 || ctx->memcg->id > UINT16_MAX);
+	return ctx->memcg->id;
+}
+
+/* Make parts[idx] exist; 0 or -CP_ENOMEM. */
+static int ensure_part(struct cp_slab_cache *c, unsigned idx, struct cp_memcg *memcg)
+{
+	struct cp_slab_part *p;
+
+	if (idx >= c->nr_parts) {
+		unsigned n = idx + 1, i;
+
+		p = cp_realloc(c->parts, n * sizeof(*p));
+		if (!p)
+			return -CP_ENOMEM;
+		for (i = c->nr_parts; i < n; i++) {
+			memset(&p[i], 0, sizeof(p[i]));
+			p[i].partial_head = CP_SLAB_NONE;
+		}
+		c->parts = p;
+		c->nr_parts = n;
+	}
+	p = &c->parts[idx];
+	if (!p->used) {
+		p->used = true;
+		p->memcg = memcg;
+	}
+	CP_BUG_ON(p->memcg != memcg);
+	return 0;
+}
+
+/* Make sure a free slot exists; 0 or -CP_ENOMEM. */
+static int reserve_slot(struct cp_slab_cache *c)
+{
+	struct cp_slab *s;
+	uint32_t cap;
+
+	if (c->free_slot != CP_SLAB_NONE || c->nr_slots < c->cap_slots)
+		return 0;
+	if (c->cap_slots >= CP_SLAB_NONE / 2)
+		return -CP_ENOMEM;
+	cap = c->cap_slots ? c->cap_slots * 2 : 64;
+	s = cp_realloc(c->slabs, (size_t)cap * sizeof(*s));
+	if (!s)
+		return -CP_ENOMEM;
+	c->slabs = s;
+	c->cap_slots = cap;
+	return 0;
+}
+
+static uint32_t take_slot(struct cp_slab_cache *c)
+{
+	uint32_t i;
+
+	if (c->free_slot != CP_SLAB_NONE) {
+		i = c->free_slot;
+		c->free_slot = c->slabs[i].next;
+	} else {
+		CP_BUG_ON(c->nr_slots >= c->cap_slots);
+		i = c->nr_slots++;
+	}
+	return i;
+}
+
+static void partial_unlink(struct cp_slab_cache *c, uint32_t i)
+{
+	struct cp_slab *s = &c->slabs[i];
+	struct cp_slab_part *p = &c->parts[s->memcg_idx];
+
+	if (s->prev != CP_SLAB_NONE)
+		c->slabs[s->prev].next = s->next;
+	else
+		p->partial_head = s->next;
+	if (s->next != CP_SLAB_NONE)
+		c->slabs[s->next].prev = s->prev;
+	s->prev = s->next = CP_SLAB_NONE;
+	s->on_partial = 0;
+	p->nr_partial--;
+}
+
+static void partial_push(struct cp_slab_cache *c, uint32_t i)
+{
+	struct cp_slab *s = &c->slabs[i];
+	struct cp_slab_part *p = &c->parts[s->memcg_idx];
+
+	s->prev = CP_SLAB_NONE;
+	s->next = p->partial_head;
+	if (p->partial_head != CP_SLAB_NONE)
+		c->slabs[p->partial_head].prev = i;
+	p->partial_head = i;
+	s->on_partial = 1;
+	p->nr_partial++;
+}
+
+/* One object from slab i (which has room). */
+static void take_object(struct cp_slab_cache *c, uint32_t i)
+{
+	struct cp_slab *s = &c->slabs[i];
+
+	s->nr_inuse++;
+	c->parts[s->memcg_idx].nr_objects++;
+	c->nr_objects++;
+	if (s->nr_inuse == c->objects_per_slab && s->on_partial)
+		partial_unlink(c, i);
+}
+
+int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_slab_obj *obj)
+{
+	struct cp_alloc_ctx unaccounted;
+	struct cp_alloc_ctx *actx = ctx;
+	struct cp_memcg *memcg = NULL;
+	uint32_t i;
+	int idx, rc;
+
+	idx = part_index(c, ctx);
+	if (idx)
+		memcg = ctx->memcg;
+	rc = ensure_part(c, (unsigned)idx, memcg);
+	if (rc)
+		return rc;
+	i = c->parts[idx].partial_head;
+	if (i != CP_SLAB_NONE) {
+		take_object(c, i);
+		obj->slab = i;
+		return 0;
+	}
+	rc = reserve_slot(c);
+	if (rc)
+		return rc;
+	if (!c->accounted && ctx && ctx->memcg) {
+		/* not a SLAB_ACCOUNT cache: nothing is charged, so no memcg
+		 * limit reclaim either */
+		unaccounted = *ctx;
+		unaccounted.memcg = NULL;
+		actx = &unaccounted;
+	}
+	/* May reclaim and free objects of this cache: no pointers held. */
+	rc = cp_mem_alloc(c->mem, c->owner, 1ull << c->order, actx);
+	if (rc)
+		return rc;
+	i = take_slot(c);
+	c->slabs[i] = (struct cp_slab){
+		.nr_inuse = 0,
+		.prev = CP_SLAB_NONE,
+		.next = CP_SLAB_NONE,
+		.memcg_idx = (uint16_t)idx,
+		.on_partial = 0,
+		.in_use = 1,
+	};
+	c->nr_slabs++;
+	c->parts[idx].nr_slabs++;
+	if (c->objects_per_slab > 1)
+		partial_push(c, i);
+	take_object(c, i);
+	obj->slab = i;
+	return 0;
+}
+
+void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
+{
+	uint32_t i = obj.slab;
+	struct cp_slab *s;
+	struct cp_slab_part *p;
+
+	CP_BUG_ON(i >= c->nr_slots || !c->slabs[i].in_use || c->slabs[i].nr_inuse == 0);
+	s = &c->slabs[i];
+	p = &c->parts[s->memcg_idx];
+	s->nr_inuse--;
+	p->nr_objects--;
+	c->nr_objects--;
+	if (s->on_partial)
+		partial_unlink(c, i);
+	if (s->nr_inuse > 0) {
+		partial_push(c, i);
+		return;
+	}
+	/* discard_slab(): the last object is gone, the pages go back */
+	p->nr_slabs--;
+	c->nr_slabs--;
+	s->in_use = 0;
+	s->next = c->free_slot;
+	c->free_slot = i;
+	cp_mem_free(c->mem, c->owner, 1ull << c->order, p->memcg);
+}
+
+int cp_slab_obj_memcg_id(const struct cp_slab_cache *c, struct cp_slab_obj obj)
+{
+	CP_BUG_ON(obj.slab >= c->nr_slots || !c->slabs[obj.slab].in_use);
+	return c->slabs[obj.slab].memcg_idx;
+}
+
+bool cp_slab_check(const struct cp_slab_cache *c)
+{
+	uint64_t objects = 0, slabs = 0, nr_free = 0;
+	uint64_t partial_seen = 0;
+	unsigned k;
+	uint32_t i;
+
+	for (i = 0; i < c->nr_slots; i++) {
+		const struct cp_slab *s = &c->slabs[i];
+		bool partial;
+
+		if (!s->in_use) {
+			nr_free++;
+			continue;
+		}
+		if (s->nr_inuse == 0 || s->nr_inuse > c->objects_per_slab ||
+		    s->memcg_idx >= c->nr_parts)
+			return false;
+		partial = s->nr_inuse < c->objects_per_slab;
+		if (partial != (bool)s->on_partial)
+			return false;
+		objects += s->nr_inuse;
+		slabs++;
+	}
+	for (i = c->free_slot; i != CP_SLAB_NONE; i = c->slabs[i].next) {
+		if (i >= c->nr_slots || c->slabs[i].in_use || nr_free == 0)
+			return false;
+		nr_free--;
+	}
+	if (nr_free != 0 || objects != c->nr_objects || slabs != c->nr_slabs)
+		return false;
+	objects = slabs = 0;
+	for (k = 0; k < c->nr_parts; k++) {
+		const struct cp_slab_part *p = &c->parts[k];
+		uint64_t n = 0;
+		uint32_t prev = CP_SLAB_NONE;
+
+		for (i = p->partial_head; i != CP_SLAB_NONE; i = c->slabs[i].next) {
+			const struct cp_slab *s = &c->slabs[i];
+
+			if (i >= c->nr_slots || !s->on_partial || s->memcg_idx != k ||
+			    s->prev != prev || ++n > p->nr_slabs)
+				return false;
+			prev = i;
+		}
+		if (n != p->nr_partial)
+			return false;
+		partial_seen += n;
+		objects += p->nr_objects;
+		slabs += p->nr_slabs;
+	}
+	for (i = 0, k = 0; i < c->nr_slots; i++)
+		k += c->slabs[i].in_use && c->slabs[i].on_partial;
+	if (k != partial_seen || objects != c->nr_objects || slabs != c->nr_slabs)
+		return false;
+	return c->mem->nr_owner[c->owner] == cp_slab_pages(c);
+}

@@ -1,0 +1,111 @@
+/*
+ * slab.h - SLUB caches at slab granularity: objects are counted, memory
+ * is taken and returned a whole slab (1 << order pages) at a time.
+ */
+#ifndef CP_SLAB_H
+#define CP_SLAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/memory.h"
+
+#define CP_SLAB_NONE UINT32_MAX
+#define CP_SLAB_NAME_LEN 24
+
+/* What a model object keeps to free its slab object later: the index of
+ * the slab it came from (slot positions inside a slab are not modelled). */
+struct cp_slab_obj {
+	uint32_t slab; /* CP_SLAB_NONE: no object */
+};
+
+/* One slab: 1 << order pages holding objects_per_slab objects. */
+struct cp_slab {
+	uint32_t nr_inuse;   /* objects allocated; 0 only while the slot is free */
+	uint32_t prev, next; /* partial list of its memcg part (most recently
+			      * freed into first); next also links free slots */
+	uint16_t memcg_idx;  /* index into cache->parts */
+	uint8_t on_partial;  /* on the partial list: 0 < nr_inuse < per slab */
+	uint8_t in_use;      /* slot holds a live slab */
+};
+
+/* The per-memcg part of a cache (4.11 creates a child kmem_cache per
+ * memcg for SLAB_ACCOUNT caches), indexed by memcg id: 0 is the root
+ * (ctx->memcg NULL), so real memcgs must have ids >= 1. */
+struct cp_slab_part {
+	struct cp_memcg *memcg; /* charged memcg; NULL for the root */
+	bool used;              /* memcg recorded */
+	uint32_t partial_head;  /* CP_SLAB_NONE: no partial slab */
+	uint64_t nr_partial;
+	uint64_t nr_slabs;
+	uint64_t nr_objects;
+};
+
+struct cp_slab_cache {
+	char name[CP_SLAB_NAME_LEN];
+	uint32_t object_size;      /* bytes (for reports) */
+	uint32_t objects_per_slab; /* >= 1 */
+	unsigned order;            /* pages per slab = 1 << order */
+	bool accounted;            /* SLAB_ACCOUNT: slabs charged to ctx->memcg */
+	unsigned owner;            /* memory owner id (cp_mem_register_owner) */
+	struct cp_mem *mem;
+
+	struct cp_slab *slabs;     /* slot array; may move on growth */
+	uint32_t nr_slots, cap_slots;
+	uint32_t free_slot;        /* unused slot list, CP_SLAB_NONE = none */
+
+	struct cp_slab_part *parts; /* indexed by memcg id; may move on growth */
+	unsigned nr_parts;
+
+	uint64_t nr_objects;       /* invariant: sum of slab nr_inuse */
+	uint64_t nr_slabs;         /* invariant: live slabs */
+};
+
+/* Geometry of a cache as a filesystem profile states it. */
+struct cp_slab_geometry {
+	const char *name;
+	uint32_t object_size;
+	uint32_t objects_per_slab;
+	unsigned order;
+	bool accounted;
+};
+
+/* Create the cache and register its memory owner. Returns 0, -CP_EINVAL
+ * (objects_per_slab 0, order > 10), or -CP_ENOSPC (no owner id left).
+ * On failure the cache needs no release. */
+int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
+		       const struct cp_slab_geometry *g);
+
+/* Free the host memory of the cache. Pages still held stay counted in
+ * mem (the model is being torn down). */
+void cp_slab_cache_release(struct cp_slab_cache *c);
+
+/*
+ * kmem_cache_alloc(): one object. Uses the most recently freed-into
+ * partial slab of the caller's memcg part; otherwise allocates a new slab
+ * with cp_mem_alloc(), which may reclaim and so re-enter this cache
+ * (frees only). Returns 0 and *obj, -CP_ENOMEM (host memory), or
+ * -CP_ENOSPC (the model's memory could not be had). On failure *obj is
+ * unchanged and no object was allocated (reclaim may have run).
+ */
+int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_slab_obj *obj);
+
+/* kmem_cache_free(): give the object back; its slab's pages return to
+ * memory (and are uncharged) when it was the slab's last object. */
+void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj);
+
+/* Pages held by the cache. */
+static inline uint64_t cp_slab_pages(const struct cp_slab_cache *c)
+{
+	return c->nr_slabs << c->order;
+}
+
+/* memcg id a slab object was charged to (0: root/unaccounted). */
+int cp_slab_obj_memcg_id(const struct cp_slab_cache *c, struct cp_slab_obj obj);
+
+/* Invariants: per-slab counts within bounds, partial lists hold exactly
+ * the partially used slabs, counters add up, memory owner count equals
+ * slab pages. O(slabs). */
+bool cp_slab_check(const struct cp_slab_cache *c);
+
+#endif /* CP_SLAB_H */

@@ -1,0 +1,239 @@
+/*
+ * vmscan.c - page reclaim on the file LRU lists and the call into
+ * shrink_slab.
+ *
+ * Models mm/vmscan.c shrink_node(), shrink_node_memcg() (4.11) /
+ * shrink_lruvec() (6.1), get_scan_count(), shrink_list(),
+ * shrink_active_list(), shrink_inactive_list() and shrink_page_list() for
+ * a workload of clean, unmapped page-cache pages and no swap (ref §7):
+ *  - each pass scans size >> priority pages of each file list, in chunks
+ *    of SWAP_CLUSTER_MAX, inactive before active;
+ *  - the active list is scanned only when the inactive list is low
+ *    (4.11 inactive_list_is_low, checked at every chunk) or, in 6.1, when
+ *    prepare_scan_count() allowed deactivation (low ratio or new refault
+ *    activations since the last reclaim cycle);
+ *  - deactivation is unconditional for unmapped pages (PG_referenced is
+ *    not consulted; 6.1 sets PG_workingset);
+ *  - an isolated inactive page is reclaimed whether or not it was
+ *    referenced (page_check_references gives RECLAIM_CLEAN for a
+ *    referenced unmapped file page, and it is clean);
+ *  - kswapd and memcg reclaim stop once nr_to_reclaim is met; direct
+ *    reclaim at DEF_PRIORITY scans its whole target (scan_adjusted);
+ *  - memcg reclaim forces at least SWAP_CLUSTER_MAX pages when the shift
+ *    leaves nothing (force_scan);
+ *  - then shrink_slab() with the pages this pass scanned and the LRU size
+ *    it looked at (4.11) or the priority (6.1); inode-steal pages count as
+ *    reclaimed (reclaim_state->reclaimed_slab); slab pages freed through
+ *    RCU do not.
+ *
+ * SIMPLIFIED: one node and one lruvec, so memcg reclaim scans the same
+ * lists as global reclaim (true when, as in our memcg scenarios, all page
+ * cache belongs to the one memcg); no anon lists, no dirty or writeback
+ * pages, no mapped pages; should_continue_reclaim() is false (order-0).
+ * Global vmstat counters (pgscan_*, pgsteal_*) count global reclaim only,
+ * as the kernel does; memcg reclaim counts cp_pgscan_memcg/cp_pgsteal_memcg.
+ */
+#include "model/vmscan.h"
+
+#include "core/bug.h"
+#include "model/lru.h"
+
+static uint64_t int_sqrt(uint64_t x)
+{
+	uint64_t r = 0, bit = 1ULL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+bool cp_inactive_file_is_low(const struct cp_pagecache *pc)
+{
+	uint64_t inactive = cp_lru_size(pc, CP_LRU_INACTIVE_FILE);
+	uint64_t active = cp_lru_size(pc, CP_LRU_ACTIVE_FILE);
+	uint64_t gb = (inactive + active) >> 18; /* 4 KiB pages per GiB */
+	uint64_t ratio = gb ? int_sqrt(10 * gb) : 1;
+
+	return inactive * ratio < active;
+}
+
+static void count_scan(struct cp_vmscan *vm, struct cp_scan_control *sc, uint64_t scanned,
+		       uint64_t stolen)
+{
+	if (sc->target_memcg) {
+		cp_count(vm->vmstat, CP_VM_PGSCAN_MEMCG, scanned);
+		cp_count(vm->vmstat, CP_VM_PGSTEAL_MEMCG, stolen);
+	} else if (sc->is_kswapd) {
+		cp_count(vm->vmstat, CP_VM_PGSCAN_KSWAPD, scanned);
+		cp_count(vm->vmstat, CP_VM_PGSTEAL_KSWAPD, stolen);
+	} else {
+		cp_count(vm->vmstat, CP_VM_PGSCAN_DIRECT, scanned);
+		cp_count(vm->vmstat, CP_VM_PGSTEAL_DIRECT, stolen);
+	}
+	if (sc->ctx && sc->ctx->work) {
+		sc->ctx->work->nr_scanned_pages += scanned;
+		sc->ctx->work->nr_reclaimed_pages += stolen;
+	}
+}
+
+/* isolate_lru_pages(): up to nr pages from the tail of list kind. */
+static unsigned isolate_lru_pages(struct cp_pagecache *pc, enum cp_lru_kind kind, unsigned nr,
+				  uint32_t *out)
+{
+	unsigned n = 0;
+
+	while (n < nr) {
+		uint32_t slot = cp_lru_tail(pc, kind);
+
+		if (slot == CP_NIL)
+			break;
+		cp_lru_del(pc, slot);
+		pc->pages[slot].flags |= CP_PG_ISOLATED;
+		out[n++] = slot;
+	}
+	return n;
+}
+
+uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
+			       struct cp_scan_control *sc)
+{
+	struct cp_pagecache *pc = vm->pc;
+	uint32_t slots[CP_SWAP_CLUSTER_MAX];
+	uint64_t done = 0;
+
+	cp_lru_add_drain(pc, sc->ctx ? sc->ctx->cpu : 0);
+	while (done < nr_to_scan) {
+		uint64_t want = nr_to_scan - done;
+		unsigned n, i;
+
+		n = isolate_lru_pages(pc, CP_LRU_ACTIVE_FILE,
+				      want < CP_SWAP_CLUSTER_MAX ? (unsigned)want : CP_SWAP_CLUSTER_MAX,
+				      slots);
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++) {
+			struct cp_page *p = &pc->pages[slots[i]];
+
+			p->flags &= (uint8_t)~(CP_PG_ACTIVE | CP_PG_ISOLATED);
+			if (vm->profile->workingset_flag)
+				p->flags |= CP_PG_WORKINGSET;
+			cp_lru_add_head(pc, slots[i]);
+		}
+		cp_count(vm->vmstat, CP_VM_PGREFILL, n);
+		cp_count(vm->vmstat, CP_VM_PGDEACTIVATE, n);
+		if (sc->ctx && sc->ctx->work)
+			sc->ctx->work->nr_scanned_pages += n;
+		done += n;
+	}
+	return done;
+}
+
+uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
+				 struct cp_scan_control *sc)
+{
+	struct cp_pagecache *pc = vm->pc;
+	uint32_t slots[CP_SWAP_CLUSTER_MAX];
+	unsigned n, i;
+
+	cp_lru_add_drain(pc, sc->ctx ? sc->ctx->cpu : 0);
+	if (nr_to_scan > CP_SWAP_CLUSTER_MAX)
+		nr_to_scan = CP_SWAP_CLUSTER_MAX;
+	n = isolate_lru_pages(pc, CP_LRU_INACTIVE_FILE, (unsigned)nr_to_scan, slots);
+	/* shrink_page_list(): clean, unmapped: reclaim, referenced or not */
+	for (i = 0; i < n; i++) {
+		struct cp_page *p = &pc->pages[slots[i]];
+
+		p->flags &= (uint8_t)~(CP_PG_ISOLATED | CP_PG_REFERENCED);
+		cp_pagecache_evict(pc, slots[i]);
+	}
+	sc->nr_scanned += n;
+	count_scan(vm, sc, n, n);
+	return n;
+}
+
+/* get_scan_count() for file pages only, then the scanning loop of
+ * shrink_node_memcg()/shrink_lruvec(). Returns the LRU pages considered
+ * (lru_pages / nr_eligible). */
+static uint64_t shrink_lruvec(struct cp_vmscan *vm, struct cp_scan_control *sc)
+{
+	struct cp_pagecache *pc = vm->pc;
+	uint64_t size[CP_NR_LRU], nr[CP_NR_LRU], nr_reclaimed = 0;
+	bool scan_adjusted = !sc->target_memcg && !sc->is_kswapd &&
+			     sc->priority == CP_DEF_PRIORITY;
+	int k;
+
+	for (k = 0; k < CP_NR_LRU; k++) {
+		size[k] = cp_lru_size(pc, (enum cp_lru_kind)k);
+		nr[k] = size[k] >> sc->priority;
+		/* force_scan: memcg reclaim always scans something */
+		if (!nr[k] && sc->target_memcg)
+			nr[k] = size[k] < CP_SWAP_CLUSTER_MAX ? size[k] : CP_SWAP_CLUSTER_MAX;
+	}
+	while (nr[CP_LRU_INACTIVE_FILE] || nr[CP_LRU_ACTIVE_FILE]) {
+		for (k = 0; k < CP_NR_LRU; k++) {
+			uint64_t n;
+
+			if (!nr[k])
+				continue;
+			n = nr[k] < CP_SWAP_CLUSTER_MAX ? nr[k] : CP_SWAP_CLUSTER_MAX;
+			nr[k] -= n;
+			if (k == CP_LRU_INACTIVE_FILE) {
+				nr_reclaimed += cp_shrink_inactive_list(vm, n, sc);
+			} else {
+				/* shrink_list() on the active list */
+				bool deactivate = vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO
+							  ? cp_inactive_file_is_low(pc)
+							  : sc->may_deactivate_file;
+
+				if (deactivate)
+					cp_shrink_active_list(vm, n, sc);
+			}
+		}
+		if (nr_reclaimed < sc->nr_to_reclaim || scan_adjusted)
+			continue;
+		/* no anon to balance against: stop (the kernel's !nr_anon break) */
+		break;
+	}
+	sc->nr_reclaimed += nr_reclaimed;
+	return size[CP_LRU_INACTIVE_FILE] + size[CP_LRU_ACTIVE_FILE];
+}
+
+void cp_shrink_node(struct cp_vmscan *vm, struct cp_scan_control *sc)
+{
+	struct cp_vmstat *vs = vm->vmstat;
+	uint64_t scanned_before = sc->nr_scanned;
+	uint64_t steal_before = vs->v[CP_VM_PGINODESTEAL] + vs->v[CP_VM_KSWAPD_INODESTEAL];
+	uint64_t lru_pages;
+	struct cp_shrink_control shc = {
+		.gfp = sc->gfp,
+		.memcg_id = sc->target_memcg ? sc->target_memcg->id : 0,
+		.is_kswapd = sc->is_kswapd,
+		.ctx = sc->ctx,
+	};
+	struct cp_shrink_pressure pressure;
+
+	if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT) {
+		/* prepare_scan_count(): new refault activations since the last
+		 * reclaim cycle mean a new working set is forming */
+		sc->may_deactivate_file =
+			vs->v[CP_VM_WORKINGSET_ACTIVATE] != vm->pc->lruvec.refaults_at_last_cycle ||
+			cp_inactive_file_is_low(vm->pc);
+	}
+	lru_pages = shrink_lruvec(vm, sc);
+	pressure.nr_scanned = sc->nr_scanned - scanned_before;
+	pressure.nr_eligible = lru_pages;
+	pressure.priority = sc->priority;
+	cp_shrink_slab(vm->shrinkers, &shc, &pressure);
+	/* reclaim_state->reclaimed_slab: pages the inode shrinker stripped */
+	sc->nr_reclaimed += vs->v[CP_VM_PGINODESTEAL] + vs->v[CP_VM_KSWAPD_INODESTEAL] -
+			    steal_before;
+}

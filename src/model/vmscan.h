@@ -1,0 +1,61 @@
+/*
+ * vmscan.h - page reclaim for one node: shrink_node() and the file LRU
+ * scanning below it (mm/vmscan.c).
+ */
+#ifndef CP_VMSCAN_H
+#define CP_VMSCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/memory.h"
+#include "model/pagecache.h"
+#include "model/profile.h"
+#include "model/shrinker.h"
+
+#define CP_DEF_PRIORITY 12      /* include/linux/mmzone.h */
+#define CP_SWAP_CLUSTER_MAX 32  /* include/linux/swap.h */
+
+/* struct scan_control: one reclaim invocation. */
+struct cp_scan_control {
+	uint64_t nr_to_reclaim;
+	uint64_t nr_reclaimed;
+	uint64_t nr_scanned;      /* pages through shrink_page_list */
+	int priority;             /* 12 .. 0 */
+	unsigned gfp;             /* reclaimer's context (shrinkers check __GFP_FS) */
+	struct cp_memcg *target_memcg; /* NULL: global reclaim */
+	bool is_kswapd;
+	bool may_deactivate_file; /* 6.1 prepare_scan_count() */
+	struct cp_alloc_ctx *ctx; /* reclaimer: CPU for lru_add_drain, work counters */
+};
+
+struct cp_vmscan {
+	struct cp_pagecache *pc;
+	struct cp_shrinker_registry *shrinkers;
+	struct cp_vmstat *vmstat;
+	const struct cp_kernel_profile *profile;
+};
+
+/* inactive_list_is_low() / inactive_is_low() for the file lists:
+ * ratio = int_sqrt(10 * GiB) (1 below 1 GiB); low when
+ * inactive * ratio < active. */
+bool cp_inactive_file_is_low(const struct cp_pagecache *pc);
+
+/* shrink_active_list(): deactivate up to nr_to_scan pages from the
+ * active tail to the inactive head. Returns pages deactivated. */
+uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
+			       struct cp_scan_control *sc);
+
+/* shrink_inactive_list(): isolate up to nr_to_scan pages from the
+ * inactive tail and reclaim the clean unmapped ones (all of ours).
+ * Returns pages reclaimed. */
+uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
+				 struct cp_scan_control *sc);
+
+/* shrink_node(): one pass of page scanning at sc->priority
+ * (get_scan_count + shrink_node_memcg/shrink_lruvec), then shrink_slab
+ * with the pressure that pass produced. Adds to sc->nr_reclaimed and
+ * sc->nr_scanned. */
+void cp_shrink_node(struct cp_vmscan *vm, struct cp_scan_control *sc);
+
+#endif /* CP_VMSCAN_H */

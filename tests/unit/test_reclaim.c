@@ -1,0 +1,318 @@
+/*
+ * test_reclaim.c - kswapd, direct and memcg reclaim over the page LRU and
+ * a shrinker; the cyclic-reader behaviour of the two-list LRU.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include <cachepressure/error.h>
+
+#include "model/gfp.h"
+#include "model/lru.h"
+#include "model/reclaim.h"
+#include "model/shrinker.h"
+
+struct fake_slab {
+	uint64_t freeable;
+	uint64_t scanned;
+};
+
+static uint64_t slab_count(void *priv, struct cp_shrink_control *sc)
+{
+	(void)sc;
+	return ((struct fake_slab *)priv)->freeable;
+}
+
+static uint64_t slab_scan(void *priv, struct cp_shrink_control *sc)
+{
+	struct fake_slab *f = priv;
+
+	if (!(sc->gfp & CP_GFP_FS))
+		return CP_SHRINK_STOP;
+	f->scanned += sc->nr_to_scan;
+	return 0;
+}
+
+static const struct cp_shrinker_ops slab_ops = { "fake_sb", slab_count, slab_scan };
+
+struct rig {
+	const struct cp_kernel_profile *profile;
+	struct cp_vmstat vs;
+	struct cp_mem mem;
+	struct cp_pagecache pc;
+	struct cp_shrinker_registry reg;
+	struct cp_shrinker sb;
+	struct fake_slab slab;
+	struct cp_reclaim r;
+	struct cp_reclaim_work kswapd_work;
+	struct cp_alloc_ctx kswapd_ctx;
+	struct cp_alloc_ctx reader;
+};
+
+/* total pages of RAM, min_free_kbytes fixed so watermarks are round:
+ * min = 256, tmp = max(64, total * 10 / 10000). */
+static struct rig *rig_new(const char *profile, uint64_t total_pages)
+{
+	struct rig *g = calloc(1, sizeof(*g));
+	struct cp_mem_params mp = {
+		.total_pages = total_pages, .min_free_kbytes = 1024, .watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536, .memcg_reclaim_retries = 5, .max_reclaim_retries = 16,
+	};
+	struct cp_pagecache_params pp = { .nr_cpus = 2 };
+
+	assert_non_null(g);
+	g->profile = cp_kernel_profile_find(profile);
+	pp.lru_add_batch = g->profile->lru_add_batch;
+	pp.workingset_flag = g->profile->workingset_flag;
+	assert_int_equal(cp_mem_init(&g->mem, &mp, &g->vs, NULL), 0);
+	assert_int_equal(cp_pagecache_init(&g->pc, &pp, &g->mem, &g->vs), 0);
+	cp_shrinker_registry_init(&g->reg, g->profile, &g->vs);
+	g->sb.ops = &slab_ops;
+	g->sb.priv = &g->slab;
+	g->sb.batch = 1024;
+	g->sb.memcg_aware = true;
+	assert_int_equal(cp_register_shrinker(&g->reg, &g->sb), 0);
+	cp_reclaim_init(&g->r, &g->mem, &g->pc, &g->reg, &g->vs, g->profile);
+	cp_reclaim_install(&g->r);
+	g->kswapd_ctx = (struct cp_alloc_ctx){ .gfp = CP_GFP_KERNEL, .cpu = 1,
+					       .work = &g->kswapd_work };
+	g->reader = (struct cp_alloc_ctx){ .gfp = CP_GFP_NOFS, .cpu = 0 };
+	return g;
+}
+
+static void rig_free(struct rig *g)
+{
+	cp_pagecache_release(&g->pc);
+	free(g);
+}
+
+/* Fill a new mapping of n pages, touching each once. */
+static uint32_t fill(struct rig *g, uint32_t n)
+{
+	uint32_t id, i;
+
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, n, NULL, NULL, &id), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+	cp_lru_add_drain_all(&g->pc);
+	return id;
+}
+
+/* balance_pgdat(): kswapd reclaims until free > high, then stops. */
+static void kswapd_stops_at_high_watermark(void **state)
+{
+	struct rig *g = rig_new("linux-4.11", 100000);
+	uint64_t high = g->mem.wmark.high;
+
+	(void)state;
+	/* min 256, tmp = max(64, 100) = 100: low 356, high 456 */
+	assert_int_equal(high, 456);
+	fill(g, 99700); /* leaves 300 free: below low */
+	assert_true(g->r.kswapd_wanted);
+	assert_true(cp_balance_pgdat(&g->r, &g->kswapd_ctx) > 0);
+	assert_true(cp_pgdat_balanced(&g->r));
+	/* it stops early: no more than one kswapd_shrink_node target
+	 * (max(high, 32) = 456) beyond what was needed */
+	assert_true(g->mem.free_pages <= high + 456 + 32);
+	assert_int_equal(g->vs.v[CP_VM_PGSTEAL_KSWAPD], g->mem.free_pages - 300);
+	assert_int_equal(g->vs.v[CP_VM_PGSCAN_DIRECT], 0);
+	assert_true(cp_pagecache_check(&g->pc));
+	rig_free(g);
+}
+
+/* do_try_to_free_pages(): at DEF_PRIORITY with a big inactive list the
+ * full size>>12 target is scanned (scan_adjusted): 2^20 inactive pages
+ * -> 256 pages, >= SWAP_CLUSTER_MAX. */
+static void direct_reclaim_frees_at_least_32_pages(void **state)
+{
+	struct rig *g = rig_new("linux-4.11", 1100000);
+	uint64_t got;
+
+	(void)state;
+	fill(g, 1 << 20);
+	got = cp_try_to_free_pages(&g->r, &g->reader);
+	assert_true(got >= 32);
+	assert_int_equal(got, (1 << 20) >> 12);
+	assert_int_equal(g->vs.v[CP_VM_PGSCAN_DIRECT], 256);
+	rig_free(g);
+}
+
+/* Nothing reclaimable: the priority loop runs to 0 and reports 0. */
+static void direct_reclaim_reports_failure_cleanly(void **state)
+{
+	struct rig *g = rig_new("linux-4.11", 10000);
+
+	(void)state;
+	assert_int_equal(cp_try_to_free_pages(&g->r, &g->reader), 0);
+	assert_true(cp_pagecache_check(&g->pc));
+	rig_free(g);
+}
+
+/* try_to_free_mem_cgroup_pages(): charging over the limit reclaims the
+ * memcg's pages so the charge fits. */
+static void memcg_reclaim_brings_usage_under_limit(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	struct cp_memcg cg;
+	uint32_t id, i;
+
+	(void)state;
+	cp_memcg_init(&cg, 1, 5000);
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 20000, &cg, NULL, &id), 0);
+	for (i = 0; i < 20000; i++)
+		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+	assert_true(cg.usage_pages <= cg.limit_pages);
+	assert_true(g->vs.v[CP_VM_PGSCAN_MEMCG] >= 15000);
+	assert_int_equal(g->vs.v[CP_VM_PGSCAN_DIRECT], 0);
+	assert_int_equal(cg.failcnt, 0);
+	assert_true(cp_memcg_check(&cg));
+	rig_free(g);
+}
+
+/* Read a file cyclically; kswapd runs whenever the allocator woke it.
+ * Returns the hits of the given pass (1-based). */
+static uint64_t cyclic_read(struct rig *g, uint32_t id, uint32_t nr_pages, int passes,
+			    uint64_t *hits_per_pass)
+{
+	int pass;
+
+	for (pass = 0; pass < passes; pass++) {
+		uint64_t hits = 0;
+		uint32_t i;
+
+		for (i = 0; i < nr_pages; i++) {
+			uint32_t slot = cp_mapping_slot(&g->pc, id, i);
+
+			if (g->pc.pages[slot].flags & CP_PG_RESIDENT) {
+				hits++;
+			} else {
+				assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+			}
+			cp_mark_page_accessed(&g->pc, slot, 0);
+			if (g->r.kswapd_wanted)
+				cp_balance_pgdat(&g->r, &g->kswapd_ctx);
+		}
+		hits_per_pass[pass] = hits;
+	}
+	return hits_per_pass[passes - 1];
+}
+
+/* A cyclic scan larger than memory: LRU evicts each page shortly before
+ * its reuse, so later passes hit almost nothing (ref §14). Under 4.11 the
+ * refault distance (about the file size) exceeds the active list; under
+ * 6.1 likewise. "Almost": below 5 % of the pages. */
+static void cyclic_reader_larger_than_memory_misses(void **state)
+{
+	const char *profiles[] = { "linux-4.11", "linux-6.1" };
+	unsigned p;
+
+	(void)state;
+	for (p = 0; p < 2; p++) {
+		struct rig *g = rig_new(profiles[p], 50000);
+		uint64_t hits[6];
+		uint32_t id;
+
+		assert_int_equal(cp_pagecache_add_mapping(&g->pc, 60000, NULL, NULL, &id), 0);
+		cyclic_read(g, id, 60000, 6, hits);
+		assert_int_equal(hits[0], 0);
+		assert_true(hits[4] < 60000 / 20);
+		assert_true(hits[5] < 60000 / 20);
+		assert_true(cp_pagecache_check(&g->pc));
+		rig_free(g);
+	}
+}
+
+/* A file that fits: pass 1 misses everything, pass 2 hits everything
+ * (nothing was evicted) and activates it, pass 3 on: all hits. */
+static void cyclic_reader_that_fits_hits_from_third_pass(void **state)
+{
+	const char *profiles[] = { "linux-4.11", "linux-6.1" };
+	unsigned p;
+
+	(void)state;
+	for (p = 0; p < 2; p++) {
+		struct rig *g = rig_new(profiles[p], 50000);
+		uint64_t hits[5];
+		uint32_t id;
+		int i;
+
+		assert_int_equal(cp_pagecache_add_mapping(&g->pc, 30000, NULL, NULL, &id), 0);
+		cyclic_read(g, id, 30000, 5, hits);
+		assert_int_equal(hits[0], 0);
+		for (i = 2; i < 5; i++)
+			assert_int_equal(hits[i], 30000);
+		rig_free(g);
+	}
+}
+
+/* ref §9.4: a GFP_NOFS reclaimer (XFS readahead) defers the superblock
+ * shrinker's share; kswapd (GFP_KERNEL) executes the backlog. */
+static void nofs_reclaim_defers_and_kswapd_executes(void **state)
+{
+	struct rig *g = rig_new("linux-4.11", 1100000);
+	int i;
+
+	(void)state;
+	fill(g, 1 << 20);
+	g->slab.freeable = 100000;
+	for (i = 0; i < 25; i++)
+		cp_try_to_free_pages(&g->r, &g->reader);
+	assert_int_equal(g->slab.scanned, 0);
+	/* each call: nr_scanned 256 of ~2^20 eligible: delta = 512 * 100000 /
+	 * (eligible + 1) = 48 or 49 -> at least 25 * 48 = 1200 deferred */
+	assert_true(g->sb.nr_deferred[0] >= 25 * 48);
+	{
+		struct cp_alloc_ctx kctx = { .gfp = CP_GFP_KERNEL, .cpu = 1 };
+		uint64_t backlog = g->sb.nr_deferred[0];
+
+		cp_try_to_free_pages(&g->r, &kctx);
+		/* backlog + ~48 >= 1024: a batch runs now */
+		assert_true(backlog + 48 >= 1024);
+		assert_true(g->slab.scanned >= 1024);
+	}
+	rig_free(g);
+}
+
+/* inactive_list_is_low: < 1 GiB ratio 1 (low when inactive < active);
+ * 12 GiB: ratio int_sqrt(120) = 10. */
+static void inactive_ratio_follows_sqrt_of_size(void **state)
+{
+	struct cp_pagecache pc;
+
+	(void)state;
+	memset(&pc, 0, sizeof(pc));
+	pc.lruvec.lists[CP_LRU_INACTIVE_FILE].nr_pages = 100;
+	pc.lruvec.lists[CP_LRU_ACTIVE_FILE].nr_pages = 101;
+	assert_true(cp_inactive_file_is_low(&pc));
+	pc.lruvec.lists[CP_LRU_ACTIVE_FILE].nr_pages = 100;
+	assert_false(cp_inactive_file_is_low(&pc));
+	/* 12 GiB = 3145728 pages: inactive 286000 * 10 = 2860000 < 2859728? no */
+	pc.lruvec.lists[CP_LRU_INACTIVE_FILE].nr_pages = 286000;
+	pc.lruvec.lists[CP_LRU_ACTIVE_FILE].nr_pages = 3145728 - 286000;
+	assert_false(cp_inactive_file_is_low(&pc));
+	pc.lruvec.lists[CP_LRU_INACTIVE_FILE].nr_pages = 285000;
+	pc.lruvec.lists[CP_LRU_ACTIVE_FILE].nr_pages = 3145728 - 285000;
+	assert_true(cp_inactive_file_is_low(&pc)); /* 2850000 < 2860728 */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kswapd_stops_at_high_watermark),
+		cmocka_unit_test(direct_reclaim_frees_at_least_32_pages),
+		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),
+		cmocka_unit_test(memcg_reclaim_brings_usage_under_limit),
+		cmocka_unit_test(cyclic_reader_larger_than_memory_misses),
+		cmocka_unit_test(cyclic_reader_that_fits_hits_from_third_pass),
+		cmocka_unit_test(nofs_reclaim_defers_and_kswapd_executes),
+		cmocka_unit_test(inactive_ratio_follows_sqrt_of_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,305 @@
+/*
+ * test_slab.c - SLUB granularity: memory returns only when a slab
+ * empties, partial slabs are reused (most recently freed into first),
+ * SLAB_ACCOUNT caches charge per memcg, re-entrant reclaim is safe.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include <cachepressure/error.h>
+
+#include "core/alloc.h"
+#include "model/gfp.h"
+#include "model/memory.h"
+#include "model/slab.h"
+
+struct fixture {
+	struct cp_vmstat vs;
+	struct cp_mem mem;
+	struct cp_slab_cache dentry;  /* 21 per order-0 slab, accounted */
+	struct cp_slab_cache inode;   /* 16 per order-2 slab, accounted */
+	struct cp_slab_cache ili;     /* 23 per order-0 slab, not accounted */
+	struct cp_alloc_ctx ctx;
+};
+
+static const struct cp_slab_geometry dentry_geo = { "dentry", 192, 21, 0, true };
+static const struct cp_slab_geometry inode_geo = { "xfs_inode", 960, 16, 2, true };
+static const struct cp_slab_geometry ili_geo = { "xfs_ili", 176, 23, 0, false };
+
+static void mem_setup(struct fixture *f, uint64_t total_pages)
+{
+	struct cp_mem_params mp = {
+		.total_pages = total_pages,
+		.min_free_kbytes = 128, /* min = 32 pages */
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.memcg_reclaim_retries = 5,
+		.max_reclaim_retries = 16,
+	};
+
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(cp_mem_init(&f->mem, &mp, &f->vs, NULL), 0);
+	assert_int_equal(cp_slab_cache_init(&f->dentry, &f->mem, &dentry_geo), 0);
+	assert_int_equal(cp_slab_cache_init(&f->inode, &f->mem, &inode_geo), 0);
+	assert_int_equal(cp_slab_cache_init(&f->ili, &f->mem, &ili_geo), 0);
+	f->ctx.gfp = CP_GFP_KERNEL;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = cp_malloc(sizeof(*f));
+
+	mem_setup(f, 100000);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	cp_slab_cache_release(&f->dentry);
+	cp_slab_cache_release(&f->inode);
+	cp_slab_cache_release(&f->ili);
+	cp_free(f);
+	return 0;
+}
+
+static void check_all(struct fixture *f)
+{
+	assert_true(cp_slab_check(&f->dentry));
+	assert_true(cp_slab_check(&f->inode));
+	assert_true(cp_slab_check(&f->ili));
+	assert_true(cp_mem_check(&f->mem));
+}
+
+/* 22 dentries need 2 slabs (21 per order-0 slab) = 2 pages. Freeing 20
+ * of the first slab's objects returns nothing; the 21st does (1 page). */
+static void memory_returns_only_when_slab_empties(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_slab_obj o[22];
+	uint64_t free0 = f->mem.free_pages;
+	int i;
+
+	for (i = 0; i < 22; i++)
+		assert_int_equal(cp_slab_alloc(&f->dentry, &f->ctx, &o[i]), 0);
+	assert_int_equal(f->dentry.nr_slabs, 2);
+	assert_int_equal(cp_slab_pages(&f->dentry), 2);
+	assert_int_equal(f->mem.free_pages, free0 - 2);
+	assert_int_equal(o[0].slab, o[20].slab);
+	assert_true(o[21].slab != o[0].slab);
+	for (i = 0; i < 20; i++) {
+		cp_slab_free(&f->dentry, o[i]);
+		assert_int_equal(f->mem.free_pages, free0 - 2);
+	}
+	cp_slab_free(&f->dentry, o[20]);
+	assert_int_equal(f->mem.free_pages, free0 - 1);
+	assert_int_equal(f->dentry.nr_slabs, 1);
+	assert_int_equal(f->dentry.nr_objects, 1);
+	check_all(f);
+	cp_slab_free(&f->dentry, o[21]);
+	assert_int_equal(f->mem.free_pages, free0);
+	check_all(f);
+}
+
+/* An order-2 cache takes and returns 4 pages per slab. */
+static void order_two_slab_is_four_pages(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_slab_obj o[17];
+	uint64_t free0 = f->mem.free_pages;
+	int i;
+
+	for (i = 0; i < 17; i++)
+		assert_int_equal(cp_slab_alloc(&f->inode, &f->ctx, &o[i]), 0);
+	/* 17 objects, 16 per slab -> 2 slabs -> 8 pages */
+	assert_int_equal(cp_slab_pages(&f->inode), 8);
+	assert_int_equal(f->mem.free_pages, free0 - 8);
+	cp_slab_free(&f->inode, o[16]);
+	assert_int_equal(f->mem.free_pages, free0 - 4);
+	for (i = 0; i < 16; i++)
+		cp_slab_free(&f->inode, o[i]);
+	assert_int_equal(f->mem.free_pages, free0);
+	check_all(f);
+}
+
+/* Two full slabs A and B (42 objects). Free one object of A, then one of
+ * B: the next allocation goes to B (most recently freed into), the one
+ * after to A; no new slab is taken. */
+static void partial_slab_most_recently_freed_into_is_reused_first(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_slab_obj o[42], n1, n2;
+	uint32_t a, b;
+	int i;
+
+	for (i = 0; i < 42; i++)
+		assert_int_equal(cp_slab_alloc(&f->dentry, &f->ctx, &o[i]), 0);
+	a = o[0].slab;
+	b = o[21].slab;
+	assert_true(a != b);
+	cp_slab_free(&f->dentry, o[3]);  /* A partial */
+	cp_slab_free(&f->dentry, o[30]); /* B partial, more recent */
+	assert_int_equal(cp_slab_alloc(&f->dentry, &f->ctx, &n1), 0);
+	assert_int_equal(n1.slab, b);
+	assert_int_equal(cp_slab_alloc(&f->dentry, &f->ctx, &n2), 0);
+	assert_int_equal(n2.slab, a);
+	assert_int_equal(f->dentry.nr_slabs, 2);
+	check_all(f);
+}
+
+/* SLAB_ACCOUNT: a memcg's objects live in slabs of their own, charged to
+ * it; the root's objects do not share them. An unaccounted cache charges
+ * nothing even when the task is in a memcg. */
+static void accounted_cache_charges_slab_pages_per_memcg(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_memcg cg;
+	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_slab_obj r, c1, c2, i1;
+
+	cp_memcg_init(&cg, 1, UINT64_MAX);
+	in_cg.memcg = &cg;
+	assert_int_equal(cp_slab_alloc(&f->dentry, &f->ctx, &r), 0);
+	assert_int_equal(cp_slab_alloc(&f->dentry, &in_cg, &c1), 0);
+	assert_int_equal(cp_slab_alloc(&f->dentry, &in_cg, &c2), 0);
+	/* root slab has 20 free objects, but the memcg gets its own slab */
+	assert_true(c1.slab != r.slab);
+	assert_int_equal(c1.slab, c2.slab);
+	assert_int_equal(cp_slab_obj_memcg_id(&f->dentry, c1), 1);
+	assert_int_equal(cp_slab_obj_memcg_id(&f->dentry, r), 0);
+	assert_int_equal(cg.nr_owner[f->dentry.owner], 1);
+	assert_int_equal(cg.usage_pages, 1);
+	/* xfs_ili is not SLAB_ACCOUNT */
+	assert_int_equal(cp_slab_alloc(&f->ili, &in_cg, &i1), 0);
+	assert_int_equal(cp_slab_obj_memcg_id(&f->ili, i1), 0);
+	assert_int_equal(cg.usage_pages, 1);
+	/* the charge goes away with the memcg's last object */
+	cp_slab_free(&f->dentry, c1);
+	assert_int_equal(cg.usage_pages, 1);
+	cp_slab_free(&f->dentry, c2);
+	assert_int_equal(cg.usage_pages, 0);
+	assert_true(cp_memcg_check(&cg));
+	check_all(f);
+}
+
+/* A memcg at its limit: the charge of a new slab fails (no reclaim hook
+ * installed) with -CP_ENOSPC and nothing is allocated. */
+static void charge_over_memcg_limit_fails_cleanly(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_memcg cg;
+	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_slab_obj o, keep;
+
+	cp_memcg_init(&cg, 2, 4); /* one order-2 slab fits */
+	in_cg.memcg = &cg;
+	assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &keep), 0);
+	for (int i = 1; i < 16; i++)
+		assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), 0);
+	o.slab = 12345;
+	assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), -CP_ENOSPC);
+	assert_int_equal(o.slab, 12345);
+	assert_int_equal(f->inode.nr_objects, 16);
+	assert_int_equal(cg.usage_pages, 4);
+	check_all(f);
+}
+
+/* Re-entrancy: the direct reclaim hook frees objects of the very cache
+ * that is allocating (the dcache shrinker during d_alloc). */
+struct reentry {
+	struct fixture *f;
+	struct cp_slab_obj *victims;
+	int nr_victims;
+};
+
+static uint64_t reclaim_frees_same_cache(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr)
+{
+	struct reentry *r = priv;
+	uint64_t before = r->f->mem.free_pages;
+
+	(void)ctx;
+	(void)nr;
+	while (r->nr_victims > 0)
+		cp_slab_free(&r->f->dentry, r->victims[--r->nr_victims]);
+	return r->f->mem.free_pages - before;
+}
+
+static void allocation_survives_reclaim_freeing_the_same_cache(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_slab_obj o[64], n;
+	struct reentry r;
+	struct cp_mem_hooks hooks = { .direct_reclaim = reclaim_frees_same_cache, .priv = &r };
+	uint64_t i, got;
+
+	teardown(state);
+	f = cp_malloc(sizeof(*f));
+	*state = f;
+	mem_setup(f, 2000);
+	/* 63 objects = 3 full slabs; then fill memory down to the min mark
+	 * so the next slab must reclaim */
+	for (i = 0; i < 63; i++)
+		assert_int_equal(cp_slab_alloc(&f->dentry, &f->ctx, &o[i]), 0);
+	got = f->mem.free_pages - f->mem.wmark.min;
+	assert_int_equal(cp_mem_take(&f->mem, CP_OWNER_PROCESS, got), 0);
+	r.f = f;
+	r.victims = o;
+	r.nr_victims = 63; /* frees all three slabs: 3 pages */
+	cp_mem_set_hooks(&f->mem, &hooks);
+	assert_int_equal(cp_slab_alloc(&f->dentry, &f->ctx, &n), 0);
+	assert_int_equal(f->dentry.nr_objects, 1);
+	assert_int_equal(f->dentry.nr_slabs, 1);
+	check_all(f);
+	cp_slab_free(&f->dentry, n);
+	check_all(f);
+}
+
+/* Host allocation failure while growing the slot array: -CP_ENOMEM, no
+ * pages taken. */
+static void host_failure_takes_no_pages(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_slab_obj o;
+	uint64_t free0 = f->mem.free_pages;
+	long n;
+	int rc = -1;
+
+	for (n = 0; rc != 0; n++) {
+		cp_alloc_fail_after(n);
+		rc = cp_slab_alloc(&f->dentry, &f->ctx, &o);
+		cp_alloc_fail_after(-1);
+		if (rc) {
+			assert_int_equal(rc, -CP_ENOMEM);
+			assert_int_equal(f->mem.free_pages, free0);
+			assert_int_equal(f->dentry.nr_objects, 0);
+		}
+		check_all(f);
+	}
+	assert_true(n > 1);
+	assert_int_equal(f->dentry.nr_objects, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(memory_returns_only_when_slab_empties, setup, teardown),
+		cmocka_unit_test_setup_teardown(order_two_slab_is_four_pages, setup, teardown),
+		cmocka_unit_test_setup_teardown(partial_slab_most_recently_freed_into_is_reused_first,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(accounted_cache_charges_slab_pages_per_memcg, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(charge_over_memcg_limit_fails_cleanly, setup, teardown),
+		cmocka_unit_test_setup_teardown(allocation_survives_reclaim_freeing_the_same_cache,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(host_failure_takes_no_pages, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
