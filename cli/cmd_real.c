@@ -20,6 +20,7 @@
 #include "proc.h"
 #include "real_out.h"
 #include "run.h"
+#include "scenario/scenario.h"
 #include "sig.h"
 
 static void usage(FILE *out)
@@ -27,11 +28,12 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: cachepressure real SCENARIO --mem SIZE [--confine global|memcg]\n"
 		"                          [--fs xfs|ext4] [--workdir DIR] [--repeat N]\n"
-		"                          [--json FILE] [--keep]\n"
+		"                          [--json FILE] [--keep] [--set SECTION.KEY=VALUE]...\n"
 		"\n"
-		"Runs SCENARIO (seed, files-in-cache) on the live kernel, as root, scaled\n"
-		"by SIZE / the scenario's RAM (16G): on a sparse image of its own (loop\n"
-		"device with direct I/O, mkfs, mounted noatime) with the real fs_mark.\n"
+		"Runs SCENARIO (a built-in: seed, files-in-cache; or a scenario file) on\n"
+		"the live kernel, as root, scaled by SIZE / the scenario's ram, on a\n"
+		"sparse image of its own (loop device with direct I/O, mkfs, mounted\n"
+		"noatime) with the real fs_mark.\n"
 		"Prints the seed's lines ('PATH: loop N read bytes is X', 'PATH: total\n"
 		"read during loops X') for each run, and the spread over the runs.\n"
 		"\n"
@@ -42,13 +44,14 @@ static void usage(FILE *out)
 		"                      MemAvailable >= SIZE + 1.5G; drops caches first\n"
 		"  --confine memcg     a memory cgroup limited to SIZE holds the workload\n"
 		"                      (v2 if a cgroup2 mount offers memory, else v1)\n"
-		"  --fs xfs|ext4       filesystem to make (default xfs, as the seed)\n"
+		"  --fs xfs|ext4       filesystem to make (default: the scenario's fs)\n"
 		"  --workdir DIR       where the image and mount point go (default\n"
 		"                      %s); refused on tmpfs or when it\n"
 		"                      holds files not named cachepressure-*\n"
 		"  --repeat N          N fresh runs (new mkfs each), with mean, min, max, sd\n"
 		"  --json FILE         write every run as JSON ('-' for stdout)\n"
 		"  --keep              keep the image file(s) and say where\n"
+		"  --set S.K=V         override a scenario key (after --mem), as for run\n"
 		"  -h, --help          this help\n"
 		"\n"
 		"Everything it creates is named cachepressure-* (image, mount point,\n"
@@ -86,10 +89,22 @@ int cmd_real(int argc, char **argv)
 			diag.msg);
 		return CLI_EXIT_USAGE;
 	}
-	rc = cp_real_plan_build(opts.scenario, opts.mem_bytes, &plan, &diag);
-	if (rc) {
-		fprintf(stderr, "cachepressure real: %s\n", diag.msg);
-		return CLI_EXIT_USAGE;
+	{
+		struct cli_scenario_opts so = { opts.scenario, opts.mem_arg, opts.sets,
+						opts.nr_sets };
+		struct cp_scenario *sc = NULL;
+
+		rc = cli_scenario_resolve(&so, &sc);
+		if (rc)
+			return rc;
+		rc = cp_real_plan_from_scenario(sc, &plan, &diag);
+		cp_scenario_destroy(sc);
+		if (rc) {
+			fprintf(stderr, "cachepressure real: %s\n", diag.msg);
+			return CLI_EXIT_USAGE;
+		}
+		if (!opts.fs_given)
+			opts.fs = plan.fs;
 	}
 	if (cp_real_signals_install()) {
 		fprintf(stderr, "cachepressure real: cannot install signal handlers\n");
@@ -132,7 +147,7 @@ int cmd_real(int argc, char **argv)
 	if (done > 0)
 		real_print_summary(stdout, runs, done);
 	if (opts.json && done > 0) {
-		rc = real_write_json(opts.json, runs, done, cp_fs_name(opts.fs), &diag);
+		rc = real_write_json(opts.json, runs, done, &diag);
 		if (rc) {
 			fprintf(stderr, "cachepressure real: %s\n", diag.msg);
 			exit_code = CLI_EXIT_FAIL;

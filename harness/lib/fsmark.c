@@ -19,7 +19,7 @@
 
 #include "core/alloc.h"
 
-#define MAX_ARGS (2 * 6 + 2 * CP_FS_MARK_MAX_DIRS + 2)
+#define MAX_ARGS (2 * 8 + 2 * CP_FS_MARK_MAX_DIRS + 2)
 
 void cp_fs_mark_argv_free(char **argv)
 {
@@ -70,17 +70,25 @@ int cp_fs_mark_argv(const struct cp_fs_mark_args *a, const char *prog, char ***o
 				   CP_FS_MARK_MAX_DIRS, a->nr_dirs);
 	if (a->files_per_loop == 0)
 		return cp_diag_set(diag, -CP_EINVAL, "fs_mark -n must be at least 1");
-	for (i = 0; i < a->nr_dirs; i++)
-		if (!a->dirs[i][0] || strchr(a->dirs[i], '/') || strcmp(a->dirs[i], "..") == 0 ||
+	for (i = 0; i < a->nr_dirs; i++) {
+		if (!a->dirs[i][0] || a->dirs[i][0] == '/' || strstr(a->dirs[i], "..") ||
 		    strcmp(a->dirs[i], ".") == 0)
 			return cp_diag_set(diag, -CP_EINVAL,
-					   "fs_mark directory '%s' must be a plain name", a->dirs[i]);
+					   "fs_mark directory '%s' must be relative, without '..'",
+					   a->dirs[i]);
+		if (strlen(a->dirs[i]) >= 40)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "fs_mark directory '%s': fs_mark takes less than 40 bytes",
+					   a->dirs[i]);
+	}
 	argv = cp_calloc(MAX_ARGS + 1, sizeof(*argv));
 	if (!argv)
 		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 	rc = push(argv, &n, prog);
 	if (!rc && a->subdirs)
 		rc = push_opt(argv, &n, "-D", a->subdirs);
+	if (!rc && a->files_per_subdir)
+		rc = push_opt(argv, &n, "-N", a->files_per_subdir);
 	if (!rc && a->sync_method >= 0)
 		rc = push_opt(argv, &n, "-S", (uint64_t)a->sync_method);
 	if (!rc)
@@ -89,6 +97,8 @@ int cp_fs_mark_argv(const struct cp_fs_mark_args *a, const char *prog, char ***o
 		rc = push_opt(argv, &n, "-s", a->file_size);
 	if (!rc && a->loops)
 		rc = push_opt(argv, &n, "-L", a->loops);
+	if (!rc && a->name_len)
+		rc = push_opt(argv, &n, "-p", a->name_len);
 	for (i = 0; !rc && i < a->nr_dirs; i++) {
 		rc = push(argv, &n, "-d");
 		if (!rc)

@@ -20,16 +20,18 @@ struct cp_fs_mark_args {
 	uint64_t files_per_loop;                          /* -n, per worker */
 	uint64_t loops;                                   /* -L (0 = not given) */
 	uint64_t subdirs;                                 /* -D (0 = not given) */
+	uint64_t files_per_subdir;                        /* -N (0 = not given) */
 	int sync_method;                                  /* -S (-1 = not given: fsync per file) */
 	uint64_t file_size;                               /* -s */
+	uint64_t name_len;                                /* -p (0 = not given: 40) */
 };
 
-/* Builds argv: prog [-D n] [-S m] -n n -s s [-L l] -d dir ...,
- * NULL-terminated, in the seed script's order. The directories stay
+/* Builds argv: prog [-D n] [-N n] [-S m] -n n -s s [-L l] [-p n] -d dir
+ * ..., NULL-terminated, in the seed script's order. The directories stay
  * relative: fs_mark 3.3 refuses a -d path of 40 bytes or more, so it runs
  * with its working directory on the mount point. *out is freed with
  * cp_fs_mark_argv_free(). Returns 0, -CP_EINVAL (no dirs, -n 0, a dir
- * with '/' or "..") or -CP_ENOMEM. */
+ * that is absolute, holds "..", or has 40 bytes or more) or -CP_ENOMEM. */
 int cp_fs_mark_argv(const struct cp_fs_mark_args *a, const char *prog, char ***out,
 		    struct cp_diag *diag);
 void cp_fs_mark_argv_free(char **argv);

@@ -60,7 +60,15 @@ int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_
 			if (cp_parse_size(v, &t.mem_bytes) || t.mem_bytes == 0)
 				return cp_diag_set(diag, -CP_EINVAL,
 						   "--mem '%s': not a size (e.g. 256M, 1G, 1.5G)", v);
+			t.mem_arg = v;
 			have_mem = true;
+		} else if ((m = opt_value(argc, argv, &i, "--set", &v))) {
+			if (m < 0)
+				goto missing;
+			if (t.nr_sets == CP_REAL_MAX_SETS)
+				return cp_diag_set(diag, -CP_EINVAL, "more than %d --set options",
+						   CP_REAL_MAX_SETS);
+			t.sets[t.nr_sets++] = v;
 		} else if ((m = opt_value(argc, argv, &i, "--confine", &v))) {
 			if (m < 0)
 				goto missing;
@@ -77,6 +85,7 @@ int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_
 			if (cp_fs_parse(v, &t.fs))
 				return cp_diag_set(diag, -CP_EINVAL, "--fs '%s': must be xfs or ext4",
 						   v);
+			t.fs_given = true;
 		} else if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
 			if (m < 0)
 				goto missing;
@@ -115,7 +124,9 @@ missing:
 		return cp_diag_set(diag, -CP_EINVAL, "option '%s' needs a value", a);
 	}
 	if (!t.scenario)
-		return cp_diag_set(diag, -CP_EINVAL, "missing SCENARIO (seed or files-in-cache)");
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "missing SCENARIO (a built-in such as seed or files-in-cache, or "
+				   "a file)");
 	if (!have_mem)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "missing --mem SIZE (the memory the scenario is scaled to)");

@@ -12,6 +12,7 @@
 
 #define CP_REAL_DEFAULT_WORKDIR "/var/tmp/cachepressure"
 #define CP_REAL_MAX_REPEAT 100
+#define CP_REAL_MAX_SETS 32
 
 struct cp_diag;
 
@@ -21,10 +22,14 @@ enum cp_confine { CP_CONFINE_GLOBAL, CP_CONFINE_MEMCG };
 const char *cp_confine_name(enum cp_confine c);
 
 struct cp_real_opts {
-	const char *scenario;   /* positional, required */
+	const char *scenario;   /* positional, required: built-in name or file */
 	uint64_t mem_bytes;     /* --mem SIZE, required */
+	const char *mem_arg;    /* the SIZE text as given */
+	const char *sets[CP_REAL_MAX_SETS]; /* --set SECTION.KEY=VALUE, in order */
+	size_t nr_sets;
 	enum cp_confine confine;/* --confine, default global */
-	enum cp_fs_type fs;     /* --fs, default xfs */
+	enum cp_fs_type fs;     /* --fs; without it the scenario's fs */
+	bool fs_given;
 	const char *workdir;    /* --workdir, default CP_REAL_DEFAULT_WORKDIR */
 	unsigned repeat;        /* --repeat N, 1..CP_REAL_MAX_REPEAT, default 1 */
 	const char *json;       /* --json FILE or NULL */

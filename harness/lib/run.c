@@ -57,6 +57,7 @@ struct child {
 	char *out;           /* what it printed (captured children) */
 	size_t len, cap;
 	enum role role;
+	const struct cp_real_looper *looper; /* loopers and a streaming driver */
 	char what[96];
 };
 
@@ -629,19 +630,18 @@ fail:
 	return 1;
 }
 
-static int run_fs_mark_setup(struct run *R, struct cp_diag *diag)
+static int run_fs_mark_setup(struct run *R, const struct cp_fs_mark_args *a, struct cp_diag *diag)
 {
-	const struct cp_real_plan *p = R->p;
 	struct cp_fs_mark_report rep;
 	struct child *c;
 	char **argv;
 	uint64_t t;
 	int rc;
 
-	rc = cp_fs_mark_argv(&p->setup_fsm, "fs_mark", &argv, diag);
+	rc = cp_fs_mark_argv(a, "fs_mark", &argv, diag);
 	if (rc)
 		return rc;
-	progress(R, "populating: fs_mark, %" PRIu64 " files", cp_fs_mark_total_files(&p->setup_fsm));
+	progress(R, "populating: fs_mark, %" PRIu64 " files", cp_fs_mark_total_files(a));
 	t = cp_proc_now_ns();
 	rc = child_start(R, ROLE_SETUP, "fs_mark (setup)", R->s->tools.fs_mark, argv, NULL, NULL,
 			 true, &c, diag);
@@ -655,10 +655,12 @@ static int run_fs_mark_setup(struct run *R, struct cp_diag *diag)
 		char why[160];
 
 		describe_status(c, why, sizeof(why));
-		return cp_diag_set(diag, -CP_ESYS, "%s: %s", why, c->out ? c->out : "");
+		return cp_diag_set(diag, -CP_ESYS, "%s: %s", why, last_line(c));
 	}
 	if (cp_fs_mark_parse(c->out ? c->out : "", &rep) == 0) {
-		rc = cp_run_result_set_counter(R->r, "setup_fs_mark_files", (int64_t)rep.files);
+		rc = cp_run_result_set_counter(R->r, "setup_fs_mark_files",
+					       cp_run_result_counter(R->r, "setup_fs_mark_files", 0) +
+						       (int64_t)rep.files);
 		if (!rc)
 			rc = cp_run_result_set_counter(R->r, "setup_fs_mark_files_per_sec",
 						       (int64_t)rep.files_per_sec);
@@ -678,15 +680,15 @@ static int setup_phase(struct run *R, struct cp_diag *diag)
 	size_t i;
 	int rc, fd;
 
-	for (i = 0; i < p->nr_mkdirs; i++) {
+	for (i = 0; i < p->nr_mkdirs; i++) { /* parents come first */
 		char path[CP_FSIMAGE_PATH_MAX + CP_REAL_NAME_MAX];
 
 		snprintf(path, sizeof(path), "%s/%s", R->w.mnt.path, p->mkdirs[i]);
 		if (mkdir(path, 0755))
 			return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", path, strerror(errno));
 	}
-	if (p->setup_fs_mark) {
-		rc = run_fs_mark_setup(R, diag);
+	for (i = 0; i < p->nr_setup; i++) {
+		rc = run_fs_mark_setup(R, &p->setup[i], diag);
 		if (rc)
 			return rc;
 	}
@@ -722,33 +724,62 @@ static int setup_phase(struct run *R, struct cp_diag *diag)
 		return rc;
 	}
 	close(fd);
+	/* cached = no: the file starts on disk only (clean after syncfs). */
+	for (i = 0; i < p->nr_files; i++) {
+		if (p->files[i].cached)
+			continue;
+		fd = open(wr[i].path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) {
+			rc = cp_diag_set(diag, -CP_ESYS, "dropping the cache of %s: %s", wr[i].path,
+					 strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return rc;
+		}
+		close(fd);
+	}
 	return 0;
 }
 
 /* ---- measured phase ------------------------------------------------- */
 
-static int start_looper(struct run *R, const char *prog, const char *display, const char *path,
-			const char *passes, uint64_t t0, enum role role, struct child **out,
-			struct cp_diag *diag)
+static int start_looper(struct run *R, const struct cp_real_looper *l, uint64_t t0,
+			enum role role, struct child **out, struct cp_diag *diag)
 {
-	char base[32];
-	char *argv[10];
-	int n = 0;
+	const struct cp_real_tools *t = &R->s->tools;
+	char base[32], size[32];
+	char *argv[16];
+	struct child *c;
+	int n = 0, rc;
 
 	snprintf(base, sizeof(base), "%" PRIu64, t0);
-	argv[n++] = (char *)display;
+	snprintf(size, sizeof(size), "%" PRIu64, l->read_size_bytes);
+	argv[n++] = l->kind == CP_REAL_WALKER ? "cp-read-dir" : "cp-read-file";
 	argv[n++] = "--quiet";
 	argv[n++] = "--json";
 	argv[n++] = "-";
 	argv[n++] = "--clock-base";
 	argv[n++] = base;
-	if (passes) {
+	if (l->kind == CP_REAL_STREAMER) {
 		argv[n++] = "--passes";
-		argv[n++] = (char *)passes;
+		argv[n++] = "1";
 	}
-	argv[n++] = (char *)path;
+	if (l->kind != CP_REAL_WALKER && l->read_size_bytes) {
+		argv[n++] = "--read-size";
+		argv[n++] = size;
+	}
+	if (l->kind == CP_REAL_WALKER && l->recursive)
+		argv[n++] = "--recursive";
+	argv[n++] = (char *)l->path;
 	argv[n] = NULL;
-	return child_start(R, role, path, prog, argv, NULL, NULL, true, out, diag);
+	rc = child_start(R, role, l->path, l->kind == CP_REAL_WALKER ? t->read_dir : t->read_file,
+			 argv, NULL, NULL, true, &c, diag);
+	if (rc)
+		return rc;
+	c->looper = l;
+	if (out)
+		*out = c;
+	return 0;
 }
 
 /* Parses a looper's JSON record into a reader of the result. */
@@ -767,7 +798,7 @@ static int record_looper(struct run *R, struct child *c)
 		fail(R, "%s: no result record", c->what);
 		return 0;
 	}
-	if (cp_run_result_add_reader(R->r, path->valuestring, &rd)) {
+	if (cp_run_result_add_reader(R->r, c->looper ? c->looper->label : path->valuestring, &rd)) {
 		cJSON_Delete(rec);
 		return -CP_ENOMEM;
 	}
@@ -817,6 +848,7 @@ static int measure_phase(struct run *R, struct cp_diag *diag)
 	const struct cp_real_plan *p = R->p;
 	struct cp_real_tools *t = &R->s->tools;
 	struct child *driver = NULL;
+
 	uint64_t t0, t_driver, t_end;
 	enum pump_end end;
 	size_t i;
@@ -830,16 +862,11 @@ static int measure_phase(struct run *R, struct cp_diag *diag)
 	R->sampling = true;
 	R->next_sample_ns = t0;
 	for (i = 0; i < p->nr_loopers; i++) {
-		const struct cp_real_looper *l = &p->loopers[i];
-
-		rc = start_looper(R, l->kind == CP_REAL_READER ? t->read_file : t->read_dir,
-				  l->kind == CP_REAL_READER ? "cp-read-file" : "cp-read-dir",
-				  l->path, NULL, t0, ROLE_LOOPER, NULL, diag);
+		rc = start_looper(R, &p->loopers[i], t0, ROLE_LOOPER, NULL, diag);
 		if (rc)
 			goto out;
 	}
-	progress(R, "%zu %s started", p->nr_loopers,
-		 p->loopers[0].kind == CP_REAL_READER ? "readers" : "walkers");
+	progress(R, "%zu reader(s)/walker(s) started", p->nr_loopers);
 	R->watch = true;
 	end = pump(R, t0 + p->driver_delay_ns, NULL, NULL, diag);
 	if (end == PUMP_STOPPED || end == PUMP_FAILED)
@@ -852,21 +879,31 @@ static int measure_phase(struct run *R, struct cp_diag *diag)
 		rc = cp_fs_mark_argv(&p->fsm, "fs_mark", &argv, diag);
 		if (rc)
 			goto out;
-		progress(R, "fs_mark started: %" PRIu64 " files in %zu directories",
-			 cp_fs_mark_total_files(&p->fsm), p->fsm.nr_dirs);
+		progress(R, "%s started: fs_mark, %" PRIu64 " files in %zu directories",
+			 p->driver_name, cp_fs_mark_total_files(&p->fsm), p->fsm.nr_dirs);
 		rc = child_start(R, ROLE_DRIVER, "fs_mark", t->fs_mark, argv, NULL, NULL, true,
 				 &driver, diag);
 		cp_fs_mark_argv_free(argv);
 	} else {
-		progress(R, "streaming %s once", p->stream_path);
-		rc = start_looper(R, t->read_file, "cp-read-file", p->stream_path, "1", t0,
-				  ROLE_DRIVER, &driver, diag);
+		progress(R, "streaming %s once", p->stream.label);
+		rc = start_looper(R, &p->stream, t0, ROLE_DRIVER, &driver, diag);
 	}
 	if (rc)
 		goto out;
-	end = pump(R, 0, child_done, driver, diag);
+	end = pump(R, p->time_limit_ns ? t0 + p->time_limit_ns : 0, child_done, driver, diag);
 	t_end = cp_proc_now_ns();
-	if (end == PUMP_DONE) {
+	if (end == PUMP_TIMEOUT) {
+		/* scenario.time_limit: stop the driver like the loopers */
+		progress(R, "time limit reached: stopping %s", p->driver_name);
+		cp_proc_stop(driver->pid, SIGINT, 5 * SEC_NS, &driver->status);
+		driver->running = false;
+		child_drain(driver);
+		rc = cp_run_result_set_counter(R->r, "cp_time_limit_hit", 1);
+		if (rc)
+			goto out;
+		if (p->driver == CP_REAL_DRIVE_FS_MARK)
+			record_fs_mark(R, driver, t_end - t_driver);
+	} else if (end == PUMP_DONE) {
 		child_drain(driver);
 		if (!exited_ok(driver)) {
 			char why[160];

@@ -6,9 +6,9 @@
  * read_bytes, as cp-read-file).
  *
  * read-dir.c of josefbacik/debug-scripts (cache-pressure/) walks one
- * directory and stat()s its regular files; this one also descends into
- * subdirectories (fs_mark may put files one level down) and stats every
- * entry. Output lines:
+ * directory and stat()s its regular files; this one stat()s every entry
+ * but . and .., and with --recursive also descends into subdirectories
+ * (fs_mark -D puts files one level down). Output lines:
  *
  *   DIR: loop N read bytes is X          (passes with X != 0; N from 0)
  *   DIR: total read during loops X
@@ -78,6 +78,8 @@ static int io_read_bytes(int iofd, uint64_t *out)
 
 /* Walks the directory open at dfd (consumed). Returns 0, 1 when stopped by
  * a signal, -1 on error (message printed). */
+static int recursive;
+
 static int walk(int dfd, const char *name, int depth, uint64_t *entries)
 {
 	DIR *d = fdopendir(dfd);
@@ -118,7 +120,7 @@ static int walk(int dfd, const char *name, int depth, uint64_t *entries)
 			break;
 		}
 		(*entries)++;
-		if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
+		if (recursive && S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
 			int sub = openat(dirfd(d), de->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
@@ -185,8 +187,9 @@ static int write_json(const char *dest, const char *path, const struct pass *pas
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: cp-read-dir [--json FILE|-] [--quiet] [--passes N] [--clock-base NS] DIR\n"
-		"readdir() + stat() over the tree at DIR in a loop until SIGINT/SIGTERM\n"
+		"Usage: cp-read-dir [--json FILE|-] [--quiet] [--passes N] [--clock-base NS]\n"
+		"                   [--recursive] DIR\n"
+		"readdir() + stat() over DIR (--recursive: the tree) in a loop until SIGINT/SIGTERM\n"
 		"(or N passes); reports passes completed and device bytes read per pass.\n");
 }
 
@@ -219,6 +222,8 @@ int main(int argc, char **argv)
 			json = argv[++i];
 		} else if (strcmp(argv[i], "--quiet") == 0) {
 			quiet = 1;
+		} else if (strcmp(argv[i], "--recursive") == 0) {
+			recursive = 1;
 		} else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) {
 			if (parse_u64(argv[++i], &max_passes) || max_passes == 0) {
 				fprintf(stderr, "cp-read-dir: bad --passes '%s'\n", argv[i]);

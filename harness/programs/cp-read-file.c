@@ -18,7 +18,8 @@
  *    "passes": [{"pass": 1, "read_bytes": x, "end_ns": t}, ...]}
  * where end_ns is CLOCK_MONOTONIC minus --clock-base (default: start).
  *
- * --passes N stops after N passes (a streaming read is --passes 1).
+ * --passes N stops after N passes (a streaming read is --passes 1);
+ * --read-size BYTES changes the read() size (cat reads 128 KiB).
  *
  * Exit: 0 done, 1 I/O error, 2 usage.
  */
@@ -34,7 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BUF_BYTES (1024 * 1024)
+#define DEFAULT_READ_BYTES (1024 * 1024)
+#define MAX_READ_BYTES (64ULL << 20)
 
 static volatile sig_atomic_t done;
 
@@ -149,7 +151,8 @@ static int write_json(const char *dest, const char *path, const struct pass *pas
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: cp-read-file [--json FILE|-] [--quiet] [--passes N] [--clock-base NS] FILE\n"
+		"Usage: cp-read-file [--json FILE|-] [--quiet] [--passes N] [--clock-base NS]\n"
+		"                    [--read-size BYTES] FILE\n"
 		"Reads FILE in a loop with 1 MiB read()s until SIGINT/SIGTERM (or N passes)\n"
 		"and reports the bytes read from the device per completed pass.\n");
 }
@@ -172,7 +175,7 @@ static int parse_u64(const char *s, uint64_t *out)
 int main(int argc, char **argv)
 {
 	const char *json = NULL, *path = NULL;
-	uint64_t max_passes = 0, base_ns = 0, prev, cur, total = 0;
+	uint64_t max_passes = 0, base_ns = 0, prev, cur, total = 0, read_bytes = DEFAULT_READ_BYTES;
 	int quiet = 0, have_base = 0, fd, iofd, i, rc = 0;
 	struct pass *passes = NULL;
 	size_t nr = 0, cap = 0;
@@ -187,6 +190,13 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) {
 			if (parse_u64(argv[++i], &max_passes) || max_passes == 0) {
 				fprintf(stderr, "cp-read-file: bad --passes '%s'\n", argv[i]);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--read-size") == 0 && i + 1 < argc) {
+			if (parse_u64(argv[++i], &read_bytes) || read_bytes == 0 ||
+			    read_bytes > MAX_READ_BYTES) {
+				fprintf(stderr, "cp-read-file: bad --read-size '%s' (1..64M bytes)\n",
+					argv[i]);
 				return 2;
 			}
 		} else if (strcmp(argv[i], "--clock-base") == 0 && i + 1 < argc) {
@@ -235,14 +245,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cp-read-file: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	buf = malloc(BUF_BYTES);
+	buf = malloc((size_t)read_bytes);
 	if (!buf || io_read_bytes(iofd, &prev)) {
 		fprintf(stderr, "cp-read-file: no read_bytes in /proc/self/io\n");
 		return 1;
 	}
 
 	while (!done) {
-		ssize_t n = full_read(fd, buf, BUF_BYTES);
+		ssize_t n = full_read(fd, buf, (size_t)read_bytes);
 
 		if (n == -2)
 			break;

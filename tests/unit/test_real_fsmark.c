@@ -13,7 +13,6 @@
 #include <cachepressure/error.h>
 
 #include "fsmark.h"
-#include "plan.h"
 
 static size_t argc_of(char **argv)
 {
@@ -31,39 +30,50 @@ static void seed_command_line_follows_the_script(void **state)
 	static const char *const want[] = { "fs_mark", "-D", "5000", "-S", "0", "-n", "6250",
 					    "-s",      "0",  "-L",   "20", "-d", "0",  "-d",
 					    "1" };
-	struct cp_real_plan p;
+	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "0", "1" }, .files_per_loop = 6250,
+				     .loops = 20, .subdirs = 5000, .sync_method = 0 };
 	char **argv;
 	size_t i;
 
 	(void)state;
-	assert_int_equal(cp_real_plan_build("seed", 1ULL << 30, &p, NULL), 0);
-	assert_int_equal(cp_fs_mark_argv(&p.fsm, "fs_mark", &argv, NULL), 0);
+	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, NULL), 0);
 	assert_int_equal(argc_of(argv), sizeof(want) / sizeof(want[0]));
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		assert_string_equal(argv[i], want[i]);
 	cp_fs_mark_argv_free(argv);
 }
 
-/* files-in-cache.sh: fs_mark -n 1000000 -L 1 -s0 -d 0 -d 1 -d 2: no -D
- * and no -S (fs_mark then fsyncs each file). */
-static void files_in_cache_has_no_subdirs_and_default_sync(void **state)
+/* files-in-cache.sh: fs_mark -n 1000000 -L 1 -s0 -d 0 -d 1 -d 2 (the
+ * scenario spells fs_mark's default fsync-per-file as sync = 1); -N and
+ * -p appear only when set. */
+static void optional_flags_appear_only_when_set(void **state)
 {
-	static const char *const want[] = { "fs_mark", "-n", "1000000", "-s", "0", "-L", "1",
-					    "-d",      "0",  "-d",	"1",  "-d", "2" };
-	struct cp_real_plan p;
+	static const char *const want[] = { "fs_mark", "-N", "100", "-S", "1", "-n", "1000000",
+					    "-s",      "0",  "-L",  "1",  "-p", "32", "-d", "0",
+					    "-d",      "1",  "-d",  "sub/2" };
+	struct cp_fs_mark_args a = { .nr_dirs = 3, .dirs = { "0", "1", "sub/2" },
+				     .files_per_loop = 1000000, .loops = 1, .files_per_subdir = 100,
+				     .sync_method = 1, .name_len = 32 };
 	char **argv;
 	size_t i;
 
 	(void)state;
-	assert_int_equal(cp_real_plan_build("files-in-cache", 16ULL << 30, &p, NULL), 0);
-	assert_int_equal(cp_fs_mark_argv(&p.setup_fsm, "fs_mark", &argv, NULL), 0);
+	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, NULL), 0);
 	assert_int_equal(argc_of(argv), sizeof(want) / sizeof(want[0]));
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		assert_string_equal(argv[i], want[i]);
 	cp_fs_mark_argv_free(argv);
+	a.sync_method = -1; /* not given: no -S at all */
+	a.files_per_subdir = 0;
+	a.name_len = 0;
+	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, NULL), 0);
+	assert_int_equal(argc_of(argv), 13);
+	for (i = 0; argv[i]; i++)
+		assert_true(strcmp(argv[i], "-S") && strcmp(argv[i], "-N") && strcmp(argv[i], "-p"));
+	cp_fs_mark_argv_free(argv);
 }
 
-static void directories_must_be_plain_names(void **state)
+static void directories_must_be_relative_and_short(void **state)
 {
 	struct cp_fs_mark_args a = { .nr_dirs = 1, .dirs = { "../etc" }, .files_per_loop = 1,
 				     .sync_method = -1 };
@@ -74,8 +84,15 @@ static void directories_must_be_plain_names(void **state)
 	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, &d), -CP_EINVAL);
 	assert_non_null(strstr(d.msg, "../etc"));
 	assert_null(argv);
-	strcpy(a.dirs[0], "..");
+	strcpy(a.dirs[0], "/abs");
 	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, &d), -CP_EINVAL);
+	/* fs_mark 3.3: "directory pathname too long (must be less than 40 bytes)" */
+	strcpy(a.dirs[0], "0123456789012345678901234567890123456789");
+	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "40 bytes"));
+	a.dirs[0][39] = '\0'; /* 39 bytes: accepted */
+	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, &d), 0);
+	cp_fs_mark_argv_free(argv);
 	a.nr_dirs = 0;
 	assert_int_equal(cp_fs_mark_argv(&a, "fs_mark", &argv, &d), -CP_EINVAL);
 	a.nr_dirs = 1;
@@ -134,8 +151,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(seed_command_line_follows_the_script),
-		cmocka_unit_test(files_in_cache_has_no_subdirs_and_default_sync),
-		cmocka_unit_test(directories_must_be_plain_names),
+		cmocka_unit_test(optional_flags_appear_only_when_set),
+		cmocka_unit_test(directories_must_be_relative_and_short),
 		cmocka_unit_test(report_rows_give_files_and_mean_rate),
 		cmocka_unit_test(report_without_rows_is_an_error),
 		cmocka_unit_test(total_files_is_dirs_times_files_times_loops),
