@@ -216,6 +216,21 @@ static void comment(FILE *out, const char *text)
 	}
 }
 
+/* Writes text as ';' comment lines as they are (copied comments). */
+static void comment_lines(FILE *out, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		fprintf(out, "; %.*s\n", (int)len, p);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+}
+
 static void write_profile(FILE *out, struct cp_calibration *c, struct source *src)
 {
 	const char *section = "";
@@ -252,7 +267,7 @@ static void write_profile(FILE *out, struct cp_calibration *c, struct source *sr
 				 src->path);
 			comment(out, text);
 			if (k->comment[0])
-				comment(out, k->comment);
+				comment_lines(out, k->comment);
 			fprintf(out, "%s = %s\n", v->key, k->value);
 		} else {
 			snprintf(text, sizeof(text),
