@@ -22,7 +22,7 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCP_WERROR=$(WERROR) $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-test: test-normal test-sanitize lint
+test: lint test-normal test-sanitize
 
 test-normal: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -39,7 +39,7 @@ lint:
 	@scripts/lint-determinism.sh
 
 run: build
-	$(BUILD)/cachepressure --help
+	$(BUILD)/cachepressure compare seed
 
 bench: build
 	@bench/run.sh $(BUILD)

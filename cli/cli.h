@@ -47,6 +47,11 @@ int cli_scenario_resolve(const struct cli_scenario_opts *o, struct cp_scenario *
 int cli_cmd_scenarios(int argc, char **argv);
 int cli_cmd_show(int argc, char **argv);
 
+/* `run` and `compare` (cmd_run.c), `policies` (cmd_policies.c). */
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_compare(int argc, char **argv);
+int cli_cmd_policies(int argc, char **argv);
+
 /* Subcommands, one file each. */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cmd_real(int argc, char **argv);      /* cmd_real.c */

@@ -3,6 +3,7 @@
  *
  * Exit codes: 0 ok, 1 simulation or I/O error, 2 usage error.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,8 +15,11 @@ static int cmd_help(int argc, char **argv);
 
 static const struct cli_command commands[] = {
 	{ "calibrate", "measure this machine and write a machine profile", cmd_calibrate },
+	{ "compare", "simulate a scenario under both policies and compare", cli_cmd_compare },
 	{ "help", "show this help, or the help of a command", cmd_help },
+	{ "policies", "list the REFERENCED policies and kernel profiles", cli_cmd_policies },
 	{ "real", "run a scenario on the live kernel (root)", cmd_real },
+	{ "run", "simulate a scenario under one policy", cli_cmd_run },
 	{ "scenarios", "list the built-in scenarios", cli_cmd_scenarios },
 	{ "show", "print a scenario resolved (defaults, --mem, --set)", cli_cmd_show },
 	{ "version", "print the version", cmd_version },
@@ -53,10 +57,26 @@ static void usage(FILE *out)
 		"See cachepressure(1).\n");
 }
 
+static bool is_help(const char *arg)
+{
+	return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
 static int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	if (argc > 1 && is_help(argv[1])) {
+		printf("Usage: cachepressure version\n"
+		       "\n"
+		       "Prints the version (also: cachepressure -V, --version).\n"
+		       "\n"
+		       "Options:\n"
+		       "  -h, --help  show this help\n");
+		return CLI_EXIT_OK;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "cachepressure version: unexpected argument '%s'\n", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
 	printf("cachepressure %s\n", CP_VERSION_STRING);
 	return CLI_EXIT_OK;
 }
@@ -65,7 +85,7 @@ static int cmd_help(int argc, char **argv)
 {
 	const struct cli_command *c;
 
-	if (argc < 2) {
+	if (argc < 2 || is_help(argv[1])) {
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}
@@ -89,7 +109,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+	if (is_help(argv[1])) {
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}

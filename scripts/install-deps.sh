@@ -10,8 +10,10 @@ set -eu
 # inih (scenario INI files), cJSON (JSON output), gnuplot (plots).
 # Real harness: fsmark (fs_mark), xfsprogs/e2fsprogs (mkfs), util-linux
 # (losetup, mount).
+# CLI tests and bench: jq (reads the JSON output), groff-base (the man page
+# check), time (/usr/bin/time -v for make bench).
 PACKAGES="gcc make cmake pkg-config libcmocka-dev libinih-dev libcjson-dev
-gnuplot-nox fsmark xfsprogs e2fsprogs util-linux"
+gnuplot-nox fsmark xfsprogs e2fsprogs util-linux jq groff-base time"
 
 missing=""
 for p in $PACKAGES; do

@@ -26,7 +26,7 @@ struct cp_work {
 	uint64_t nr_freed_objects;        /* dentries/inodes freed */
 	uint64_t nr_created_files;        /* empty files created (open O_CREAT, close) */
 	uint64_t nr_mkdir_lookups;        /* failing mkdir() path lookups (fs_mark) */
-	uint64_t nr_stats;                /* stat() calls that hit the dcache */
+	uint64_t nr_stats;                /* stat() calls (path walk; misses add inode reads) */
 	uint64_t nr_inode_reads;          /* inodes read from disk (CPU side only) */
 };
 

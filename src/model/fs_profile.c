@@ -1,6 +1,16 @@
 /*
  * fs_profile.c - the built-in filesystem profiles.
  *
+ * The run path reads profiles/<fs>.ini (fs_profile_file.c), the single
+ * source of the filesystem numbers; these built-ins stay for the unit
+ * tests and supply the kernel constants no file gives (external name
+ * overhead, XFS_LOOKUP_BATCH, NOFS flags, SLAB_ACCOUNT, cache names).
+ * Where they differ from the files: xfs_inode 16 per slab here, 17 in
+ * xfs.ini; xfs_ili 176 B x 23 here, 168 B x 24 in xfs.ini;
+ * ext4_inode_cache 1128 B x 14 per order-2 slab here, 1088 B x 30 per
+ * order-3 slab in ext4.ini; ext4 inodes_per_cluster 1 here (unused),
+ * 4096 / 256 = 16 from ext4.ini.
+ *
  * Sources (ref = /work/shared/ref/linux-reclaim-model.md):
  * [V] read in the kernel source named, [V-run] /proc/slabinfo of the
  * reference's 6.18 VM, [U] an assumption to calibrate.
@@ -13,6 +23,7 @@
  * inodes, 4 KiB blocks). */
 static const struct cp_fs_profile fs_xfs = {
 	.name = "xfs",
+	.description = "built-in XFS v5 (isize=512), Linux 4.11, SLUB",
 	.kind = CP_FS_XFS,
 	/* include/linux/dcache.h: struct dentry is 192 B with
 	 * DNAME_INLINE_LEN 32 (4.11 = 6.1) [V]; SLUB 21 per order-0 slab
@@ -38,6 +49,8 @@ static const struct cp_fs_profile fs_xfs = {
 	 * it, which mkfs.xfs sets up (xfsprogs mkfs: cluster_size *=
 	 * inodesize / XFS_DINODE_MIN_SIZE); 16384 / 512 = 32 inodes. (A v4
 	 * filesystem would have 8192 / 512 = 16.) */
+	.disk_inode_bytes = 512,
+	.inode_cluster_bytes = 16384,
 	.inodes_per_cluster = 32,
 	.reclaim_batch = 32, /* fs/xfs/xfs_icache.h XFS_LOOKUP_BATCH [V 4.11] */
 	/* ref §9.4: xfs_create allocates the inode inside the transaction
@@ -50,6 +63,7 @@ static const struct cp_fs_profile fs_xfs = {
 /* ext4, for comparison (no second stage: evict frees the inode). */
 static const struct cp_fs_profile fs_ext4 = {
 	.name = "ext4",
+	.description = "built-in ext4 (inode_size=256), Linux 4.11, SLUB",
 	.kind = CP_FS_EXT4,
 	.dentry = { "dentry", 192, 21, 0, true },
 	.external_name = { "kmalloc-64", 64, 64, 0, true },
@@ -59,6 +73,9 @@ static const struct cp_fs_profile fs_ext4 = {
 	.inode_log_item = { "none", 0, 0, 0, false },
 	.dname_inline_len = 32,
 	.external_name_overhead = 17,
+	/* mke2fs.conf inode_size = 256 in 4096-byte inode table blocks */
+	.disk_inode_bytes = 256,
+	.inode_cluster_bytes = 4096,
 	.inodes_per_cluster = 1, /* not used: no XFS clusters */
 	.reclaim_batch = 32,     /* not used */
 	/* fs/ext4/super.c ext4_alloc_inode: kmem_cache_alloc(..., GFP_NOFS)

@@ -1,14 +1,22 @@
 /*
  * fs_profile.h - filesystem profiles: the object sizes and per-file
  * behaviour that differ between the filesystems we model (xfs, ext4).
- * Every number carries its source in fs_profile.c.
+ * A run loads them from profiles/<fs>.ini (fs_profile_file.h), where
+ * every number carries its source; the built-in profiles of fs_profile.c
+ * serve the unit tests and the kernel constants files do not give.
+ * A profile owns its name and description; the slab geometry names point
+ * to static strings.
  */
 #ifndef CP_FS_PROFILE_H
 #define CP_FS_PROFILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "model/slab.h"
+
+#define CP_FS_NAME_LEN 16  /* "xfs", "ext4" */
+#define CP_FS_TEXT_LEN 160 /* description */
 
 enum cp_fs_kind {
 	CP_FS_XFS,  /* evicted inodes go to XFS's own reclaim (second stage) */
@@ -16,7 +24,8 @@ enum cp_fs_kind {
 };
 
 struct cp_fs_profile {
-	const char *name; /* "xfs", "ext4" */
+	char name[CP_FS_NAME_LEN];        /* "xfs", "ext4": decides kind */
+	char description[CP_FS_TEXT_LEN]; /* one line, for reports */
 	enum cp_fs_kind kind;
 
 	/* slab caches */
@@ -30,7 +39,12 @@ struct cp_fs_profile {
 	/* offsetof(struct external_name, name[1]): bytes added to the name */
 	unsigned external_name_overhead;
 
-	/* XFS inode clusters: inodes written back together (xfs_iflush_cluster) */
+	/* On-disk inode geometry, as the profile gives it: the size of one
+	 * on-disk inode and the bytes of on-disk inodes written together. */
+	uint32_t disk_inode_bytes;
+	uint32_t inode_cluster_bytes;
+	/* XFS inode clusters: inodes written back together (xfs_iflush_cluster);
+	 * a loaded profile has inode_cluster_bytes / disk_inode_bytes */
 	unsigned inodes_per_cluster;
 	/* XFS_LOOKUP_BATCH: inodes per reclaim radix-tree lookup */
 	unsigned reclaim_batch;
@@ -39,6 +53,14 @@ struct cp_fs_profile {
 	 * of an inode read by a lookup miss */
 	bool create_inode_nofs;
 	bool iget_inode_nofs;
+};
+
+/* Per-file CPU costs of the filesystem ([create] of profiles/<fs>.ini). */
+struct cp_fs_costs {
+	uint64_t create_cpu_ns;   /* one empty-file create, excluding the model's own allocations */
+	uint64_t mkdir_lookup_ns; /* the failing mkdir() fs_mark does per file */
+	uint64_t stat_cpu_ns;     /* a stat() that hits the dcache */
+	uint64_t inode_read_ns;   /* CPU side of reading an inode from disk (icache miss) */
 };
 
 /* Built-in profiles, NULL-terminated, fixed order. */

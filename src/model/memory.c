@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/bug.h"
+#include "core/intmath.h"
 #include "model/gfp.h"
 
 static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
@@ -35,27 +36,9 @@ static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
 	[CP_OWNER_FSBUF] = "fs_buffers",
 };
 
-static uint64_t int_sqrt(uint64_t x)
-{
-	uint64_t r = 0, bit = 1ULL << 62;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 uint64_t cp_min_free_kbytes_default(uint64_t lowmem_kbytes, uint64_t max_kbytes)
 {
-	uint64_t v = int_sqrt(lowmem_kbytes * 16);
+	uint64_t v = cp_int_sqrt(lowmem_kbytes * 16);
 
 	if (v < 128)
 		v = 128;
@@ -240,7 +223,8 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr,
 		if (progress == 0 && ++no_progress >= m->max_reclaim_retries)
 			break;
 	}
-	if (m->vmstat)
+	/* a __GFP_NORETRY caller (readahead) falls back on its own */
+	if (m->vmstat && !(ctx->gfp & CP_GFP_NORETRY))
 		cp_count(m->vmstat, CP_VM_OOM, 1);
 	return -CP_ENOSPC;
 }

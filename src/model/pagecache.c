@@ -137,7 +137,7 @@ bool cp_mapping_shrinkable(const struct cp_pagecache *pc, uint32_t id)
 /* The full check walks every slot; after each operation of a debug build
  * it runs only while the cache is small enough for that to be cheap
  * (tests of big caches call cp_pagecache_check() themselves). */
-#define DEBUG_CHECK_MAX_SLOTS 65536
+#define DEBUG_CHECK_MAX_SLOTS 4096
 
 static bool pagecache_check_small(const struct cp_pagecache *pc)
 {

@@ -1,5 +1,5 @@
 /*
- * policy.c - names of the REFERENCED policies.
+ * policy.c - names and one-line descriptions of the REFERENCED policies.
  */
 #include "model/policy.h"
 
@@ -10,6 +10,23 @@ static const char *const policy_names[] = {
 	[CP_POLICY_LEGACY] = "legacy",
 	[CP_POLICY_PATCHED] = "patched",
 };
+
+static const char *const policy_descriptions[] = {
+	[CP_POLICY_LEGACY] = "before v4.12: every dput()/iput_final() sets *REFERENCED, so a "
+			     "single-use object survives its first shrinker pass",
+	[CP_POLICY_PATCHED] = "563f40019d16 (v4.12 on): *REFERENCED only when released while "
+			      "already on the LRU",
+};
+
+_Static_assert(sizeof(policy_names) / sizeof(policy_names[0]) == CP_NR_REF_POLICIES,
+	       "CP_NR_REF_POLICIES matches the name table");
+_Static_assert(sizeof(policy_descriptions) / sizeof(policy_descriptions[0]) == CP_NR_REF_POLICIES,
+	       "CP_NR_REF_POLICIES matches the description table");
+
+const char *cp_ref_policy_description(enum cp_ref_policy p)
+{
+	return (unsigned)p < CP_NR_REF_POLICIES ? policy_descriptions[p] : "unknown";
+}
 
 const char *cp_ref_policy_name(enum cp_ref_policy p)
 {

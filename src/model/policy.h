@@ -15,8 +15,15 @@ enum cp_ref_policy {
 	CP_POLICY_PATCHED,
 };
 
+/* Number of policies: they are 0 .. CP_NR_REF_POLICIES - 1. */
+#define CP_NR_REF_POLICIES 2
+
 /* "legacy" / "patched" */
 const char *cp_ref_policy_name(enum cp_ref_policy p);
+
+/* One line on what the policy does (for `cachepressure policies`);
+ * "unknown" for a value out of range. */
+const char *cp_ref_policy_description(enum cp_ref_policy p);
 
 /* Parses name; 0 or -CP_EINVAL. */
 int cp_ref_policy_parse(const char *name, enum cp_ref_policy *out);

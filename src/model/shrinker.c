@@ -19,9 +19,13 @@
  * of the backlog; the new backlog is nr + delta - scanned, capped at
  * 2 * freeable.
  *
- * SIMPLIFIED: one node; no shrinker bitmap (every memcg-aware shrinker is
- * asked for each memcg); ->scan may not change nr_scanned in 4.11 (the
- * kernel ignores it there too).
+ * SIMPLIFIED: one node; no shrinker bitmap; shrink_slab() is asked for
+ * one memcg per shrink_node() pass (the reclaim target, or the root for
+ * global reclaim) instead of every memcg in the hierarchy: our runs put
+ * every object either in the root (global) or in the one memcg whose
+ * limit reclaims (memcg), so no other memcg's lists exist to walk;
+ * ->scan may not change nr_scanned in 4.11 (the kernel ignores it there
+ * too).
  */
 #include "model/shrinker.h"
 

@@ -73,6 +73,8 @@ static uint64_t super_cache_scan(void *priv, struct cp_shrink_control *sc)
 		freed += sb->ops->free_cached_objects(sb->fs, sc);
 	}
 	sc->nr_to_scan = n;
+	if (sb->vmstat)
+		cp_count(sb->vmstat, CP_VM_SB_OBJECTS_FREED, freed);
 	return freed;
 }
 

@@ -30,6 +30,7 @@ struct cp_super {
 	unsigned vfs_cache_pressure_denom; /* 6.16+, default 100 */
 	struct cp_shrinker shrinker;       /* seeks 2, batch 1024, memcg aware */
 	uint64_t nr_stop;                  /* scans refused (no __GFP_FS) */
+	struct cp_vmstat *vmstat;          /* optional: cp_sb_objects_freed */
 };
 
 #define CP_SUPER_BATCH 1024 /* fs/super.c alloc_super: s_shrink.batch */

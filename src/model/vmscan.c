@@ -36,32 +36,15 @@
 #include "model/vmscan.h"
 
 #include "core/bug.h"
+#include "core/intmath.h"
 #include "model/lru.h"
-
-static uint64_t int_sqrt(uint64_t x)
-{
-	uint64_t r = 0, bit = 1ULL << 62;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
 
 bool cp_inactive_file_is_low(const struct cp_pagecache *pc)
 {
 	uint64_t inactive = cp_lru_size(pc, CP_LRU_INACTIVE_FILE);
 	uint64_t active = cp_lru_size(pc, CP_LRU_ACTIVE_FILE);
 	uint64_t gb = (inactive + active) >> 18; /* 4 KiB pages per GiB */
-	uint64_t ratio = gb ? int_sqrt(10 * gb) : 1;
+	uint64_t ratio = gb ? cp_int_sqrt(10 * gb) : 1;
 
 	return inactive * ratio < active;
 }

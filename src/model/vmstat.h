@@ -32,7 +32,6 @@
 	X(PGSTEAL_KSWAPD, "pgsteal_kswapd") \
 	X(SLABS_SCANNED, "slabs_scanned") \
 	X(WORKINGSET_ACTIVATE, "workingset_activate_file") \
-	X(WORKINGSET_NODERECLAIM, "workingset_nodereclaim") \
 	X(WORKINGSET_REFAULT, "workingset_refault_file") \
 	X(WORKINGSET_RESTORE, "workingset_restore_file")
 

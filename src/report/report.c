@@ -224,6 +224,11 @@ int cp_report_run_table(FILE *out, const struct cp_run_result *r)
 		if (v != INT64_MIN)
 			fprintf(out, "%-26s %" PRId64 "\n", key_counters[i], v);
 	}
+	/* per-walker counters (read-dir passes, icache misses), sorted */
+	for (i = 0; i < r->nr_counters; i++)
+		if (strncmp(r->counters[i].name, "cp_walker_", 10) == 0)
+			fprintf(out, "%-26s %" PRId64 "\n", r->counters[i].name,
+				r->counters[i].value);
 	return ferror(out) ? -CP_EIO : 0;
 nomem:
 	cp_free(t.cells);

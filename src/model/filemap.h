@@ -1,0 +1,38 @@
+/*
+ * filemap.h - the read() path through the page cache with readahead
+ * (mm/filemap.c do_generic_file_read / filemap_read, mm/readahead.c).
+ */
+#ifndef CP_FILEMAP_H
+#define CP_FILEMAP_H
+
+#include <stdint.h>
+
+#include "model/memory.h"
+#include "model/pagecache.h"
+
+/* What one read() call did. */
+struct cp_read_result {
+	uint64_t nr_cached_pages;   /* found resident */
+	uint64_t nr_inserted_pages; /* missing: allocated, inserted, read */
+	uint64_t nr_io_requests;    /* device reads submitted (readahead windows) */
+	uint64_t io_bytes[64];      /* size of each request, in order (first 64) */
+	uint64_t nr_io_bytes;       /* bytes read from the device: /proc/self/io read_bytes */
+};
+
+/*
+ * read() of pages [index, index + nr) of mapping id (a file that is not
+ * sparse): each resident page is marked accessed; each run of missing
+ * pages is read by readahead in windows of ra_pages (mm/readahead.c:
+ * a sequential 1 MiB read() on a device whose max request is no larger
+ * than the window reaches the full window at once), allocated in ctx
+ * with __GFP_NORETRY first and without it on failure (the no_cached_page
+ * fallback), inserted, read, then marked accessed by the copy.
+ * If `sparse`, missing pages are filled without device I/O.
+ * Returns 0, or -CP_ENOSPC when memory could not be found (the pages
+ * before the failure stay inserted; *res counts them).
+ */
+int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
+		    uint32_t ra_pages, int sparse, struct cp_alloc_ctx *ctx,
+		    struct cp_read_result *res);
+
+#endif /* CP_FILEMAP_H */

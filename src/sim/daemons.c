@@ -1,0 +1,190 @@
+/*
+ * daemons.c - the kernel threads of the run: kswapd, XFS's background
+ * inode reclaim worker and the AIL pusher (xfsaild).
+ *
+ * kswapd (mm/vmscan.c kswapd(), 4.11/6.1): sleeps until the allocator
+ * wakes it below the low watermark; then runs balance_pgdat() until free
+ * memory is above the high watermark, and sleeps again. After
+ * MAX_RECLAIM_RETRIES (16) passes that reclaim nothing it gives up until
+ * woken again (pgdat->kswapd_failures).
+ *
+ * XFS (fs/xfs/xfs_icache.c, xfs_trans_ail.c, xfs_log.c, 4.11):
+ * xfs_reclaim_worker frees clean reclaimable inodes every
+ * xfs_syncd_centisecs / 6 = 5 s; the log worker pushes the whole AIL
+ * every xfs_syncd_centisecs = 30 s, and so does shrinker-driven inode
+ * reclaim (xfs_reclaim_inodes_nr -> xfs_ail_push_all); xfsaild writes the
+ * dirty inode clusters back.
+ *
+ * SIMPLIFIED: xfsaild writes 64 clusters per step at the device's write
+ * rate and is otherwise idle (no log-space-driven tail pushing).
+ */
+#include <cachepressure/error.h>
+
+#include "core/alloc.h"
+#include "model/fs_profile.h"
+#include "model/gfp.h"
+#include "sim/world.h"
+
+#define KSWAPD_MAX_FAILURES 16
+#define AIL_PUSH_CLUSTERS 64
+
+struct kswapd {
+	struct cp_task task;
+	unsigned failures;
+};
+
+struct xfs_daemon {
+	struct cp_task task;
+};
+
+static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct kswapd *k = priv;
+	struct cp_world *w = k->task.w;
+	struct cp_work work = { 0 };
+	uint64_t reclaimed;
+
+	(void)e;
+	if (cp_pgdat_balanced(&w->reclaim)) {
+		k->failures = 0;
+		out->next = CP_STEP_BLOCK;
+		return 0;
+	}
+	cp_task_begin(&k->task);
+	reclaimed = cp_balance_pgdat(&w->reclaim, &k->task.ctx);
+	cp_task_end(&k->task, &work, now_ns, out);
+	if (reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
+		k->failures = 0;
+		out->next = CP_STEP_BLOCK;
+	}
+	return 0;
+}
+
+static const struct cp_actor_ops kswapd_ops = {
+	.name = "kswapd0",
+	.step = kswapd_step,
+};
+
+static uint64_t cluster_bytes(const struct cp_world *w)
+{
+	return (uint64_t)w->fs.fsp->inodes_per_cluster * 512;
+}
+
+/* xfsaild: write back dirty inode clusters while a push is wanted. */
+static int xfsaild_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct xfs_daemon *d = priv;
+	struct cp_world *w = d->task.w;
+	uint64_t n;
+
+	(void)e;
+	if (!w->fs.xfs.ail_push_all_requested || w->fs.xfs.nr_dirty_clusters == 0) {
+		w->fs.xfs.ail_push_all_requested = false;
+		out->next = CP_STEP_BLOCK;
+		return 0;
+	}
+	n = cp_xfs_ail_push(&w->fs.xfs, AIL_PUSH_CLUSTERS);
+	if (n)
+		out->io_until_ns = cp_world_write(w, now_ns, n * cluster_bytes(w));
+	return 0;
+}
+
+static const struct cp_actor_ops xfsaild_ops = {
+	.name = "xfsaild",
+	.step = xfsaild_step,
+};
+
+/* xfs_reclaim_worker: every 5 s, free clean reclaimable inodes. */
+static int reclaim_worker_step(struct cp_engine *e, void *priv, uint64_t now_ns,
+			       struct cp_step *out)
+{
+	struct xfs_daemon *d = priv;
+	struct cp_world *w = d->task.w;
+	struct cp_work work = { 0 };
+
+	(void)e;
+	cp_task_begin(&d->task);
+	cp_xfs_reclaim_worker(&w->fs.xfs);
+	cp_task_end(&d->task, &work, now_ns, out);
+	return 0;
+}
+
+static const struct cp_actor_ops reclaim_worker_ops = {
+	.name = "xfs-reclaim",
+	.step = reclaim_worker_step,
+};
+
+/* xfs_log_worker: every 30 s, push the AIL. */
+static int log_worker_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct xfs_daemon *d = priv;
+	struct cp_world *w = d->task.w;
+
+	(void)now_ns;
+	(void)out;
+	w->fs.xfs.ail_push_all_requested = true;
+	cp_engine_wake(e, w->xfsaild_id);
+	return 0;
+}
+
+static const struct cp_actor_ops log_worker_ops = {
+	.name = "xfs-log",
+	.step = log_worker_step,
+};
+
+struct cp_daemons {
+	struct kswapd kswapd;
+	struct xfs_daemon xfsaild, reclaim_worker, log_worker;
+};
+
+static void task_setup(struct cp_task *t, struct cp_world *w, const char *name, int cpu)
+{
+	*t = (struct cp_task){ .w = w, .name = name };
+	t->ctx.gfp = CP_GFP_KERNEL;
+	t->ctx.cpu = cpu;
+	t->ctx.work = &t->rwork;
+}
+
+int cp_daemons_start(struct cp_world *w)
+{
+	struct cp_daemons *d = cp_calloc(1, sizeof(*d));
+	int rc;
+
+	if (!d)
+		return -CP_ENOMEM;
+	w->daemons = d;
+	task_setup(&d->kswapd.task, w, "kswapd0", 0);
+	d->kswapd.failures = 0;
+	rc = cp_engine_add_actor(w->e, &kswapd_ops, &d->kswapd,
+				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED, &d->kswapd.task.id);
+	if (rc)
+		return rc;
+	w->kswapd_waker.e = w->e;
+	w->kswapd_waker.id = d->kswapd.task.id;
+	w->reclaim.wake_kswapd = cp_engine_waker_wake;
+	w->reclaim.wake_priv = &w->kswapd_waker;
+	if (w->reclaim.kswapd_wanted)
+		cp_engine_wake(w->e, d->kswapd.task.id);
+	if (w->fs.fsp->kind != CP_FS_XFS)
+		return 0;
+	task_setup(&d->xfsaild.task, w, "xfsaild", 1);
+	rc = cp_engine_add_actor(w->e, &xfsaild_ops, &d->xfsaild,
+				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED, &w->xfsaild_id);
+	if (rc)
+		return rc;
+	w->has_xfsaild = true;
+	task_setup(&d->reclaim_worker.task, w, "xfs-reclaim", 1);
+	rc = cp_engine_add_timer(w->e, &reclaim_worker_ops, &d->reclaim_worker,
+				 5 * CP_NSEC_PER_SEC, &d->reclaim_worker.task.id);
+	if (rc)
+		return rc;
+	task_setup(&d->log_worker.task, w, "xfs-log", 1);
+	return cp_engine_add_timer(w->e, &log_worker_ops, &d->log_worker,
+				   30 * CP_NSEC_PER_SEC, &d->log_worker.task.id);
+}
+
+void cp_daemons_release(struct cp_world *w)
+{
+	cp_free(w->daemons);
+	w->daemons = NULL;
+}

@@ -1,0 +1,771 @@
+/*
+ * sim.c - one run: build the model and the engine from a scenario, run
+ * the actors on the virtual clock, and collect the result.
+ *
+ * Setup follows the seed's cache-pressure.sh: mkfs + mount (an empty
+ * filesystem), the data files written by dd in parallel (so they start
+ * in the page cache, inactive and unreferenced: buffered writes do not
+ * mark pages accessed, ref §7.2), then the actors in the scenario's
+ * order and timing. Memory is either the whole machine (global reclaim,
+ * kswapd) or a memory cgroup limit inside a larger machine (limit
+ * reclaim in the charging task).
+ *
+ * SIMPLIFIED: files live in the root directory whatever their path; the
+ * readers' anonymous memory and the processes' memory are taken up
+ * front and not charged to the memcg; the data files are clean when the
+ * readers start (dd's writeback is not modelled, ref §11.3); the XFS
+ * buffer cache and its shrinker are not modelled (ref §3.7: second
+ * order). In memcg mode the limit is the scenario's RAM, as the real
+ * harness sets it; the machine's reserve and process memory are outside
+ * the memcg, as in the kernel.
+ */
+#include "sim/sim.h"
+
+#include <cachepressure/error.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "model/fs_profile.h"
+#include "model/gfp.h"
+#include "model/lru.h"
+#include "scenario/scenario.h"
+#include "sim/world.h"
+#include "workloads/creator.h"
+#include "workloads/reader.h"
+#include "workloads/walker.h"
+
+static const char *const confine_names[] = { "global", "memcg" };
+
+const char *cp_confine_name(enum cp_confine c)
+{
+	return (unsigned)c < 2 ? confine_names[c] : "unknown";
+}
+
+int cp_confine_parse(const char *name, enum cp_confine *out)
+{
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		if (strcmp(name, confine_names[i]) == 0) {
+			*out = (enum cp_confine)i;
+			return 0;
+		}
+	}
+	return -CP_EINVAL;
+}
+
+uint64_t cp_name_id(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h & ((1ULL << 59) - 1); /* below the creators' id ranges */
+}
+
+/* ---- tasks ---------------------------------------------------------- */
+
+static uint64_t nr_freed_objects(const struct cp_world *w)
+{
+	return w->vs.v[CP_VM_DENTRIES_FREED] + w->vs.v[CP_VM_INODES_EVICTED] +
+	       w->vs.v[CP_VM_INODES_FREED];
+}
+
+void cp_task_begin(struct cp_task *t)
+{
+	t->freed_before = nr_freed_objects(t->w);
+}
+
+uint64_t cp_world_read(struct cp_world *w, uint64_t now_ns, uint64_t bytes)
+{
+	w->nr_device_read_bytes += bytes;
+	return cp_blockdev_submit(&w->dev, now_ns, bytes, false);
+}
+
+uint64_t cp_world_write(struct cp_world *w, uint64_t now_ns, uint64_t bytes)
+{
+	w->nr_device_write_bytes += bytes;
+	return cp_blockdev_submit(&w->dev, now_ns, bytes, true);
+}
+
+void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struct cp_step *out)
+{
+	struct cp_world *w = t->w;
+	struct cp_reclaim_work *rw = &t->rwork;
+	uint64_t i;
+
+	work->nr_lru_scanned_pages += rw->nr_scanned_pages;
+	work->nr_slab_scanned_objects += rw->nr_scanned_objects;
+	work->nr_freed_objects += nr_freed_objects(w) - t->freed_before;
+	out->cpu_ns += cp_work_cpu_ns(&w->cost, work);
+	/* 4.11 XFS reclaim waits for each dirty inode cluster it writes */
+	for (i = 0; i < rw->nr_write_ios; i++) {
+		uint64_t done = cp_world_write(w, now_ns,
+					       (uint64_t)w->fs.fsp->inodes_per_cluster * 512);
+
+		if (done > out->io_until_ns)
+			out->io_until_ns = done;
+	}
+	memset(rw, 0, sizeof(*rw));
+	if (w->has_xfsaild && w->fs.xfs.ail_push_all_requested)
+		cp_engine_wake(w->e, w->xfsaild_id);
+}
+
+bool cp_task_gate(struct cp_task *t, struct cp_step *out)
+{
+	if (t->started)
+		return false;
+	t->started = true;
+	if (!t->start_delay_ns)
+		return false;
+	out->next = CP_STEP_SLEEP_FOR;
+	out->sleep_ns = t->start_delay_ns;
+	return true;
+}
+
+void cp_task_stopped(struct cp_engine *e, struct cp_task *t)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_waiters; i++)
+		cp_engine_wake(e, t->waiters[i]->id);
+}
+
+void cp_world_fail(struct cp_world *w, const char *who, int rc)
+{
+	if (!w->failed) {
+		w->failed = true;
+		snprintf(w->failure, sizeof(w->failure), "%s: %s (the kernel would OOM)", who,
+			 cp_strerror(rc));
+	}
+	cp_engine_stop(w->e);
+}
+
+static void task_init(struct cp_task *t, struct cp_world *w, const char *name, unsigned gfp,
+		      int cpu)
+{
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	t->name = name;
+	t->ctx.gfp = gfp;
+	t->ctx.cpu = cpu;
+	t->ctx.memcg = w->use_memcg ? &w->memcg : NULL;
+	t->ctx.work = &t->rwork;
+}
+
+/* ---- the superblock shrinker over our filesystem ------------------ */
+
+static uint64_t sb_nr_dentries(void *fs, int memcg_id)
+{
+	return cp_dcache_lru_count(&((struct cp_fs *)fs)->dc, memcg_id);
+}
+
+static uint64_t sb_nr_inodes(void *fs, int memcg_id)
+{
+	return cp_icache_lru_count(&((struct cp_fs *)fs)->ic, memcg_id);
+}
+
+static uint64_t sb_nr_cached(void *fs, int memcg_id)
+{
+	(void)memcg_id;
+	return cp_fs_nr_cached_objects(fs);
+}
+
+static uint64_t sb_prune_dcache(void *fs, struct cp_shrink_control *sc)
+{
+	return cp_prune_dcache_sb(&((struct cp_fs *)fs)->dc, sc->memcg_id, sc->nr_to_scan,
+				  sc->ctx);
+}
+
+static uint64_t sb_prune_icache(void *fs, struct cp_shrink_control *sc)
+{
+	return cp_prune_icache_sb(&((struct cp_fs *)fs)->ic, sc->memcg_id, sc->nr_to_scan,
+				  sc->ctx, sc->is_kswapd);
+}
+
+static uint64_t sb_free_cached(void *fs, struct cp_shrink_control *sc)
+{
+	return cp_fs_free_cached_objects(fs, sc->nr_to_scan, sc->ctx);
+}
+
+static const struct cp_super_ops sb_ops = {
+	.nr_dentries = sb_nr_dentries,
+	.nr_inodes = sb_nr_inodes,
+	.nr_cached_objects = sb_nr_cached,
+	.prune_dcache = sb_prune_dcache,
+	.prune_icache = sb_prune_icache,
+	.free_cached_objects = sb_free_cached,
+};
+
+/* ---- setup ------------------------------------------------------------ */
+
+struct run {
+	struct cp_world w;
+	struct cp_scenario const *sc;
+	struct cp_dentry **files;       /* per scenario file */
+	struct cp_reader *readers;      /* readers then streamers */
+	size_t nr_readers;
+	struct cp_creator_group *groups;
+	size_t nr_groups;
+	struct cp_walker *walkers;
+	size_t nr_walkers;
+	struct cp_run_result *out;
+	uint64_t next_progress_ns;
+};
+
+static int setup_memory(struct run *r, struct cp_diag *diag)
+{
+	const struct cp_sim_config *cfg = r->w.cfg;
+	const struct cp_machine *m = cfg->machine;
+	uint64_t ram = cfg->confine == CP_CONFINE_GLOBAL ? r->sc->ram_bytes : m->ram_bytes;
+	struct cp_mem_params p = {
+		.total_pages = ram / CP_PAGE_SIZE,
+		/* the reserve is mostly struct pages: it scales with RAM */
+		.reserve_pages = cp_mul_div_u64(m->reserve_bytes, ram, m->ram_bytes) / CP_PAGE_SIZE,
+		.min_free_kbytes = m->min_free_kbytes,
+		.thp_enabled = m->thp,
+		.nr_zones = m->nr_zones,
+		.watermark_scale_factor = m->watermark_scale_factor,
+		.min_free_kbytes_max = cfg->kernel->min_free_kbytes_max,
+		.memcg_reclaim_retries = cfg->kernel->memcg_reclaim_retries,
+		.max_reclaim_retries = 16,
+	};
+	int rc = cp_mem_init(&r->w.mem, &p, &r->w.vs, diag);
+
+	if (rc)
+		return rc;
+	/* mostly fs_mark's table of names (-n of them): scales like the run */
+	if (cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
+			cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) / CP_PAGE_SIZE))
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "machine: process memory of %llu bytes does not fit in %llu bytes",
+				   (unsigned long long)m->process_bytes, (unsigned long long)ram);
+	if (cfg->confine == CP_CONFINE_MEMCG) {
+		r->w.use_memcg = true;
+		cp_memcg_init(&r->w.memcg, 1, r->sc->ram_bytes / CP_PAGE_SIZE);
+	}
+	return 0;
+}
+
+static int setup_model(struct run *r, struct cp_diag *diag)
+{
+	struct cp_world *w = &r->w;
+	const struct cp_sim_config *cfg = w->cfg;
+	struct cp_pagecache_params pp = {
+		.nr_cpus = cfg->machine->nr_cpus,
+		.lru_add_batch = cfg->kernel->lru_add_batch,
+		.workingset_flag = cfg->kernel->workingset_flag,
+	};
+	struct cp_fs_params fp = {
+		.fs = cfg->fs,
+		.kernel = cfg->kernel,
+		.policy = cfg->policy,
+		.mem = &w->mem,
+		.pc = &w->pc,
+		.vmstat = &w->vs,
+	};
+	int rc;
+
+	rc = cp_pagecache_init(&w->pc, &pp, &w->mem, &w->vs);
+	if (rc)
+		return cp_diag_set(diag, rc, "page cache: %s", cp_strerror(rc));
+	rc = cp_fs_init(&w->fs, &fp, diag);
+	if (rc)
+		return rc;
+	w->fs_ready = true;
+	cp_shrinker_registry_init(&w->shrinkers, cfg->kernel, &w->vs);
+	cp_super_init(&w->sb, &sb_ops, &w->fs,
+		      cfg->vfs_cache_pressure ? cfg->vfs_cache_pressure : 100,
+		      cfg->vfs_cache_pressure_denom ? cfg->vfs_cache_pressure_denom : 100);
+	w->sb.vmstat = &w->vs;
+	rc = cp_register_shrinker(&w->shrinkers, &w->sb.shrinker);
+	if (rc)
+		return cp_diag_set(diag, rc, "shrinker registry: %s", cp_strerror(rc));
+	cp_reclaim_init(&w->reclaim, &w->mem, &w->pc, &w->shrinkers, &w->vs, cfg->kernel);
+	cp_reclaim_install(&w->reclaim);
+	cp_work_cost_from_machine(&w->cost, cfg->machine);
+	w->cost.create_cpu_ns = cfg->fs_costs.create_cpu_ns;
+	w->cost.mkdir_lookup_ns = cfg->fs_costs.mkdir_lookup_ns;
+	w->cost.stat_cpu_ns = cfg->fs_costs.stat_cpu_ns;
+	w->cost.inode_read_ns = cfg->fs_costs.inode_read_ns;
+	w->ra_pages = (uint32_t)(cfg->machine->read_ahead_kb / 4);
+	return 0;
+}
+
+/* dd of every cached file, in parallel: 1 MiB chunks in turn. */
+static int setup_files(struct run *r, struct cp_diag *diag)
+{
+	struct cp_world *w = &r->w;
+	const struct cp_scenario *sc = r->sc;
+	struct cp_task dd;
+	uint64_t chunk, max_pages = 0;
+	size_t i;
+	int rc;
+
+	task_init(&dd, w, "dd", CP_GFP_NOFS, 0);
+	r->files = cp_calloc(sc->nr_files ? sc->nr_files : 1, sizeof(*r->files));
+	if (!r->files)
+		return -CP_ENOMEM;
+	for (i = 0; i < sc->nr_files; i++) {
+		uint64_t pages = (sc->files[i].size_bytes + CP_PAGE_SIZE - 1) / CP_PAGE_SIZE;
+
+		if (pages >= CP_NIL)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "%s: [file %s] size: %llu bytes is more than the model's %u pages",
+					   sc->source, sc->files[i].name,
+					   (unsigned long long)sc->files[i].size_bytes, CP_NIL - 1);
+		rc = cp_fs_open(&w->fs, cp_fs_root(&w->fs), cp_name_id(sc->files[i].path), 8,
+				(uint32_t)pages, &dd.ctx, &r->files[i]);
+		if (rc)
+			return cp_diag_set(diag, rc, "%s: [file %s]: %s", sc->source,
+					   sc->files[i].name, cp_strerror(rc));
+		if (sc->files[i].cached && pages > max_pages)
+			max_pages = pages;
+	}
+	for (chunk = 0; chunk < max_pages; chunk += 256) {
+		for (i = 0; i < sc->nr_files; i++) {
+			uint32_t id = cp_file_mapping(r->files[i]);
+			uint32_t nr = w->pc.mappings[id].nr_index, p;
+
+			if (!sc->files[i].cached || chunk >= nr)
+				continue;
+			for (p = (uint32_t)chunk; p < nr && p < chunk + 256; p++) {
+				rc = cp_add_to_page_cache_lru(&w->pc, id, p, &dd.ctx);
+				if (rc)
+					return cp_diag_set(diag, rc,
+							   "%s: [file %s]: the cached files do not fit in memory",
+							   sc->source, sc->files[i].name);
+			}
+		}
+	}
+	cp_lru_add_drain_all(&w->pc);
+	return 0;
+}
+
+static int add_actor(struct run *r, const struct cp_actor_ops *ops, struct cp_task *t,
+		     const struct cp_sc_actor *a)
+{
+	int rc;
+	unsigned flags = a->start_after ? CP_ACTOR_START_BLOCKED : 0;
+
+	rc = cp_engine_add_actor(r->w.e, ops, t, flags, &t->id);
+	if (rc)
+		return rc;
+	t->start_delay_ns = a->start_ns;
+	return 0;
+}
+
+static struct cp_task *find_task(struct run *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		if (strcmp(r->readers[i].task.name, name) == 0)
+			return &r->readers[i].task;
+	for (i = 0; i < r->nr_groups; i++)
+		if (strcmp(r->groups[i].main_task.name, name) == 0)
+			return &r->groups[i].main_task;
+	for (i = 0; i < r->nr_walkers; i++)
+		if (strcmp(r->walkers[i].task.name, name) == 0)
+			return &r->walkers[i].task;
+	return NULL;
+}
+
+/* Which creator worker made the directory a walker reads. */
+static int walker_source(struct run *r, const char *root, unsigned *worker,
+			 struct cp_creator_group **group)
+{
+	size_t g, d;
+
+	for (g = 0; g < r->nr_groups; g++) {
+		const struct cp_sc_creator *c = &r->sc->creators[g];
+
+		for (d = 0; d < c->dirs.n; d++) {
+			if (strcmp(c->dirs.v[d], root) == 0) {
+				*worker = (unsigned)d;
+				*group = &r->groups[g];
+				return 0;
+			}
+		}
+	}
+	return -CP_ENOENT;
+}
+
+static int setup_readers(struct run *r, struct cp_diag *diag)
+{
+	const struct cp_scenario *sc = r->sc;
+	size_t n = sc->nr_readers + sc->nr_streamers, i;
+	int cpu = 0, rc;
+
+	r->readers = cp_calloc(n ? n : 1, sizeof(*r->readers));
+	if (!r->readers)
+		return -CP_ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct cp_reader *rd = &r->readers[i];
+		bool streamer = i >= sc->nr_readers;
+		const struct cp_sc_actor *a = streamer ? &sc->streamers[i - sc->nr_readers].actor
+						       : &sc->readers[i].actor;
+		size_t fi = streamer ? sc->streamers[i - sc->nr_readers].file_idx
+				     : sc->readers[i].file_idx;
+		uint64_t rs = streamer ? sc->streamers[i - sc->nr_readers].read_size_bytes
+				       : sc->readers[i].read_size_bytes;
+
+		task_init(&rd->task, &r->w, a->name, CP_GFP_NOFS, cpu++);
+		rd->file = r->files[fi];
+		rd->mapping = cp_file_mapping(rd->file);
+		rd->nr_pages = r->w.pc.mappings[rd->mapping].nr_index;
+		rd->read_pages = (uint32_t)((rs + CP_PAGE_SIZE - 1) / CP_PAGE_SIZE);
+		rd->sparse = sc->files[fi].sparse;
+		rd->max_passes = streamer ? 1 : 0;
+		if (!streamer) {
+			rc = cp_run_result_add_reader(r->out, sc->files[fi].path, &rd->result);
+			if (rc)
+				return rc;
+		}
+		r->nr_readers++;
+		rc = add_actor(r, &cp_reader_ops, &rd->task, a);
+		if (rc)
+			return cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc));
+	}
+	/* result pointers move when readers are added: fix them up */
+	for (i = 0; i < sc->nr_readers; i++)
+		r->readers[i].result = &r->out->readers[i];
+	return 0;
+}
+
+static int setup_creators(struct run *r, struct cp_diag *diag)
+{
+	const struct cp_scenario *sc = r->sc;
+	size_t g;
+	unsigned i;
+	int rc;
+
+	r->groups = cp_calloc(sc->nr_creators ? sc->nr_creators : 1, sizeof(*r->groups));
+	if (!r->groups)
+		return -CP_ENOMEM;
+	for (g = 0; g < sc->nr_creators; g++) {
+		const struct cp_sc_creator *c = &sc->creators[g];
+		struct cp_creator_group *grp = &r->groups[g];
+
+		grp->w = &r->w;
+		grp->files_per_loop = c->files_per_loop;
+		grp->loops = c->loops;
+		grp->subdirs = c->subdirs;
+		grp->files_per_subdir = c->files_per_subdir;
+		grp->secs_per_dir_ns = c->secs_per_dir_ns;
+		grp->name_len = c->name_len;
+		grp->sync = c->sync;
+		if (c->file_size_bytes)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "%s:%u: [creator %s] file_size = %llu: the model creates empty files only (-s 0)",
+					   sc->source, c->actor.origin.line, c->actor.name,
+					   (unsigned long long)c->file_size_bytes);
+		grp->workers = cp_calloc(c->dirs.n, sizeof(*grp->workers));
+		if (!grp->workers)
+			return -CP_ENOMEM;
+		grp->nr_workers = (unsigned)c->dirs.n;
+		r->nr_groups++;
+		task_init(&grp->main_task, &r->w, c->actor.name, CP_GFP_KERNEL, 0);
+		rc = add_actor(r, &cp_creator_main_ops, &grp->main_task, &c->actor);
+		if (rc)
+			return rc;
+		for (i = 0; i < grp->nr_workers; i++) {
+			struct cp_creator_worker *cw = &grp->workers[i];
+
+			task_init(&cw->task, &r->w, c->actor.name, CP_GFP_KERNEL,
+				  (int)((r->nr_readers + i) % r->w.cfg->machine->nr_cpus));
+			cw->group = grp;
+			cw->index = i;
+			rc = cp_fs_mkdir(&r->w.fs, cp_fs_root(&r->w.fs), cp_name_id(c->dirs.v[i]), 1,
+					 &cw->task.ctx, &cw->dir, NULL);
+			if (rc)
+				return cp_diag_set(diag, rc, "mkdir %s: %s", c->dirs.v[i],
+						   cp_strerror(rc));
+			rc = cp_engine_add_actor(r->w.e, &cp_creator_ops, cw, CP_ACTOR_START_BLOCKED,
+						 &cw->task.id);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int setup_walkers(struct run *r, struct cp_diag *diag)
+{
+	const struct cp_scenario *sc = r->sc;
+	size_t i;
+	int rc;
+
+	r->walkers = cp_calloc(sc->nr_walkers ? sc->nr_walkers : 1, sizeof(*r->walkers));
+	if (!r->walkers)
+		return -CP_ENOMEM;
+	for (i = 0; i < sc->nr_walkers; i++) {
+		struct cp_walker *wk = &r->walkers[i];
+		struct cp_creator_group *grp;
+
+		task_init(&wk->task, &r->w, sc->walkers[i].actor.name, CP_GFP_KERNEL,
+			  (int)(i % r->w.cfg->machine->nr_cpus));
+		if (walker_source(r, sc->walkers[i].root, &wk->creator_worker, &grp))
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "%s:%u: [walker %s] root = %s: the model walks only directories an fs_mark creator fills",
+					   sc->source, sc->walkers[i].actor.origin.line,
+					   sc->walkers[i].actor.name, sc->walkers[i].root);
+		if (grp->subdirs)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "%s:%u: [walker %s]: the model walks flat directories (creator subdirs = 0)",
+					   sc->source, sc->walkers[i].actor.origin.line,
+					   sc->walkers[i].actor.name);
+		wk->dir = grp->workers[wk->creator_worker].dir;
+		wk->nr_entries = grp->files_per_loop * grp->loops;
+		r->nr_walkers++;
+		rc = add_actor(r, &cp_walker_ops, &wk->task, &sc->walkers[i].actor);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* start_after and stop_with, after every actor exists. */
+static int setup_timing(struct run *r, struct cp_diag *diag)
+{
+	const struct cp_scenario *sc = r->sc;
+	const struct cp_sc_actor *all[256];
+	size_t n = 0, i;
+	int rc;
+
+	for (i = 0; i < sc->nr_readers && n < 256; i++)
+		all[n++] = &sc->readers[i].actor;
+	for (i = 0; i < sc->nr_streamers && n < 256; i++)
+		all[n++] = &sc->streamers[i].actor;
+	for (i = 0; i < sc->nr_creators && n < 256; i++)
+		all[n++] = &sc->creators[i].actor;
+	for (i = 0; i < sc->nr_walkers && n < 256; i++)
+		all[n++] = &sc->walkers[i].actor;
+	for (i = 0; i < n; i++) {
+		struct cp_task *self = find_task(r, all[i]->name), *other;
+
+		if (all[i]->start_after) {
+			struct cp_task **wv;
+
+			other = find_task(r, all[i]->start_after);
+			if (!other)
+				return cp_diag_set(diag, -CP_EINVAL, "start_after = %s: no such actor",
+						   all[i]->start_after);
+			wv = cp_realloc(other->waiters, (other->nr_waiters + 1) * sizeof(*wv));
+			if (!wv)
+				return -CP_ENOMEM;
+			other->waiters = wv;
+			wv[other->nr_waiters++] = self;
+		}
+		if (all[i]->stop_with) {
+			other = find_task(r, all[i]->stop_with);
+			if (!other)
+				return cp_diag_set(diag, -CP_EINVAL, "stop_with = %s: no such actor",
+						   all[i]->stop_with);
+			rc = cp_engine_stop_on_finish(r->w.e, other->id, self->id);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* ---- sampling and results --------------------------------------------- */
+
+static const char *const series_columns[] = {
+	"t_ns", "free_pages", "active_file", "inactive_file", "pagecache_pages",
+	"slab_dentry_pages", "slab_name_pages", "slab_inode_pages", "slab_ili_pages",
+	"dentry_lru", "inode_lru", "fs_reclaimable", "sb_deferred", "memcg_usage_pages",
+};
+#define NR_COLUMNS (sizeof(series_columns) / sizeof(series_columns[0]))
+
+static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
+{
+	struct run *r = priv;
+	struct cp_world *w = &r->w;
+	int64_t row[NR_COLUMNS];
+	int memcg_id = w->use_memcg ? w->memcg.id : 0;
+
+	(void)e;
+	row[0] = (int64_t)t_ns;
+	row[1] = (int64_t)w->mem.free_pages;
+	row[2] = (int64_t)cp_lru_size(&w->pc, CP_LRU_ACTIVE_FILE);
+	row[3] = (int64_t)cp_lru_size(&w->pc, CP_LRU_INACTIVE_FILE);
+	row[4] = (int64_t)w->mem.nr_owner[CP_OWNER_PAGECACHE];
+	row[5] = (int64_t)cp_slab_pages(&w->fs.dentry_cache);
+	row[6] = (int64_t)cp_slab_pages(&w->fs.name_cache);
+	row[7] = (int64_t)cp_slab_pages(&w->fs.inode_cache);
+	row[8] = w->fs.has_ili ? (int64_t)cp_slab_pages(&w->fs.ili_cache) : 0;
+	row[9] = (int64_t)cp_dcache_lru_count(&w->fs.dc, memcg_id);
+	row[10] = (int64_t)cp_icache_lru_count(&w->fs.ic, memcg_id);
+	row[11] = (int64_t)cp_fs_nr_cached_objects(&w->fs);
+	row[12] = (int64_t)w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg ? memcg_id : 0];
+	row[13] = w->use_memcg ? (int64_t)w->memcg.usage_pages : 0;
+	if (w->cfg->progress && t_ns >= r->next_progress_ns) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s: %llu files created",
+			 cp_ref_policy_name(w->cfg->policy),
+			 (unsigned long long)w->vs.v[CP_VM_INODES_ALLOCATED]);
+		w->cfg->progress(w->cfg->progress_priv, t_ns, what);
+		r->next_progress_ns = t_ns + CP_NSEC_PER_SEC;
+	}
+	return cp_series_add_row(&r->out->series, row);
+}
+
+static int fill_counters(struct run *r)
+{
+	struct cp_world *w = &r->w;
+	struct cp_run_result *out = r->out;
+	struct {
+		const char *name;
+		uint64_t value;
+	} extra[] = {
+		{ "cp_device_read_bytes", w->nr_device_read_bytes },
+		{ "cp_device_write_bytes", w->nr_device_write_bytes },
+		{ "cp_pages_accessed", w->nr_pages_accessed },
+		{ "cp_sb_nr_deferred",
+		  w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg && w->use_memcg
+						     ? w->memcg.id : 0] },
+		{ "cp_sb_scan_refused_nofs", w->sb.nr_stop },
+		{ "cp_sb_objects_scanned", w->sb.shrinker.nr_scanned_total },
+		{ "cp_xfs_sync_cluster_writes", w->fs.xfs.nr_sync_writes },
+		{ "cp_xfs_ail_cluster_writes", w->fs.xfs.nr_ail_writes },
+		{ "cp_end_dentry_lru", cp_dcache_lru_count(&w->fs.dc, w->use_memcg ? w->memcg.id : 0) },
+		{ "cp_end_inode_lru", cp_icache_lru_count(&w->fs.ic, w->use_memcg ? w->memcg.id : 0) },
+		{ "cp_end_fs_reclaimable", cp_fs_nr_cached_objects(&w->fs) },
+		{ "cp_end_slab_pages", cp_slab_pages(&w->fs.dentry_cache) +
+					       cp_slab_pages(&w->fs.name_cache) +
+					       cp_slab_pages(&w->fs.inode_cache) +
+					       (w->fs.has_ili ? cp_slab_pages(&w->fs.ili_cache) : 0) },
+		{ "cp_end_pagecache_pages", w->mem.nr_owner[CP_OWNER_PAGECACHE] },
+	};
+	size_t i;
+	int rc;
+
+	for (i = 0; i < CP_NR_VMSTAT; i++) {
+		rc = cp_run_result_set_counter(out, cp_vmstat_name((enum cp_vmstat_item)i),
+					       (int64_t)w->vs.v[i]);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		rc = cp_run_result_set_counter(out, extra[i].name, (int64_t)extra[i].value);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < r->nr_walkers; i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "cp_walker_%s_passes", r->walkers[i].task.name);
+		rc = cp_run_result_set_counter(out, name, (int64_t)r->walkers[i].nr_passes);
+		if (rc)
+			return rc;
+		snprintf(name, sizeof(name), "cp_walker_%s_icache_misses", r->walkers[i].task.name);
+		rc = cp_run_result_set_counter(out, name, (int64_t)r->walkers[i].nr_misses);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int fill_header(struct run *r)
+{
+	const struct cp_sim_config *cfg = r->w.cfg;
+	struct cp_run_result *out = r->out;
+	int rc = 0;
+
+	rc = rc ? rc : cp_run_result_set_str(&out->source, "model");
+	rc = rc ? rc : cp_run_result_set_str(&out->policy, cp_ref_policy_name(cfg->policy));
+	rc = rc ? rc : cp_run_result_set_str(&out->kernel, cfg->kernel->name);
+	rc = rc ? rc : cp_run_result_set_str(&out->scenario, r->sc->name);
+	rc = rc ? rc : cp_run_result_set_str(&out->confine, cp_confine_name(cfg->confine));
+	out->mem_bytes = r->sc->ram_bytes;
+	out->seed = cfg->seed;
+	return rc;
+}
+
+static void run_release(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		cp_free(r->readers[i].task.waiters);
+	for (i = 0; i < r->nr_walkers; i++)
+		cp_free(r->walkers[i].task.waiters);
+	for (i = 0; i < r->nr_groups; i++) {
+		cp_free(r->groups[i].main_task.waiters);
+		cp_free(r->groups[i].workers);
+	}
+	cp_free(r->readers);
+	cp_free(r->groups);
+	cp_free(r->walkers);
+	cp_free(r->files);
+	cp_daemons_release(&r->w);
+	cp_engine_destroy(r->w.e);
+	cp_blockdev_release(&r->w.dev);
+	if (r->w.fs_ready)
+		cp_fs_release(&r->w.fs);
+	cp_pagecache_release(&r->w.pc);
+}
+
+int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struct cp_diag *diag)
+{
+	struct run *r = cp_calloc(1, sizeof(*r));
+	struct cp_blockdev_params bp;
+	int rc;
+
+	if (!r)
+		return -CP_ENOMEM;
+	r->w.cfg = cfg;
+	r->sc = cfg->scenario;
+	r->out = out;
+	rc = fill_header(r);
+	if (!rc)
+		rc = cp_series_set_columns(&out->series, series_columns, NR_COLUMNS);
+	if (!rc)
+		rc = setup_memory(r, diag);
+	if (!rc)
+		rc = setup_model(r, diag);
+	if (!rc)
+		rc = cp_engine_create(&r->w.e, cfg->machine->nr_cpus);
+	if (!rc) {
+		cp_blockdev_params_from_machine(&bp, cfg->machine);
+		rc = cp_blockdev_init(&r->w.dev, &bp, diag);
+	}
+	if (!rc)
+		rc = setup_files(r, diag);
+	if (!rc)
+		rc = setup_readers(r, diag);
+	if (!rc)
+		rc = setup_creators(r, diag);
+	if (!rc)
+		rc = setup_walkers(r, diag);
+	if (!rc)
+		rc = setup_timing(r, diag);
+	if (!rc)
+		rc = cp_daemons_start(&r->w);
+	if (!rc && r->sc->time_limit_ns)
+		cp_engine_set_time_limit(r->w.e, r->sc->time_limit_ns);
+	if (!rc)
+		rc = cp_engine_set_sampler(r->w.e, CP_SAMPLE_INTERVAL_NS, sample, r);
+	if (!rc)
+		rc = cp_engine_run(r->w.e, diag);
+	if (!rc) {
+		out->duration_ns = 0;
+		if (out->series.nr_rows)
+			out->duration_ns = (uint64_t)out->series.values[(out->series.nr_rows - 1) *
+									out->series.nr_columns];
+		rc = fill_counters(r);
+	}
+	if (!rc && r->w.failed) {
+		out->failed = 1;
+		rc = cp_run_result_set_str(&out->failure, r->w.failure);
+	}
+	run_release(r);
+	cp_free(r);
+	return rc;
+}

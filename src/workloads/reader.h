@@ -1,0 +1,28 @@
+/*
+ * reader.h - the seed's read-file (and a one-pass streamer, cat).
+ */
+#ifndef CP_READER_H
+#define CP_READER_H
+
+#include <cachepressure/result.h>
+
+#include "sim/world.h"
+
+struct cp_reader {
+	struct cp_task task;
+	struct cp_dentry *file;       /* open file (holds the inode) */
+	uint32_t mapping;
+	uint32_t nr_pages;            /* file size in pages */
+	uint32_t read_pages;          /* pages per read() call */
+	bool sparse;
+	uint32_t max_passes;          /* 0 = loop until stopped; 1 = streamer */
+	uint32_t pos;                 /* next page to read */
+	uint64_t pass_read_bytes;     /* device bytes of the pass in progress */
+	struct cp_reader_result *result; /* completed passes go here */
+	uint64_t nr_passes;
+};
+
+/* The engine actor ops of a reader. */
+extern const struct cp_actor_ops cp_reader_ops;
+
+#endif /* CP_READER_H */

@@ -1,0 +1,177 @@
+/*
+ * test_sim.c - whole runs of small scenarios: the workloads' accounting
+ * (read-file's per-pass bytes, fs_mark's files and directories),
+ * determinism, and the two confinement regimes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include <cachepressure/error.h>
+#include <cachepressure/result.h>
+
+#include "engine/machine.h"
+#include "model/fs_profile.h"
+#include "scenario/scenario.h"
+#include "sim/sim.h"
+
+#define MACHINE CP_SOURCE_DIR "/tests/data/machine-test.ini"
+
+/* 256 MiB machine-test box; a 16 MiB file that is NOT cached at start;
+ * fs_mark: 2 dirs, 1500 files per loop, 3 loops, -D 10 -N 100. */
+static const char *const scenario_text =
+	"[scenario]\nname = t\nram = 256M\nfs = xfs\nmount = /mnt/t\nseed = 7\n"
+	"[file f]\npath = /mnt/t/f\nsize = 16M\ncached = no\n"
+	"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
+	"[creator mark]\ndirs = /mnt/t/a, /mnt/t/b\nfiles_per_loop = 1500\nloops = 3\n"
+	"file_size = 0\nsync = 0\nsubdirs = 10\nfiles_per_subdir = 100\nname_len = 40\n";
+
+struct rig {
+	struct cp_scenario *sc;
+	struct cp_machine m;
+	struct cp_sim_config cfg;
+	struct cp_run_result res;
+};
+
+static void rig_run(struct rig *g, const char *text, enum cp_ref_policy policy,
+		    enum cp_confine confine)
+{
+	struct cp_diag d = { { 0 } };
+
+	memset(g, 0, sizeof(*g));
+	assert_int_equal(cp_scenario_load_string(text, "test", &g->sc, &d), 0);
+	assert_int_equal(cp_machine_load(MACHINE, &g->m, &d), 0);
+	g->cfg.scenario = g->sc;
+	g->cfg.machine = &g->m;
+	g->cfg.kernel = cp_kernel_profile_find("linux-4.11");
+	g->cfg.fs = cp_fs_profile_find("xfs");
+	g->cfg.fs_costs.create_cpu_ns = 20000;
+	g->cfg.fs_costs.mkdir_lookup_ns = 1000;
+	g->cfg.policy = policy;
+	g->cfg.confine = confine;
+	g->cfg.seed = 7;
+	cp_run_result_init(&g->res);
+	assert_int_equal(cp_sim_run(&g->cfg, &g->res, &d), 0);
+}
+
+static void rig_free(struct rig *g)
+{
+	cp_run_result_release(&g->res);
+	cp_scenario_destroy(g->sc);
+}
+
+/* read-file counts, per completed pass, the bytes its reads sent to the
+ * device: the first pass over an uncached 16 MiB file reads all of it
+ * (16777216 bytes), later passes find it cached (it fits) and read 0;
+ * the total is the sum; pass ends are in time order. */
+static void reader_counts_device_bytes_per_completed_pass(void **state)
+{
+	struct rig g;
+	const struct cp_reader_result *rd;
+	size_t i;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	assert_false(g.res.failed);
+	assert_int_equal(g.res.nr_readers, 1);
+	rd = &g.res.readers[0];
+	assert_true(rd->nr_passes >= 2);
+	assert_int_equal(rd->passes[0].read_bytes, 16777216);
+	for (i = 1; i < rd->nr_passes; i++) {
+		assert_int_equal(rd->passes[i].read_bytes, 0);
+		assert_true(rd->passes[i].end_ns > rd->passes[i - 1].end_ns);
+	}
+	assert_int_equal(rd->total_read_bytes, 16777216);
+	rig_free(&g);
+}
+
+/* fs_mark -d a -d b -n 1500 -L 3 -D 10 -N 100: each worker makes 4500
+ * files, moving to the next subdirectory every 100 files, so it uses all
+ * 10 subdirectories: inodes = root + data file + 2 dirs + 2 x 10 subdirs
+ * + 2 x 4500 files = 1 + 1 + 2 + 20 + 9000 = 9024. */
+static void fsmark_creates_files_and_subdirectories(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_inodes_allocated", -1), 9024);
+	rig_free(&g);
+}
+
+/* Same scenario, same seed: the same result, pass for pass. */
+static void runs_are_deterministic(void **state)
+{
+	struct rig a, b;
+	size_t i;
+
+	(void)state;
+	rig_run(&a, scenario_text, CP_POLICY_LEGACY, CP_CONFINE_GLOBAL);
+	rig_run(&b, scenario_text, CP_POLICY_LEGACY, CP_CONFINE_GLOBAL);
+	assert_int_equal(a.res.nr_counters, b.res.nr_counters);
+	for (i = 0; i < a.res.nr_counters; i++)
+		assert_int_equal(a.res.counters[i].value, b.res.counters[i].value);
+	assert_int_equal(a.res.readers[0].nr_passes, b.res.readers[0].nr_passes);
+	for (i = 0; i < a.res.readers[0].nr_passes; i++)
+		assert_int_equal(a.res.readers[0].passes[i].end_ns,
+				 b.res.readers[0].passes[i].end_ns);
+	assert_int_equal(a.res.series.nr_rows, b.res.series.nr_rows);
+	assert_memory_equal(a.res.series.values, b.res.series.values,
+			    a.res.series.nr_rows * a.res.series.nr_columns * sizeof(int64_t));
+	rig_free(&a);
+	rig_free(&b);
+}
+
+/* A 24 MiB memcg around a 16 MiB file and 9000 files' metadata: limit
+ * reclaim in the charging tasks (cp_pgscan_memcg), no kswapd, and the
+ * global pgscan counters stay 0 as in the kernel's /proc/vmstat. */
+static void memcg_confinement_reclaims_in_the_memcg(void **state)
+{
+	struct rig g;
+	char text[2048];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s", scenario_text);
+	memcpy(strstr(text, "ram = 256M"), "ram =  24M", 10);
+	rig_run(&g, text, CP_POLICY_PATCHED, CP_CONFINE_MEMCG);
+	assert_false(g.res.failed);
+	assert_true(cp_run_result_counter(&g.res, "cp_pgscan_memcg", 0) > 0);
+	assert_int_equal(cp_run_result_counter(&g.res, "pgscan_kswapd", -1), 0);
+	assert_int_equal(cp_run_result_counter(&g.res, "pgscan_direct", -1), 0);
+	rig_free(&g);
+}
+
+/* The result header says what ran. */
+static void result_names_policy_kernel_and_confinement(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_LEGACY, CP_CONFINE_GLOBAL);
+	assert_string_equal(g.res.source, "model");
+	assert_string_equal(g.res.policy, "legacy");
+	assert_string_equal(g.res.kernel, "linux-4.11");
+	assert_string_equal(g.res.confine, "global");
+	assert_string_equal(g.res.scenario, "t");
+	assert_int_equal(g.res.mem_bytes, 256 << 20);
+	assert_true(g.res.series.nr_rows > 1);
+	rig_free(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reader_counts_device_bytes_per_completed_pass),
+		cmocka_unit_test(fsmark_creates_files_and_subdirectories),
+		cmocka_unit_test(runs_are_deterministic),
+		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
+		cmocka_unit_test(result_names_policy_kernel_and_confinement),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
