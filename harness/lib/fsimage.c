@@ -28,12 +28,12 @@
 #define TMPFS_MAGIC_ 0x01021994
 #define RAMFS_MAGIC_ 0x858458f6
 
-const char *cp_fs_name(enum cp_fs_type fs)
+const char *cp_fs_name(enum cp_fs_kind fs)
 {
 	return fs == CP_FS_EXT4 ? "ext4" : "xfs";
 }
 
-int cp_fs_parse(const char *s, enum cp_fs_type *out)
+int cp_fs_parse(const char *s, enum cp_fs_kind *out)
 {
 	if (strcmp(s, "xfs") == 0)
 		*out = CP_FS_XFS;
@@ -281,7 +281,7 @@ int cp_loop_detach(const char *losetup, struct cp_loop *lo, const struct cp_imag
 	return 0;
 }
 
-int cp_mkfs_argv(const char *mkfs, enum cp_fs_type fs, const char *dev, uint64_t nr_inodes,
+int cp_mkfs_argv(const char *mkfs, enum cp_fs_kind fs, const char *dev, uint64_t nr_inodes,
 		 char *buf, size_t buf_len, char *argv[10])
 {
 	int n = 0;
@@ -304,7 +304,7 @@ int cp_mkfs_argv(const char *mkfs, enum cp_fs_type fs, const char *dev, uint64_t
 	return n;
 }
 
-int cp_mkfs(const char *mkfs, enum cp_fs_type fs, const struct cp_loop *lo, uint64_t nr_inodes,
+int cp_mkfs(const char *mkfs, enum cp_fs_kind fs, const struct cp_loop *lo, uint64_t nr_inodes,
 	    struct cp_diag *diag)
 {
 	struct cp_spawn_opts so;
@@ -319,7 +319,7 @@ int cp_mkfs(const char *mkfs, enum cp_fs_type fs, const struct cp_loop *lo, uint
 }
 
 int cp_mount_create(const struct cp_workdir *wd, const char *name, const struct cp_loop *lo,
-		    enum cp_fs_type fs, struct cp_mount *m, struct cp_diag *diag)
+		    enum cp_fs_kind fs, struct cp_mount *m, struct cp_diag *diag)
 {
 	struct cp_mount tmp;
 

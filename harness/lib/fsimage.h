@@ -15,17 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/fs_profile.h" /* enum cp_fs_kind: CP_FS_XFS, CP_FS_EXT4 */
+
 #define CP_FSIMAGE_PATH_MAX 4096
 #define CP_FSIMAGE_PREFIX "cachepressure-"
 
 struct cp_diag;
 
-enum cp_fs_type { CP_FS_XFS, CP_FS_EXT4 };
-
 /* "xfs" / "ext4". */
-const char *cp_fs_name(enum cp_fs_type fs);
+const char *cp_fs_name(enum cp_fs_kind fs);
 /* Parses "xfs"/"ext4"; 0 or -CP_EINVAL. */
-int cp_fs_parse(const char *s, enum cp_fs_type *out);
+int cp_fs_parse(const char *s, enum cp_fs_kind *out);
 
 struct cp_workdir {
 	char path[CP_FSIMAGE_PATH_MAX];
@@ -78,13 +78,13 @@ int cp_loop_detach(const char *losetup, struct cp_loop *lo, const struct cp_imag
 
 /* mkfs on our loop device only: mkfs.xfs -f -q DEV, or mkfs.ext4 -F -q
  * [-N nr_inodes] DEV. */
-int cp_mkfs(const char *mkfs, enum cp_fs_type fs, const struct cp_loop *lo, uint64_t nr_inodes,
+int cp_mkfs(const char *mkfs, enum cp_fs_kind fs, const struct cp_loop *lo, uint64_t nr_inodes,
 	    struct cp_diag *diag);
 
 /* Builds the mkfs argv (for tests and error messages): returns the number
  * of arguments written to argv (NULL-terminated; max 10), using buf for
  * numbers. */
-int cp_mkfs_argv(const char *mkfs, enum cp_fs_type fs, const char *dev, uint64_t nr_inodes,
+int cp_mkfs_argv(const char *mkfs, enum cp_fs_kind fs, const char *dev, uint64_t nr_inodes,
 		 char *buf, size_t buf_len, char *argv[10]);
 
 struct cp_mount {
@@ -95,7 +95,7 @@ struct cp_mount {
 
 /* mkdir <workdir>/<name> and mount our loop device there with noatime. */
 int cp_mount_create(const struct cp_workdir *wd, const char *name, const struct cp_loop *lo,
-		    enum cp_fs_type fs, struct cp_mount *m, struct cp_diag *diag);
+		    enum cp_fs_kind fs, struct cp_mount *m, struct cp_diag *diag);
 
 /* Unmounts (retrying while busy, for up to 10 s, then a lazy detach) and
  * removes the mount point, each only if we made it. */

@@ -9,11 +9,6 @@
 
 #include "core/parse.h"
 
-const char *cp_confine_name(enum cp_confine c)
-{
-	return c == CP_CONFINE_MEMCG ? "memcg" : "global";
-}
-
 /* Matches argv[*i] against --name; sets *val to the value (next argument
  * or after '='). Returns 1 on match, 0 if not this option, -1 when the
  * value is missing. */
@@ -72,11 +67,7 @@ int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_
 		} else if ((m = opt_value(argc, argv, &i, "--confine", &v))) {
 			if (m < 0)
 				goto missing;
-			if (strcmp(v, "global") == 0)
-				t.confine = CP_CONFINE_GLOBAL;
-			else if (strcmp(v, "memcg") == 0)
-				t.confine = CP_CONFINE_MEMCG;
-			else
+			if (cp_confine_parse(v, &t.confine))
 				return cp_diag_set(diag, -CP_EINVAL,
 						   "--confine '%s': must be global or memcg", v);
 		} else if ((m = opt_value(argc, argv, &i, "--fs", &v))) {

@@ -9,17 +9,13 @@
 #include <stdint.h>
 
 #include "fsimage.h"
+#include "sim/sim.h" /* enum cp_confine, cp_confine_name(): shared with the model */
 
 #define CP_REAL_DEFAULT_WORKDIR "/var/tmp/cachepressure"
 #define CP_REAL_MAX_REPEAT 100
 #define CP_REAL_MAX_SETS 32
 
 struct cp_diag;
-
-enum cp_confine { CP_CONFINE_GLOBAL, CP_CONFINE_MEMCG };
-
-/* "global" / "memcg". */
-const char *cp_confine_name(enum cp_confine c);
 
 struct cp_real_opts {
 	const char *scenario;   /* positional, required: built-in name or file */
@@ -28,7 +24,7 @@ struct cp_real_opts {
 	const char *sets[CP_REAL_MAX_SETS]; /* --set SECTION.KEY=VALUE, in order */
 	size_t nr_sets;
 	enum cp_confine confine;/* --confine, default global */
-	enum cp_fs_type fs;     /* --fs; without it the scenario's fs */
+	enum cp_fs_kind fs;     /* --fs; without it the scenario's fs */
 	bool fs_given;
 	const char *workdir;    /* --workdir, default CP_REAL_DEFAULT_WORKDIR */
 	unsigned repeat;        /* --repeat N, 1..CP_REAL_MAX_REPEAT, default 1 */

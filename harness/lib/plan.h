@@ -63,7 +63,7 @@ enum cp_real_driver { CP_REAL_DRIVE_FS_MARK, CP_REAL_DRIVE_STREAM };
 struct cp_real_plan {
 	char scenario[CP_REAL_NAME_MAX];
 	uint64_t mem_bytes;          /* the scenario's ram after --mem */
-	enum cp_fs_type fs;          /* the scenario's fs (--fs overrides) */
+	enum cp_fs_kind fs;          /* the scenario's fs (--fs overrides) */
 	uint64_t time_limit_ns;      /* 0 = none */
 
 	/* setup */

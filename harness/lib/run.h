@@ -51,7 +51,7 @@ struct cp_real_session {
 
 /* Finds losetup, mkfs.<fs>, fs_mark and the harness programs. Returns 0
  * or -CP_ENOENT with diag naming the missing program and its package. */
-int cp_real_find_tools(enum cp_fs_type fs, struct cp_real_tools *t, struct cp_diag *diag);
+int cp_real_find_tools(enum cp_fs_kind fs, struct cp_real_tools *t, struct cp_diag *diag);
 
 /* Checks, in this order and before touching anything: root (-CP_EPERM),
  * the programs (-CP_ENOENT), /dev/loop-control, the memory cgroup

@@ -19,7 +19,7 @@
 
 #define MIB (1024ULL * 1024ULL)
 
-int cp_real_find_tools(enum cp_fs_type fs, struct cp_real_tools *t, struct cp_diag *diag)
+int cp_real_find_tools(enum cp_fs_kind fs, struct cp_real_tools *t, struct cp_diag *diag)
 {
 	static const struct {
 		const char *name, *package;
