@@ -52,4 +52,8 @@ int cli_cmd_run(int argc, char **argv);
 int cli_cmd_compare(int argc, char **argv);
 int cli_cmd_policies(int argc, char **argv);
 
+/* Subcommands, one file each. */
+int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
+int cmd_real(int argc, char **argv);      /* cmd_real.c */
+
 #endif /* CP_CLI_H */

@@ -14,9 +14,11 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct cli_command commands[] = {
+	{ "calibrate", "measure this machine and write a machine profile", cmd_calibrate },
 	{ "compare", "simulate a scenario under both policies and compare", cli_cmd_compare },
 	{ "help", "show this help, or the help of a command", cmd_help },
 	{ "policies", "list the REFERENCED policies and kernel profiles", cli_cmd_policies },
+	{ "real", "run a scenario on the live kernel (root)", cmd_real },
 	{ "run", "simulate a scenario under one policy", cli_cmd_run },
 	{ "scenarios", "list the built-in scenarios", cli_cmd_scenarios },
 	{ "show", "print a scenario resolved (defaults, --mem, --set)", cli_cmd_show },

@@ -1,0 +1,48 @@
+/*
+ * balloon.h - global reclaim on a big machine: a process of our own
+ * (cp-balloon, shown as "cachepressure-balloon") mlock()s MemAvailable
+ * minus SIZE, so the page cache and slab caches of the experiment have
+ * only SIZE, and reclaim is the kernel's global one (kswapd, direct
+ * reclaim), as on the seed's 16 GiB box.
+ */
+#ifndef CP_BALLOON_H
+#define CP_BALLOON_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct cp_diag;
+
+/* The room the run refuses to start without, beyond SIZE. */
+#define CP_BALLOON_HEADROOM_BYTES (1536ULL << 20)
+
+/* MemAvailable of a meminfo file (normally /proc/meminfo), in bytes. */
+int cp_meminfo_available(const char *meminfo, uint64_t *out, struct cp_diag *diag);
+
+/* Bytes the balloon must lock so that mem_bytes stay available:
+ * available - mem_bytes. Returns 0, or -CP_ENOSPC when available <
+ * mem_bytes + CP_BALLOON_HEADROOM_BYTES (diag gives the numbers). */
+int cp_balloon_size(uint64_t available, uint64_t mem_bytes, uint64_t *out,
+		    struct cp_diag *diag);
+
+/* echo 3 > /proc/sys/vm/drop_caches, after sync(). */
+int cp_drop_caches(struct cp_diag *diag);
+
+struct cp_balloon {
+	pid_t pid;        /* 0 = none */
+	uint64_t bytes;   /* locked */
+};
+
+/* Starts prog (cp-balloon) and waits until it reports its memory locked
+ * (or fails, or a stop signal arrives: then it is stopped again and
+ * -CP_EBUSY returned). */
+int cp_balloon_inflate(const char *prog, uint64_t bytes, struct cp_balloon *b,
+		       struct cp_diag *diag);
+
+/* 1 while the balloon process lives, 0 once it died (OOM kill). */
+int cp_balloon_alive(struct cp_balloon *b);
+
+/* Stops the balloon (SIGTERM, then SIGKILL) and reaps it. */
+void cp_balloon_deflate(struct cp_balloon *b);
+
+#endif /* CP_BALLOON_H */

@@ -1,0 +1,687 @@
+/*
+ * calibrate.c - measuring this machine for a machine profile.
+ *
+ * Every number comes from a measurement made here, on a filesystem of
+ * our own, or from a kernel file; each records how it was obtained. The
+ * per-object CPU costs of reclaim (page_cached_ns, lru_scan_ns, ...) and
+ * the device's queue depth cannot be measured from user space without
+ * tracing, so they stay unmeasured and the caller copies them from a
+ * source profile, saying so.
+ */
+#include "calibrate.h"
+
+#include <cachepressure/error.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/rng.h"
+#include "fsimage.h"
+#include "fsmark.h"
+#include "kfile.h"
+#include "proc.h"
+#include "sig.h"
+
+#define MIB (1024ULL * 1024ULL)
+#define GIB (1024ULL * MIB)
+#define FILE_BYTES GIB
+#define CACHED_PASSES 5
+#define DIRECT_PASSES 2
+#define LAT_READS 2000
+#define LAT_WRITES 1000
+#define SYSCALLS 1000000
+#define FS_MARK_FILES 100000
+
+static const struct {
+	const char *section, *key;
+} keys[] = {
+	{ "machine", "name" },		 { "machine", "description" },
+	{ "machine", "cpus" },		 { "machine", "ram" },
+	{ "machine", "reserve" },	 { "machine", "process" },
+	{ "machine", "thp" },		 { "machine", "nr_zones" },
+	{ "machine", "min_free_kbytes" }, { "machine", "watermark_scale_factor" },
+	{ "cpu", "copy_bandwidth" },	 { "cpu", "read_syscall_ns" },
+	{ "cpu", "page_cached_ns" },	 { "cpu", "page_insert_ns" },
+	{ "cpu", "lru_scan_ns" },	 { "cpu", "slab_scan_ns" },
+	{ "cpu", "object_free_ns" },	 { "device", "model" },
+	{ "device", "read_bandwidth" },	 { "device", "write_bandwidth" },
+	{ "device", "read_latency" },	 { "device", "write_latency" },
+	{ "device", "max_request" },	 { "device", "queue_depth" },
+	{ "readahead", "read_ahead_kb" },
+};
+
+void cp_calibration_init(struct cp_calibration *c, const char *name)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && i < CP_CALIB_MAX; i++) {
+		c->v[i].section = keys[i].section;
+		c->v[i].key = keys[i].key;
+	}
+	c->nr = i;
+	snprintf(c->v[0].value, sizeof(c->v[0].value), "%s", name);
+	c->v[0].measured = true;
+	snprintf(c->v[0].how, sizeof(c->v[0].how), "given with --name");
+}
+
+struct cp_calib_value *cp_calibration_get(struct cp_calibration *c, const char *section,
+					  const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		if (strcmp(c->v[i].section, section) == 0 && strcmp(c->v[i].key, key) == 0)
+			return &c->v[i];
+	return NULL;
+}
+
+static void set(struct cp_calibration *c, const char *section, const char *key,
+		const char *range, const char *how, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+
+static void set(struct cp_calibration *c, const char *section, const char *key,
+		const char *range, const char *how, const char *fmt, ...)
+{
+	struct cp_calib_value *v = cp_calibration_get(c, section, key);
+	va_list ap;
+
+	if (!v)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->value, sizeof(v->value), fmt, ap);
+	va_end(ap);
+	snprintf(v->how, sizeof(v->how), "%s", how);
+	snprintf(v->range, sizeof(v->range), "%s", range ? range : "");
+	v->measured = true;
+}
+
+/* snprintf for message text, where truncation is acceptable. */
+static void msg(char *buf, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static void msg(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the world: image, loop, xfs, mount ---------------------------- */
+
+struct calib_world {
+	struct cp_workdir wd;
+	struct cp_image img;
+	struct cp_loop lo;
+	struct cp_mount mnt;
+	char losetup[512], mkfs[512], fs_mark[512];
+};
+
+static int world_teardown(struct calib_world *w, struct cp_diag *diag)
+{
+	struct cp_diag d;
+	int rc = 0, e;
+
+	e = cp_mount_remove(&w->mnt, &d);
+	if (e && !rc)
+		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
+	e = cp_loop_detach(w->losetup, &w->lo, &w->img, &d);
+	if (e && !rc)
+		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
+	e = cp_image_remove(&w->img, &d);
+	if (e && !rc)
+		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
+	cp_workdir_release(&w->wd);
+	return rc;
+}
+
+static int world_build(struct calib_world *w, const struct cp_calibrate_opts *o,
+		       struct cp_diag *diag)
+{
+	char name[96];
+	uint64_t free_bytes;
+	int rc;
+
+	rc = cp_workdir_prepare(o->workdir, &w->wd, diag);
+	if (rc)
+		return rc;
+	rc = cp_workdir_free_bytes(&w->wd, &free_bytes, diag);
+	if (!rc && free_bytes < FILE_BYTES + GIB)
+		rc = cp_diag_set(diag, -CP_ENOSPC, "%s has %" PRIu64 " MiB free; calibrate needs 2 GiB",
+				 w->wd.path, free_bytes >> 20);
+	if (rc)
+		return rc;
+	snprintf(name, sizeof(name), "cachepressure-%d-calibrate.img", (int)getpid());
+	rc = cp_image_create(&w->wd, name, 8 * GIB, &w->img, diag);
+	if (!rc)
+		rc = cp_loop_attach(w->losetup, &w->img, &w->lo, diag);
+	if (!rc)
+		rc = cp_mkfs(w->mkfs, CP_FS_XFS, &w->lo, 0, diag);
+	if (rc)
+		return rc;
+	snprintf(name, sizeof(name), "cachepressure-%d-calibrate.mnt", (int)getpid());
+	return cp_mount_create(&w->wd, name, &w->lo, CP_FS_XFS, &w->mnt, diag);
+}
+
+/* ---- measurements --------------------------------------------------- */
+
+struct ctx {
+	struct calib_world *w;
+	struct cp_calibration *c;
+	void (*progress)(void *, const char *);
+	void *arg;
+	char file[CP_FSIMAGE_PATH_MAX + 16];
+	char *buf; /* 1 MiB, 4 KiB aligned */
+	char tag[256]; /* "; date; kernel; host" suffix of every how */
+};
+
+static void say(struct ctx *x, const char *msg)
+{
+	if (x->progress)
+		x->progress(x->arg, msg);
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static int stopped(struct cp_diag *diag)
+{
+	if (cp_real_interrupted())
+		return cp_diag_set(diag, -CP_EBUSY, "interrupted by signal %d; cleaned up",
+				   cp_real_interrupted());
+	return 0;
+}
+
+/* Reads the whole file with 1 MiB read()s; returns ns, 0 on error. */
+static uint64_t read_pass(int fd, char *buf)
+{
+	uint64_t t = cp_proc_now_ns();
+	off_t off = 0;
+
+	for (;;) {
+		ssize_t n = pread(fd, buf, MIB, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return 0;
+		if (n == 0)
+			break;
+		off += n;
+	}
+	return cp_proc_now_ns() - t;
+}
+
+static void fmt_rate(char *out, size_t len, double bytes_per_s)
+{
+	snprintf(out, len, "%" PRIu64 "M", (uint64_t)(bytes_per_s / (double)MIB + 0.5));
+}
+
+static int write_direct(struct ctx *x, struct cp_diag *diag)
+{
+	uint64_t t, off;
+	char how[384], v[32];
+	int fd = open(x->file, O_WRONLY | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return cp_diag_set(diag, -CP_ESYS, "create %s (O_DIRECT): %s", x->file,
+				   strerror(errno));
+	say(x, "device write rate: 1 GiB of 1 MiB O_DIRECT writes");
+	t = cp_proc_now_ns();
+	for (off = 0; off < FILE_BYTES; off += MIB) {
+		ssize_t n = pwrite(fd, x->buf, MIB, (off_t)off);
+
+		if (n < 0 && errno == EINTR) {
+			off -= MIB;
+			continue;
+		}
+		if (n != (ssize_t)MIB) {
+			close(fd);
+			return cp_diag_set(diag, -CP_ESYS, "O_DIRECT write: %s", strerror(errno));
+		}
+	}
+	if (fsync(fd)) {
+		close(fd);
+		return cp_diag_set(diag, -CP_ESYS, "fsync: %s", strerror(errno));
+	}
+	t = cp_proc_now_ns() - t;
+	close(fd);
+	fmt_rate(v, sizeof(v), (double)FILE_BYTES / secs(t));
+	msg(how, sizeof(how),
+		 "1024 pwrite()s of 1 MiB with O_DIRECT + fsync to a new file on xfs on the "
+		 "loop device (direct I/O) over an image in %s: %.2f s%s",
+		 x->w->wd.path, secs(t), x->tag);
+	set(x->c, "device", "write_bandwidth", NULL, how, "%s", v);
+	return 0;
+}
+
+static int cached_reads(struct ctx *x, struct cp_diag *diag)
+{
+	double lo = 0, hi = 0, sum = 0;
+	uint64_t t, cold;
+	char how[384], range[64], a[32], b[32], v[32];
+	int fd = open(x->file, O_RDONLY | O_CLOEXEC), i;
+
+	if (fd < 0)
+		return cp_diag_set(diag, -CP_ESYS, "open %s: %s", x->file, strerror(errno));
+	say(x, "cached read rate: 1 MiB read()s of a cached 1 GiB file");
+	cold = read_pass(fd, x->buf); /* brings it into the page cache */
+	for (i = 0; i < CACHED_PASSES && !cp_real_interrupted(); i++) {
+		double r;
+
+		t = read_pass(fd, x->buf);
+		if (!t) {
+			close(fd);
+			return cp_diag_set(diag, -CP_ESYS, "read: %s", strerror(errno));
+		}
+		r = (double)FILE_BYTES / secs(t);
+		sum += r;
+		if (i == 0 || r < lo)
+			lo = r;
+		if (i == 0 || r > hi)
+			hi = r;
+	}
+	if (i < CACHED_PASSES) {
+		close(fd);
+		return stopped(diag);
+	}
+	fmt_rate(v, sizeof(v), sum / CACHED_PASSES);
+	fmt_rate(a, sizeof(a), lo);
+	fmt_rate(b, sizeof(b), hi);
+	msg(range, sizeof(range), "%s..%s", a, b);
+	msg(how, sizeof(how),
+		 "mean of %d passes of 1 MiB read()s over a cached 1 GiB file on xfs (one "
+		 "process; includes the per-page lookup; the first, cold pass took %.2f s)%s",
+		 CACHED_PASSES, secs(cold), x->tag);
+	set(x->c, "cpu", "copy_bandwidth", range, how, "%s", v);
+
+	say(x, "read() fixed cost: 1,000,000 read()s of 0 bytes");
+	t = cp_proc_now_ns();
+	for (i = 0; i < SYSCALLS; i++)
+		if (read(fd, x->buf, 0) < 0 && errno != EINTR)
+			break;
+	t = cp_proc_now_ns() - t;
+	close(fd);
+	msg(how, sizeof(how),
+		 "1000000 read(fd, buf, 0) calls on the cached file: the system call and VFS "
+		 "entry without a page (%.3f s)%s",
+		 secs(t), x->tag);
+	set(x->c, "cpu", "read_syscall_ns", NULL, how, "%" PRIu64, (t + SYSCALLS / 2) / SYSCALLS);
+	return 0;
+}
+
+static int direct_reads(struct ctx *x, struct cp_diag *diag)
+{
+	double lo = 0, hi = 0, sum = 0;
+	char how[384], range[64], a[32], b[32], v[32];
+	int fd = open(x->file, O_RDONLY | O_DIRECT | O_CLOEXEC), i;
+
+	if (fd < 0)
+		return cp_diag_set(diag, -CP_ESYS, "open %s O_DIRECT: %s", x->file, strerror(errno));
+	say(x, "device read rate: 1 MiB O_DIRECT reads of the 1 GiB file");
+	for (i = 0; i < DIRECT_PASSES && !cp_real_interrupted(); i++) {
+		uint64_t t = read_pass(fd, x->buf);
+		double r;
+
+		if (!t) {
+			close(fd);
+			return cp_diag_set(diag, -CP_ESYS, "O_DIRECT read: %s", strerror(errno));
+		}
+		r = (double)FILE_BYTES / secs(t);
+		sum += r;
+		if (i == 0 || r < lo)
+			lo = r;
+		if (i == 0 || r > hi)
+			hi = r;
+	}
+	close(fd);
+	if (i < DIRECT_PASSES)
+		return stopped(diag);
+	fmt_rate(v, sizeof(v), sum / DIRECT_PASSES);
+	fmt_rate(a, sizeof(a), lo);
+	fmt_rate(b, sizeof(b), hi);
+	msg(range, sizeof(range), "%s..%s", a, b);
+	msg(how, sizeof(how),
+		 "mean of %d passes of 1 MiB pread()s with O_DIRECT over the 1 GiB file on xfs "
+		 "on the loop device (direct I/O) over an image in %s%s",
+		 DIRECT_PASSES, x->w->wd.path, x->tag);
+	set(x->c, "device", "read_bandwidth", range, how, "%s", v);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* 4 KiB O_DIRECT requests at random page offsets, one at a time. */
+static int latency(struct ctx *x, int writing, struct cp_diag *diag)
+{
+	int n = writing ? LAT_WRITES : LAT_READS, i;
+	uint64_t *lat = calloc((size_t)n, sizeof(*lat)), sum = 0;
+	struct cp_rng rng;
+	char how[384], range[64];
+	int fd = open(x->file, (writing ? O_WRONLY : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+
+	if (!lat || fd < 0) {
+		free(lat);
+		if (fd >= 0)
+			close(fd);
+		return cp_diag_set(diag, -CP_ESYS, "open %s O_DIRECT: %s", x->file, strerror(errno));
+	}
+	say(x, writing ? "device write latency: 1000 random 4 KiB O_DIRECT writes"
+		       : "device read latency: 2000 random 4 KiB O_DIRECT reads");
+	cp_rng_init(&rng, 42, writing ? 2 : 1);
+	for (i = 0; i < n && !cp_real_interrupted(); i++) {
+		off_t off = (off_t)(cp_rng_next(&rng) % (FILE_BYTES / 4096)) * 4096;
+		uint64_t t = cp_proc_now_ns();
+		ssize_t r = writing ? pwrite(fd, x->buf, 4096, off) : pread(fd, x->buf, 4096, off);
+
+		if (r != 4096) {
+			close(fd);
+			free(lat);
+			return cp_diag_set(diag, -CP_ESYS, "O_DIRECT 4 KiB %s: %s",
+					   writing ? "write" : "read", strerror(errno));
+		}
+		lat[i] = cp_proc_now_ns() - t;
+		sum += lat[i];
+	}
+	close(fd);
+	if (i < n) {
+		free(lat);
+		return stopped(diag);
+	}
+	qsort(lat, (size_t)n, sizeof(*lat), cmp_u64);
+	msg(range, sizeof(range), "%" PRIu64 "us..%" PRIu64 "us (p5..p95)",
+		 (lat[n / 20] + 500) / 1000, (lat[n - 1 - n / 20] + 500) / 1000);
+	msg(how, sizeof(how),
+		 "mean of %d %s of 4 KiB with O_DIRECT at random page offsets of the 1 GiB "
+		 "file, one at a time (queue depth 1), through xfs and the loop device%s",
+		 n, writing ? "pwrite()s" : "pread()s", x->tag);
+	set(x->c, "device", writing ? "write_latency" : "read_latency", range, how,
+	    "%" PRIu64 "us", (sum / (uint64_t)n + 500) / 1000);
+	free(lat);
+	return 0;
+}
+
+static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
+{
+	struct cp_fs_mark_args a = { .nr_dirs = 1, .dirs = { "fsm" }, .files_per_loop = FS_MARK_FILES,
+				     .loops = 1, .subdirs = 0, .sync_method = 0, .file_size = 0 };
+	struct cp_fs_mark_report rep;
+	struct cp_spawn_opts so;
+	char dir[CP_FSIMAGE_PATH_MAX + 8], out[8192];
+	char **argv;
+	size_t i;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/fsm", x->w->mnt.path);
+	if (mkdir(dir, 0755))
+		return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", dir, strerror(errno));
+	rc = cp_fs_mark_argv(&a, "fs_mark", &argv, diag);
+	if (rc)
+		return rc;
+	say(x, "fs_mark create rate: 100000 empty files, one worker, no sync");
+	cp_spawn_opts_init(&so);
+	so.cwd = x->w->mnt.path;
+	rc = cp_proc_run(x->w->fs_mark, argv, &so, 600000000000ULL, out, sizeof(out), diag);
+	if (!rc && cp_fs_mark_parse(out, &rep))
+		rc = cp_diag_set(diag, -CP_ESYS, "fs_mark printed no result row");
+	if (!rc) {
+		size_t len = 0;
+
+		x->c->fs_mark_files_per_sec = rep.files_per_sec;
+		len += (size_t)snprintf(x->c->fs_mark_how, sizeof(x->c->fs_mark_how), "`");
+		for (i = 0; argv[i] && len < sizeof(x->c->fs_mark_how); i++)
+			len += (size_t)snprintf(x->c->fs_mark_how + len, sizeof(x->c->fs_mark_how) - len,
+						"%s%s", i ? " " : "", argv[i]);
+		if (len < sizeof(x->c->fs_mark_how))
+			snprintf(x->c->fs_mark_how + len, sizeof(x->c->fs_mark_how) - len,
+				 "` on a fresh xfs on the loop device");
+	}
+	cp_fs_mark_argv_free(argv);
+	return rc;
+}
+
+/* ---- facts from /proc and /sys --------------------------------------- */
+
+static uint64_t installed_ram(uint64_t mem_total)
+{
+	char *text, path[300];
+	unsigned long long block;
+	uint64_t online = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (cp_kfile_read("/sys/devices/system/memory/block_size_bytes", &text, NULL))
+		return 0;
+	block = strtoull(text, NULL, 16);
+	cp_free(text);
+	d = opendir("/sys/devices/system/memory");
+	if (!d || !block)
+		return 0;
+	while ((de = readdir(d))) {
+		uint64_t on;
+
+		if (strncmp(de->d_name, "memory", 6) != 0 || de->d_name[6] < '0' ||
+		    de->d_name[6] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/memory/%s/online", de->d_name);
+		if (cp_kfile_read_u64(path, &on, NULL) == 0 && on == 1)
+			online++;
+	}
+	closedir(d);
+	return online * block >= mem_total ? online * block : 0;
+}
+
+static int nr_populated_zones(void)
+{
+	char *text, *p;
+	int n = 0;
+
+	if (cp_kfile_read("/proc/zoneinfo", &text, NULL))
+		return -1;
+	for (p = text; (p = strstr(p, "\n        present ")) != NULL; p++) {
+		unsigned long long v;
+
+		if (sscanf(p + 17, "%llu", &v) == 1 && v > 0)
+			n++;
+	}
+	cp_free(text);
+	return n;
+}
+
+static void system_facts(struct ctx *x)
+{
+	struct cp_kv kv = { 0 };
+	int64_t total = 0, v;
+	uint64_t ram, u;
+	char how[384], *text;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int zones;
+
+	msg(how, sizeof(how), "sysconf(_SC_NPROCESSORS_ONLN) (as `nproc`)%s", x->tag);
+	set(x->c, "machine", "cpus", NULL, how, "%ld", cpus);
+	if (cp_kv_read("/proc/meminfo", &kv, NULL) == 0 && cp_kv_get(&kv, "MemTotal", &total) == 0) {
+		int64_t base = 0;
+		static const char *const kern[] = { "SUnreclaim", "KernelStack", "PageTables",
+						    "Percpu" };
+		size_t i;
+
+		ram = installed_ram((uint64_t)total);
+		if (ram) {
+			msg(how, sizeof(how),
+				 "online memory blocks x block_size_bytes in /sys/devices/system/memory "
+				 "(MemTotal is %" PRId64 " MiB)%s",
+				 total >> 20, x->tag);
+			set(x->c, "machine", "ram", NULL, how, "%" PRIu64 "M", ram >> 20);
+			for (i = 0; i < sizeof(kern) / sizeof(kern[0]); i++)
+				if (cp_kv_get(&kv, kern[i], &v) == 0)
+					base += v;
+			msg(how, sizeof(how),
+				 "ram - MemTotal (%" PRIu64 " MiB) + SUnreclaim + KernelStack + "
+				 "PageTables + Percpu of /proc/meminfo at calibration (%" PRId64
+				 " MiB)%s",
+				 (ram - (uint64_t)total) >> 20, base >> 20, x->tag);
+			set(x->c, "machine", "reserve", NULL, how, "%" PRIu64 "M",
+			    (ram - (uint64_t)total + (uint64_t)base) >> 20);
+		}
+	}
+	cp_kv_release(&kv);
+	if (cp_kfile_read("/sys/kernel/mm/transparent_hugepage/enabled", &text, NULL) == 0) {
+		int never = strstr(text, "[never]") != NULL;
+
+		msg(how, sizeof(how), "/sys/kernel/mm/transparent_hugepage/enabled: %.*s%s",
+			 (int)strcspn(text, "\n"), text, x->tag);
+		set(x->c, "machine", "thp", NULL, how, "%s", never ? "no" : "yes");
+		cp_free(text);
+	}
+	zones = nr_populated_zones();
+	if (zones > 0) {
+		msg(how, sizeof(how), "zones with present pages > 0 in /proc/zoneinfo%s", x->tag);
+		set(x->c, "machine", "nr_zones", NULL, how, "%d", zones);
+	}
+	if (cp_kfile_read_u64("/proc/sys/vm/min_free_kbytes", &u, NULL) == 0) {
+		msg(how, sizeof(how),
+			 "/proc/sys/vm/min_free_kbytes as set on this machine (0 would mean the "
+			 "kernel default)%s",
+			 x->tag);
+		set(x->c, "machine", "min_free_kbytes", NULL, how, "%" PRIu64, u);
+	}
+	if (cp_kfile_read_u64("/proc/sys/vm/watermark_scale_factor", &u, NULL) == 0) {
+		msg(how, sizeof(how), "/proc/sys/vm/watermark_scale_factor%s", x->tag);
+		set(x->c, "machine", "watermark_scale_factor", NULL, how, "%" PRIu64, u);
+	}
+}
+
+static void device_facts(struct ctx *x)
+{
+	const char *dev = x->w->lo.dev + 5; /* "loopN" */
+	char path[160], how[384];
+	uint64_t v;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb", dev);
+	if (cp_kfile_read_u64(path, &v, NULL) == 0) {
+		msg(how, sizeof(how), "%s of the loop device the files were read from%s", path,
+			 x->tag);
+		set(x->c, "device", "max_request", NULL, how, "%" PRIu64 "K", v);
+	}
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/read_ahead_kb", dev);
+	if (cp_kfile_read_u64(path, &v, NULL) == 0) {
+		msg(how, sizeof(how), "%s of the loop device the files were read from%s", path,
+			 x->tag);
+		set(x->c, "readahead", "read_ahead_kb", NULL, how, "%" PRIu64, v);
+	}
+	msg(how, sizeof(how), "the device calibrate measured%s", x->tag);
+	set(x->c, "device", "model", NULL, how,
+	    "loop device (direct I/O) on an image file in %s", x->w->wd.path);
+}
+
+int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
+		     struct cp_calibration *c, void (*progress)(void *, const char *),
+		     void *progress_arg, struct cp_diag *diag)
+{
+	struct calib_world w;
+	struct ctx x;
+	struct utsname u;
+	struct cp_diag td;
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc, trc;
+	char desc[160];
+
+	if (geteuid() != 0)
+		return cp_diag_set(diag, -CP_EPERM,
+				   "needs root (it makes a filesystem on a loop device); nothing "
+				   "was touched");
+	memset(&w, 0, sizeof(w));
+	if (cp_proc_find_tool("losetup", w.losetup, sizeof(w.losetup)))
+		return cp_diag_set(diag, -CP_ENOENT, "losetup not found (util-linux)");
+	if (cp_proc_find_tool("mkfs.xfs", w.mkfs, sizeof(w.mkfs)))
+		return cp_diag_set(diag, -CP_ENOENT, "mkfs.xfs not found (Debian package xfsprogs)");
+	if (cp_proc_find_tool("fs_mark", w.fs_mark, sizeof(w.fs_mark)))
+		return cp_diag_set(diag, -CP_ENOENT, "fs_mark not found (Debian package fsmark)");
+
+	gmtime_r(&now, &tm);
+	strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (uname(&u) == 0) {
+		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
+		snprintf(c->host, sizeof(c->host), "%s", u.nodename);
+	}
+	snprintf(c->command, sizeof(c->command), "%s", command);
+
+	memset(&x, 0, sizeof(x));
+	x.w = &w;
+	x.c = c;
+	x.progress = progress;
+	x.arg = progress_arg;
+	snprintf(x.tag, sizeof(x.tag), "; `%s`, %s, kernel %s", command, c->date, c->kernel);
+	if (posix_memalign((void **)&x.buf, 4096, MIB))
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	memset(x.buf, 0, MIB);
+
+	system_facts(&x);
+	rc = world_build(&w, o, diag);
+	if (!rc)
+		rc = stopped(diag);
+	if (!rc) {
+		snprintf(x.file, sizeof(x.file), "%s/calib", w.mnt.path);
+		device_facts(&x);
+		rc = write_direct(&x, diag);
+	}
+	if (!rc)
+		rc = stopped(diag);
+	if (!rc)
+		rc = cached_reads(&x, diag);
+	if (!rc)
+		rc = stopped(diag);
+	if (!rc)
+		rc = direct_reads(&x, diag);
+	if (!rc)
+		rc = latency(&x, 0, diag);
+	if (!rc)
+		rc = latency(&x, 1, diag);
+	if (!rc)
+		rc = stopped(diag);
+	if (!rc)
+		rc = fs_mark_rate(&x, diag);
+	if (!rc)
+		rc = stopped(diag);
+	free(x.buf);
+	say(&x, "cleaning up");
+	trc = world_teardown(&w, &td);
+	if (trc && !rc)
+		rc = cp_diag_set(diag, trc, "%s", td.msg);
+	if (!rc) {
+		struct cp_calib_value *cpus = cp_calibration_get(c, "machine", "cpus");
+		struct cp_calib_value *ram = cp_calibration_get(c, "machine", "ram");
+
+		msg(desc, sizeof(desc), "%s CPUs, %s RAM, loop device on %s (calibrated)",
+			 cpus && cpus->measured ? cpus->value : "?",
+			 ram && ram->measured ? ram->value : "?", o->workdir);
+		set(c, "machine", "description", NULL, "written by calibrate", "%s", desc);
+	}
+	return rc;
+}

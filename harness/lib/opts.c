@@ -1,0 +1,176 @@
+/*
+ * opts.c - option parsing for `real` and `calibrate`: "--opt VALUE" and
+ * "--opt=VALUE"; sizes with cp_parse_size(), counts with cp_parse_count().
+ */
+#include "opts.h"
+
+#include <cachepressure/error.h>
+#include <string.h>
+
+#include "core/parse.h"
+
+/* Matches argv[*i] against --name; sets *val to the value (next argument
+ * or after '='). Returns 1 on match, 0 if not this option, -1 when the
+ * value is missing. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*val = argv[++*i];
+	return 1;
+}
+
+int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_diag *diag)
+{
+	struct cp_real_opts t;
+	bool have_mem = false;
+	int i;
+
+	memset(&t, 0, sizeof(t));
+	t.confine = CP_CONFINE_GLOBAL;
+	t.fs = CP_FS_XFS;
+	t.workdir = CP_REAL_DEFAULT_WORKDIR;
+	t.repeat = 1;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return 1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		int m;
+
+		if ((m = opt_value(argc, argv, &i, "--mem", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_parse_size(v, &t.mem_bytes) || t.mem_bytes == 0)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--mem '%s': not a size (e.g. 256M, 1G, 1.5G)", v);
+			t.mem_arg = v;
+			have_mem = true;
+		} else if ((m = opt_value(argc, argv, &i, "--set", &v))) {
+			if (m < 0)
+				goto missing;
+			if (t.nr_sets == CP_REAL_MAX_SETS)
+				return cp_diag_set(diag, -CP_EINVAL, "more than %d --set options",
+						   CP_REAL_MAX_SETS);
+			t.sets[t.nr_sets++] = v;
+		} else if ((m = opt_value(argc, argv, &i, "--confine", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_confine_parse(v, &t.confine))
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--confine '%s': must be global or memcg", v);
+		} else if ((m = opt_value(argc, argv, &i, "--fs", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_fs_parse(v, &t.fs))
+				return cp_diag_set(diag, -CP_EINVAL, "--fs '%s': must be xfs or ext4",
+						   v);
+			t.fs_given = true;
+		} else if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
+			if (m < 0)
+				goto missing;
+			if (v[0] != '/')
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--workdir '%s': must be an absolute path", v);
+			t.workdir = v;
+		} else if ((m = opt_value(argc, argv, &i, "--repeat", &v))) {
+			uint64_t n;
+
+			if (m < 0)
+				goto missing;
+			if (cp_parse_count(v, &n) || n < 1 || n > CP_REAL_MAX_REPEAT)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--repeat '%s': must be a count from 1 to %d", v,
+						   CP_REAL_MAX_REPEAT);
+			t.repeat = (unsigned)n;
+		} else if ((m = opt_value(argc, argv, &i, "--json", &v))) {
+			if (m < 0)
+				goto missing;
+			if (!v[0])
+				return cp_diag_set(diag, -CP_EINVAL, "--json: empty file name");
+			t.json = v;
+		} else if (strcmp(a, "--keep") == 0) {
+			t.keep = true;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			return cp_diag_set(diag, -CP_EINVAL, "unknown option '%s'", a);
+		} else if (!t.scenario) {
+			t.scenario = a;
+		} else {
+			return cp_diag_set(diag, -CP_EINVAL, "one SCENARIO only (got '%s' and '%s')",
+					   t.scenario, a);
+		}
+		continue;
+missing:
+		return cp_diag_set(diag, -CP_EINVAL, "option '%s' needs a value", a);
+	}
+	if (!t.scenario)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "missing SCENARIO (a built-in such as seed or files-in-cache, or "
+				   "a file)");
+	if (!have_mem)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "missing --mem SIZE (the memory the scenario is scaled to)");
+	*o = t;
+	return 0;
+}
+
+int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
+			    struct cp_diag *diag)
+{
+	struct cp_calibrate_opts t;
+	int i;
+
+	memset(&t, 0, sizeof(t));
+	t.workdir = CP_REAL_DEFAULT_WORKDIR;
+	t.name = "calibrated";
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return 1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		int m;
+
+		if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
+			if (m < 0)
+				goto missing;
+			if (v[0] != '/')
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--workdir '%s': must be an absolute path", v);
+			t.workdir = v;
+		} else if ((m = opt_value(argc, argv, &i, "--output", &v)) ||
+			   (m = opt_value(argc, argv, &i, "-o", &v))) {
+			if (m < 0)
+				goto missing;
+			t.output = v;
+		} else if ((m = opt_value(argc, argv, &i, "--from", &v))) {
+			if (m < 0)
+				goto missing;
+			t.from = v;
+		} else if ((m = opt_value(argc, argv, &i, "--name", &v))) {
+			if (m < 0)
+				goto missing;
+			if (!v[0] || strpbrk(v, " \t\n;#[]="))
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--name '%s': one word without ;#[]=", v);
+			t.name = v;
+		} else {
+			return cp_diag_set(diag, -CP_EINVAL, "unknown argument '%s'", a);
+		}
+		continue;
+missing:
+		return cp_diag_set(diag, -CP_EINVAL, "option '%s' needs a value", a);
+	}
+	*o = t;
+	return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * opts.h - command-line options of `cachepressure real` and
+ * `cachepressure calibrate` (parsed here so the unit tests reach them).
+ */
+#ifndef CP_OPTS_H
+#define CP_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fsimage.h"
+#include "sim/sim.h" /* enum cp_confine, cp_confine_name(): shared with the model */
+
+#define CP_REAL_DEFAULT_WORKDIR "/var/tmp/cachepressure"
+#define CP_REAL_MAX_REPEAT 100
+#define CP_REAL_MAX_SETS 32
+
+struct cp_diag;
+
+struct cp_real_opts {
+	const char *scenario;   /* positional, required: built-in name or file */
+	uint64_t mem_bytes;     /* --mem SIZE, required */
+	const char *mem_arg;    /* the SIZE text as given */
+	const char *sets[CP_REAL_MAX_SETS]; /* --set SECTION.KEY=VALUE, in order */
+	size_t nr_sets;
+	enum cp_confine confine;/* --confine, default global */
+	enum cp_fs_kind fs;     /* --fs; without it the scenario's fs */
+	bool fs_given;
+	const char *workdir;    /* --workdir, default CP_REAL_DEFAULT_WORKDIR */
+	unsigned repeat;        /* --repeat N, 1..CP_REAL_MAX_REPEAT, default 1 */
+	const char *json;       /* --json FILE or NULL */
+	bool keep;              /* --keep: keep the last image */
+};
+
+/* Parses argv[1..] (argv[0] is the command name). Returns 0, 1 when
+ * --help/-h was given (nothing else checked), or -CP_EINVAL with diag
+ * naming the option and value. Strings point into argv. */
+int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_diag *diag);
+
+struct cp_calibrate_opts {
+	const char *workdir;    /* --workdir, default CP_REAL_DEFAULT_WORKDIR */
+	const char *output;     /* -o/--output FILE, default: stdout */
+	const char *from;       /* --from FILE: profile to copy unmeasured keys from */
+	const char *name;       /* --name NAME of the machine, default "calibrated" */
+};
+
+int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
+			    struct cp_diag *diag);
+
+#endif /* CP_OPTS_H */

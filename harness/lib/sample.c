@@ -1,0 +1,311 @@
+/*
+ * sample.c - time series and counter deltas of a real run.
+ *
+ * Sources: /proc/meminfo (MemFree, Cached, Active(file), Inactive(file),
+ * SReclaimable), /proc/vmstat, /proc/sys/fs/dentry-state and inode-nr
+ * (fs/dcache.c, fs/inode.c), the memory cgroup's files (v1:
+ * usage_in_bytes, kmem.usage_in_bytes, memory.stat cache/active_file/
+ * inactive_file; v2: memory.current, memory.stat file/active_file/
+ * inactive_file/slab_reclaimable), and XFS's per-filesystem statistics
+ * (fs/xfs/xfs_stats.c: the "ig" line counts xfs_iget() lookups, hits and
+ * misses - a miss allocates an inode, which is the icache miss of the
+ * files-in-cache scenario).
+ */
+#include "sample.h"
+
+#include <cachepressure/error.h>
+#include <cachepressure/result.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+static const char *const cols_global[] = { "t_ns",
+					   "mem_free_bytes",
+					   "file_bytes",
+					   "active_file_bytes",
+					   "inactive_file_bytes",
+					   "slab_reclaimable_bytes",
+					   "nr_dentry",
+					   "nr_inodes" };
+static const char *const cols_v1[] = { "t_ns",
+				       "usage_bytes",
+				       "kmem_bytes",
+				       "file_bytes",
+				       "active_file_bytes",
+				       "inactive_file_bytes",
+				       "nr_dentry",
+				       "nr_inodes" };
+static const char *const cols_v2[] = { "t_ns",
+				       "usage_bytes",
+				       "slab_reclaimable_bytes",
+				       "file_bytes",
+				       "active_file_bytes",
+				       "inactive_file_bytes",
+				       "nr_dentry",
+				       "nr_inodes" };
+
+#define NR_COLS 8
+
+const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_version, size_t *nr)
+{
+	*nr = NR_COLS;
+	if (confine == CP_CONFINE_GLOBAL)
+		return cols_global;
+	return cgroup_version == 2 ? cols_v2 : cols_v1;
+}
+
+int cp_xfs_ig_parse(const char *text, uint64_t ig[7])
+{
+	const char *p = text;
+
+	while (p && *p) {
+		if (strncmp(p, "ig ", 3) == 0)
+			return sscanf(p + 3, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+					     " %" SCNu64 " %" SCNu64,
+				      &ig[0], &ig[1], &ig[2], &ig[3], &ig[4], &ig[5], &ig[6]) == 7
+				       ? 0
+				       : -CP_ENOENT;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -CP_ENOENT;
+}
+
+static int read_ig(const char *path, uint64_t ig[7])
+{
+	char *text;
+	int rc;
+
+	if (!path[0] || cp_kfile_read(path, &text, NULL))
+		return -CP_ENOENT;
+	rc = cp_xfs_ig_parse(text, ig);
+	cp_free(text);
+	return rc;
+}
+
+/* First number of a /proc/sys/fs file. */
+static int64_t first_number(const char *path)
+{
+	uint64_t v;
+
+	return cp_kfile_read_u64(path, &v, NULL) ? -1 : (int64_t)v;
+}
+
+int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
+		     const char *loopdev, uint64_t t0_ns, struct cp_run_result *r,
+		     struct cp_diag *diag)
+{
+	const char *const *cols;
+	size_t nr;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->confine = confine;
+	s->cg = confine == CP_CONFINE_MEMCG ? cg : NULL;
+	s->t0_ns = t0_ns;
+	if (confine == CP_CONFINE_MEMCG && !cg)
+		return cp_diag_set(diag, -CP_EINVAL, "memcg sampling without a cgroup");
+	if (loopdev && strncmp(loopdev, "/dev/", 5) == 0)
+		snprintf(s->xfs_stats, sizeof(s->xfs_stats), "/sys/fs/xfs/%s/stats/stats",
+			 loopdev + 5);
+	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
+	cols = cp_sampler_columns(confine, cg ? cg->version : 0, &nr);
+	if (!r->series.columns) {
+		rc = cp_series_set_columns(&r->series, cols, nr);
+		if (rc)
+			return cp_diag_set(diag, rc, "series columns: %s", cp_strerror(rc));
+	}
+	rc = cp_kv_read("/proc/vmstat", &s->vm0, diag);
+	if (rc)
+		return rc;
+	if (s->cg) {
+		rc = cp_cgroup_read_stat(s->cg, &s->memcg0, diag);
+		if (rc) {
+			cp_sampler_release(s);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int64_t kv_or(const struct cp_kv *kv, const char *name)
+{
+	int64_t v;
+
+	return cp_kv_get(kv, name, &v) ? -1 : v;
+}
+
+int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_result *r,
+		      struct cp_diag *diag)
+{
+	int64_t row[NR_COLS];
+	struct cp_kv kv = { 0 };
+	int rc;
+
+	row[0] = (int64_t)(now_ns - s->t0_ns);
+	row[6] = first_number("/proc/sys/fs/dentry-state");
+	row[7] = first_number("/proc/sys/fs/inode-nr");
+	if (s->confine == CP_CONFINE_GLOBAL) {
+		rc = cp_kv_read("/proc/meminfo", &kv, diag);
+		if (rc)
+			return rc;
+		row[1] = kv_or(&kv, "MemFree");
+		row[2] = kv_or(&kv, "Cached");
+		row[3] = kv_or(&kv, "Active(file)");
+		row[4] = kv_or(&kv, "Inactive(file)");
+		row[5] = kv_or(&kv, "SReclaimable");
+	} else {
+		uint64_t v;
+
+		rc = cp_cgroup_read_stat(s->cg, &kv, diag);
+		if (rc)
+			return rc;
+		row[1] = cp_cgroup_read_u64(s->cg, "usage", &v, NULL) ? -1 : (int64_t)v;
+		if (s->cg->version == 2) {
+			row[2] = kv_or(&kv, "slab_reclaimable");
+			row[3] = kv_or(&kv, "file");
+		} else {
+			row[2] = cp_cgroup_read_u64(s->cg, "kmem", &v, NULL) ? -1 : (int64_t)v;
+			row[3] = kv_or(&kv, "cache");
+		}
+		row[4] = kv_or(&kv, "active_file");
+		row[5] = kv_or(&kv, "inactive_file");
+	}
+	cp_kv_release(&kv);
+	rc = cp_series_add_row(&r->series, row);
+	if (rc)
+		return cp_diag_set(diag, rc, "series: %s", cp_strerror(rc));
+	return 0;
+}
+
+static int wanted_vmstat(const char *name)
+{
+	static const char *const exact[] = { "nr_slab_reclaimable", "slabs_scanned",
+					     "kswapd_inodesteal",   "pginodesteal",
+					     "pageoutrun",	    "pgpgin",
+					     "drop_slab" };
+	static const char *const prefix[] = { "pgscan_", "pgsteal_", "workingset_",
+					      "allocstall_" };
+	size_t i;
+
+	if (strcmp(name, "workingset_nodes") == 0) /* a gauge, not an event */
+		return 0;
+	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (strcmp(name, exact[i]) == 0)
+			return 1;
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (strncmp(name, prefix[i], strlen(prefix[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* Event counters of memory.stat (not sizes). */
+static int wanted_memcg(const char *name)
+{
+	static const char *const prefix[] = { "pgscan", "pgsteal", "workingset_", "pgpgin",
+					      "pgpgout", "pgmajfault", "pgrefill",
+					      "pgactivate", "pgdeactivate" };
+	size_t i;
+
+	if (strncmp(name, "total_", 6) == 0 || strcmp(name, "workingset_nodes") == 0)
+		return 0;
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (strncmp(name, prefix[i], strlen(prefix[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static int set(struct cp_run_result *r, const char *name, int64_t v, struct cp_diag *diag)
+{
+	int rc = cp_run_result_set_counter(r, name, v);
+
+	return rc ? cp_diag_set(diag, rc, "counter %s: %s", name, cp_strerror(rc)) : 0;
+}
+
+static int memcg_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag *diag)
+{
+	struct cp_kv kv = { 0 };
+	char name[128];
+	uint64_t v;
+	size_t i;
+	int rc;
+
+	rc = cp_cgroup_read_stat(s->cg, &kv, diag);
+	if (rc)
+		return rc;
+	for (i = 0; !rc && i < kv.nr; i++) {
+		int64_t before;
+
+		if (!wanted_memcg(kv.e[i].name) || cp_kv_get(&s->memcg0, kv.e[i].name, &before))
+			continue;
+		snprintf(name, sizeof(name), "memcg_%s", kv.e[i].name);
+		rc = set(r, name, kv.e[i].value - before, diag);
+	}
+	cp_kv_release(&kv);
+	if (rc)
+		return rc;
+	if (!cp_cgroup_read_u64(s->cg, "failcnt", &v, NULL))
+		rc = set(r, "memcg_failcnt", (int64_t)v, diag);
+	if (!rc && !cp_cgroup_read_u64(s->cg, "max_usage", &v, NULL))
+		rc = set(r, "memcg_max_usage_bytes", (int64_t)v, diag);
+	if (!rc) {
+		char path[CP_CGROUP_PATH_MAX + 64];
+		int64_t oom;
+
+		/* v1 memory.oom_control and v2 memory.events both have oom_kill */
+		if (!cp_cgroup_file(s->cg, s->cg->version == 2 ? "events" : "oom", path,
+				    sizeof(path)) &&
+		    !cp_kv_read(path, &kv, NULL)) {
+			if (!cp_kv_get(&kv, "oom_kill", &oom))
+				rc = set(r, "memcg_oom_kill", oom, diag);
+			cp_kv_release(&kv);
+		}
+	}
+	return rc;
+}
+
+int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag *diag)
+{
+	static const char *const ig_names[7] = { "xfs_ig_attempts", "xfs_ig_found",
+						 "xfs_ig_frecycle", "xfs_ig_missed",
+						 "xfs_ig_dup",	    "xfs_ig_reclaims",
+						 "xfs_ig_attrchg" };
+	struct cp_kv vm = { 0 };
+	uint64_t ig[7];
+	size_t i;
+	int64_t v;
+	int rc;
+
+	rc = cp_kv_read("/proc/vmstat", &vm, diag);
+	if (rc)
+		return rc;
+	for (i = 0; !rc && i < vm.nr; i++) {
+		int64_t before;
+
+		if (!wanted_vmstat(vm.e[i].name) || cp_kv_get(&s->vm0, vm.e[i].name, &before))
+			continue;
+		rc = set(r, vm.e[i].name, vm.e[i].value - before, diag);
+	}
+	if (!rc && !cp_kv_get(&vm, "nr_slab_reclaimable", &v))
+		rc = set(r, "nr_slab_reclaimable_end", v, diag);
+	cp_kv_release(&vm);
+	if (!rc && (v = first_number("/proc/sys/fs/dentry-state")) >= 0)
+		rc = set(r, "nr_dentry_end", v, diag);
+	if (!rc && (v = first_number("/proc/sys/fs/inode-nr")) >= 0)
+		rc = set(r, "nr_inodes_end", v, diag);
+	if (!rc && s->have_ig && read_ig(s->xfs_stats, ig) == 0)
+		for (i = 0; !rc && i < 7; i++)
+			rc = set(r, ig_names[i], (int64_t)(ig[i] - s->ig0[i]), diag);
+	if (!rc && s->cg)
+		rc = memcg_end(s, r, diag);
+	return rc;
+}
+
+void cp_sampler_release(struct cp_sampler *s)
+{
+	cp_kv_release(&s->vm0);
+	cp_kv_release(&s->memcg0);
+}

@@ -1,0 +1,59 @@
+/*
+ * sample.h - what the real harness records while a run measures: a time
+ * series sampled every second (the cgroup's memory.stat in memcg mode,
+ * /proc/meminfo in global mode, plus dentry/inode counts), and counter
+ * deltas over the measured phase with /proc/vmstat names.
+ */
+#ifndef CP_SAMPLE_H
+#define CP_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+#include "kfile.h"
+#include "opts.h"
+
+struct cp_run_result;
+struct cp_diag;
+
+struct cp_sampler {
+	enum cp_confine confine;
+	const struct cp_cgroup *cg;   /* memcg mode: the run's cgroup */
+	char xfs_stats[128];          /* /sys/fs/xfs/<dev>/stats/stats, or "" */
+	struct cp_kv vm0;             /* /proc/vmstat at begin */
+	struct cp_kv memcg0;          /* memory.stat at begin (memcg mode) */
+	uint64_t ig0[7];              /* XFS "ig" line at begin */
+	bool have_ig;
+	uint64_t t0_ns;               /* monotonic time of t_ns = 0 */
+};
+
+/* The columns of the time series for a mode (first is "t_ns"). */
+const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_version, size_t *nr);
+
+/* Defines r's series columns and takes the start snapshots. loopdev is
+ * "/dev/loopN" (for the XFS statistics) or NULL. */
+int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
+		     const char *loopdev, uint64_t t0_ns, struct cp_run_result *r,
+		     struct cp_diag *diag);
+
+/* Appends one row for time now_ns. */
+int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_result *r,
+		      struct cp_diag *diag);
+
+/* Sets the counters of r: deltas since begin of the vmstat counters named
+ * nr_slab_reclaimable, slabs_scanned, kswapd_inodesteal, pginodesteal,
+ * pageoutrun, pgpgin, drop_slab and every pgscan_*, pgsteal_*,
+ * workingset_*, allocstall_*; memcg_* deltas of the cgroup's event
+ * counters; xfs_ig_* (XFS inode cache lookups: xfs_ig_missed is the
+ * icache misses); and end values nr_dentry_end, nr_inodes_end,
+ * nr_slab_reclaimable_end (pages). */
+int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag *diag);
+
+void cp_sampler_release(struct cp_sampler *s);
+
+/* XFS "ig" statistics line: attempts found frecycle missed dup reclaims
+ * attrchg. Returns 0 or -CP_ENOENT. */
+int cp_xfs_ig_parse(const char *text, uint64_t ig[7]);
+
+#endif /* CP_SAMPLE_H */

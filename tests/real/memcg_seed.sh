@@ -1,0 +1,18 @@
+#!/bin/sh
+# real seed --mem 256M --confine memcg: the seed's lines and JSON, and
+# nothing left behind (mount, loop device, cgroup, processes, work dir).
+set -u
+. "$2/tests/real/common.inc"
+need_real
+grep -q memory /proc/self/mountinfo || skip "no memory cgroup controller mounted"
+[ "$(mem_available_mib)" -ge 1024 ] || skip "less than 1 GiB available"
+make_tmp
+
+start_cp real seed --mem 256M --confine memcg --workdir "$WORK" --json "$JSON"
+wait_cp
+[ "$RC" = 0 ] || fail "exit status $RC"
+# 256M = 16G/64: fs_mark -n floor(100000/64) = 1562 per loop
+check_seed_run 1562 memcg usage_bytes
+grep -q 'memory cgroup v[12] .*cachepressure-' "$ERR" || fail "no cgroup message"
+check_nothing_left
+echo "PASS: memcg seed at 256M: $(text_totals | tr '\n' ' ')"

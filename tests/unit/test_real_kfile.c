@@ -1,0 +1,169 @@
+/*
+ * test_real_kfile.c - reading kernel tables (/proc/meminfo, /proc/vmstat,
+ * memory.stat, XFS stats) and the balloon's arithmetic, from fake files
+ * (harness/lib/kfile.c, balloon.c, sample.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cachepressure/error.h>
+
+#include "balloon.h"
+#include "kfile.h"
+#include "sample.h"
+
+/* /proc/meminfo: "Name:   N kB" -> bytes; names keep their parentheses. */
+static void meminfo_lines_become_bytes(void **state)
+{
+	struct cp_kv kv = { 0 };
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(cp_kv_parse("MemTotal:       24684084 kB\n"
+				     "Active(file):     110548 kB\n"
+				     "HugePages_Total:       0\n",
+				     &kv),
+			 0);
+	assert_int_equal(kv.nr, 3);
+	assert_int_equal(cp_kv_get(&kv, "MemTotal", &v), 0);
+	assert_int_equal(v, 24684084LL * 1024);
+	assert_int_equal(cp_kv_get(&kv, "Active(file)", &v), 0);
+	assert_int_equal(v, 110548LL * 1024);
+	assert_int_equal(cp_kv_get(&kv, "HugePages_Total", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(cp_kv_get(&kv, "MemFree", &v), -CP_ENOENT);
+	cp_kv_release(&kv);
+}
+
+/* /proc/vmstat and memory.stat: "name value"; malformed lines skipped. */
+static void vmstat_lines_are_name_value(void **state)
+{
+	struct cp_kv kv = { 0 };
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(cp_kv_parse("slabs_scanned 291\n"
+				     "garbage\n"
+				     "pgscan_kswapd 0\n"
+				     "nr_foo -5\n"
+				     "kswapd_inodesteal 12",
+				     &kv),
+			 0);
+	assert_int_equal(kv.nr, 4);
+	assert_int_equal(cp_kv_get(&kv, "slabs_scanned", &v), 0);
+	assert_int_equal(v, 291);
+	assert_int_equal(cp_kv_get(&kv, "nr_foo", &v), 0);
+	assert_int_equal(v, -5);
+	assert_int_equal(cp_kv_get(&kv, "kswapd_inodesteal", &v), 0); /* no final newline */
+	assert_int_equal(v, 12);
+	cp_kv_release(&kv);
+}
+
+/* fs/xfs/xfs_stats.c: "ig" = attempts found frecycle missed dup reclaims
+ * attrchg. */
+static void xfs_ig_line_is_found_among_others(void **state)
+{
+	uint64_t ig[7];
+
+	(void)state;
+	assert_int_equal(cp_xfs_ig_parse("extent_alloc 0 0 0 0\n"
+					 "dir 5 6 7 8\n"
+					 "ig 250071 38 0 250033 0 0 0\n"
+					 "log 1 2 3 4 5\n",
+					 ig),
+			 0);
+	assert_int_equal(ig[0], 250071);
+	assert_int_equal(ig[1], 38);
+	assert_int_equal(ig[3], 250033);
+	assert_int_equal(cp_xfs_ig_parse("dir 1 2 3 4\nigx 1\n", ig), -CP_ENOENT);
+}
+
+static void meminfo_available_from_a_file(void **state)
+{
+	char path[] = "/tmp/cp-test-meminfo-XXXXXX";
+	struct cp_diag d = { "" };
+	uint64_t v = 0;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("MemTotal:       24684084 kB\nMemFree: 1 kB\nMemAvailable:   24356592 kB\n", f);
+	fclose(f);
+	assert_int_equal(cp_meminfo_available(path, &v, NULL), 0);
+	assert_int_equal(v, 24356592ULL * 1024);
+	f = fopen(path, "w");
+	fputs("MemTotal: 1 kB\n", f);
+	fclose(f);
+	assert_int_equal(cp_meminfo_available(path, &v, &d), -CP_ENOENT);
+	assert_non_null(strstr(d.msg, "MemAvailable"));
+	unlink(path);
+}
+
+/* The balloon takes available - SIZE, and the run refuses unless
+ * available >= SIZE + 1.5 GiB: 24 GiB available, --mem 1G -> 23 GiB
+ * locked; 2.4 GiB available, --mem 1G -> 2.4 < 2.5: refused. */
+static void balloon_leaves_size_and_keeps_headroom(void **state)
+{
+	const uint64_t gib = 1ULL << 30;
+	struct cp_diag d = { "" };
+	uint64_t b = 0;
+
+	(void)state;
+	assert_int_equal(cp_balloon_size(24 * gib, gib, &b, NULL), 0);
+	assert_int_equal(b, 23 * gib);
+	assert_int_equal(cp_balloon_size(5 * gib / 2, gib, &b, NULL), 0); /* exactly 2.5 */
+	assert_int_equal(b, 3 * gib / 2);
+	b = 7;
+	assert_int_equal(cp_balloon_size(24 * gib / 10, gib, &b, &d), -CP_ENOSPC);
+	assert_int_equal(b, 7);
+	assert_non_null(strstr(d.msg, "1.5 GiB"));
+}
+
+static void kfile_write_never_creates_files(void **state)
+{
+	struct cp_diag d = { "" };
+
+	(void)state;
+	assert_int_equal(cp_kfile_write("/tmp/cp-test-does-not-exist-42/x", "1", &d), -CP_ENOENT);
+	assert_int_equal(access("/tmp/cp-test-does-not-exist-42", F_OK), -1);
+}
+
+static void sampler_columns_start_with_time(void **state)
+{
+	size_t n;
+	const char *const *g = cp_sampler_columns(CP_CONFINE_GLOBAL, 0, &n);
+	const char *const *v1 = cp_sampler_columns(CP_CONFINE_MEMCG, 1, &n);
+	const char *const *v2 = cp_sampler_columns(CP_CONFINE_MEMCG, 2, &n);
+
+	(void)state;
+	assert_string_equal(g[0], "t_ns");
+	assert_string_equal(g[1], "mem_free_bytes");
+	assert_string_equal(v1[2], "kmem_bytes");
+	assert_string_equal(v2[2], "slab_reclaimable_bytes");
+	assert_int_equal(n, 8);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(meminfo_lines_become_bytes),
+		cmocka_unit_test(vmstat_lines_are_name_value),
+		cmocka_unit_test(xfs_ig_line_is_found_among_others),
+		cmocka_unit_test(meminfo_available_from_a_file),
+		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
+		cmocka_unit_test(kfile_write_never_creates_files),
+		cmocka_unit_test(sampler_columns_start_with_time),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
