@@ -31,6 +31,8 @@
  */
 #include "model/namei.h"
 
+#include "model/super.h"
+
 #include <cachepressure/error.h>
 #include <string.h>
 
@@ -447,3 +449,48 @@ bool cp_fs_check(const struct cp_fs *fs)
 				cp_xfs_dirs_check(&fs->dirs))) &&
 	       cp_diskdir_check(&fs->disk) && cp_mem_check(fs->mem);
 }
+
+/* The superblock shrinker's view of this filesystem (fs/super.c): the
+ * LRU counts and prune functions of its caches, XFS's reclaimable inodes
+ * as ->nr_cached_objects / ->free_cached_objects. */
+static uint64_t sb_nr_dentries(void *fs, int memcg_id)
+{
+	return cp_dcache_lru_count(&((struct cp_fs *)fs)->dc, memcg_id);
+}
+
+static uint64_t sb_nr_inodes(void *fs, int memcg_id)
+{
+	return cp_icache_lru_count(&((struct cp_fs *)fs)->ic, memcg_id);
+}
+
+static uint64_t sb_nr_cached(void *fs, int memcg_id)
+{
+	(void)memcg_id;
+	return cp_fs_nr_cached_objects(fs);
+}
+
+static uint64_t sb_prune_dcache(void *fs, struct cp_shrink_control *sc)
+{
+	return cp_prune_dcache_sb(&((struct cp_fs *)fs)->dc, sc->memcg_id, sc->nr_to_scan,
+				  sc->ctx);
+}
+
+static uint64_t sb_prune_icache(void *fs, struct cp_shrink_control *sc)
+{
+	return cp_prune_icache_sb(&((struct cp_fs *)fs)->ic, sc->memcg_id, sc->nr_to_scan,
+				  sc->ctx, sc->is_kswapd);
+}
+
+static uint64_t sb_free_cached(void *fs, struct cp_shrink_control *sc)
+{
+	return cp_fs_free_cached_objects(fs, sc->nr_to_scan, sc->ctx);
+}
+
+const struct cp_super_ops cp_fs_super_ops = {
+	.nr_dentries = sb_nr_dentries,
+	.nr_inodes = sb_nr_inodes,
+	.nr_cached_objects = sb_nr_cached,
+	.prune_dcache = sb_prune_dcache,
+	.prune_icache = sb_prune_icache,
+	.free_cached_objects = sb_free_cached,
+};

@@ -149,4 +149,8 @@ uint64_t cp_fs_free_cached_objects(struct cp_fs *fs, uint64_t nr_to_scan,
 /* Every module's invariants. O(objects). */
 bool cp_fs_check(const struct cp_fs *fs);
 
+/* The superblock shrinker operations over a struct cp_fs (its priv). */
+struct cp_super_ops;
+extern const struct cp_super_ops cp_fs_super_ops;
+
 #endif /* CP_NAMEI_H */

@@ -170,50 +170,6 @@ static void task_init(struct cp_task *t, struct cp_world *w, const char *name, u
 	t->ctx.work = &t->rwork;
 }
 
-/* ---- the superblock shrinker over our filesystem ------------------ */
-
-static uint64_t sb_nr_dentries(void *fs, int memcg_id)
-{
-	return cp_dcache_lru_count(&((struct cp_fs *)fs)->dc, memcg_id);
-}
-
-static uint64_t sb_nr_inodes(void *fs, int memcg_id)
-{
-	return cp_icache_lru_count(&((struct cp_fs *)fs)->ic, memcg_id);
-}
-
-static uint64_t sb_nr_cached(void *fs, int memcg_id)
-{
-	(void)memcg_id;
-	return cp_fs_nr_cached_objects(fs);
-}
-
-static uint64_t sb_prune_dcache(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_prune_dcache_sb(&((struct cp_fs *)fs)->dc, sc->memcg_id, sc->nr_to_scan,
-				  sc->ctx);
-}
-
-static uint64_t sb_prune_icache(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_prune_icache_sb(&((struct cp_fs *)fs)->ic, sc->memcg_id, sc->nr_to_scan,
-				  sc->ctx, sc->is_kswapd);
-}
-
-static uint64_t sb_free_cached(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_fs_free_cached_objects(fs, sc->nr_to_scan, sc->ctx);
-}
-
-static const struct cp_super_ops sb_ops = {
-	.nr_dentries = sb_nr_dentries,
-	.nr_inodes = sb_nr_inodes,
-	.nr_cached_objects = sb_nr_cached,
-	.prune_dcache = sb_prune_dcache,
-	.prune_icache = sb_prune_icache,
-	.free_cached_objects = sb_free_cached,
-};
-
 /* ---- setup ------------------------------------------------------------ */
 
 struct run {
@@ -291,7 +247,7 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 		return rc;
 	w->fs_ready = true;
 	cp_shrinker_registry_init(&w->shrinkers, cfg->kernel, &w->vs);
-	cp_super_init(&w->sb, &sb_ops, &w->fs,
+	cp_super_init(&w->sb, &cp_fs_super_ops, &w->fs,
 		      cfg->vfs_cache_pressure ? cfg->vfs_cache_pressure : 100,
 		      cfg->vfs_cache_pressure_denom ? cfg->vfs_cache_pressure_denom : 100);
 	w->sb.vmstat = &w->vs;

@@ -38,27 +38,6 @@ struct world {
 	uint64_t nr_created[2];
 };
 
-static uint64_t nr_d(void *fs, int m) { return cp_dcache_lru_count(&((struct cp_fs *)fs)->dc, m); }
-static uint64_t nr_i(void *fs, int m) { return cp_icache_lru_count(&((struct cp_fs *)fs)->ic, m); }
-static uint64_t nr_c(void *fs, int m) { (void)m; return cp_fs_nr_cached_objects(fs); }
-
-static uint64_t prune_d(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_prune_dcache_sb(&((struct cp_fs *)fs)->dc, sc->memcg_id, sc->nr_to_scan, sc->ctx);
-}
-
-static uint64_t prune_i(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_prune_icache_sb(&((struct cp_fs *)fs)->ic, sc->memcg_id, sc->nr_to_scan,
-				  sc->ctx, sc->is_kswapd);
-}
-
-static uint64_t free_c(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_fs_free_cached_objects(fs, sc->nr_to_scan, sc->ctx);
-}
-
-static const struct cp_super_ops sb_ops = { nr_d, nr_i, nr_c, prune_d, prune_i, free_c };
 
 static void world_init(struct world *w, const char *kernel, enum cp_ref_policy policy,
 		       bool memcg)
@@ -81,7 +60,7 @@ static void world_init(struct world *w, const char *kernel, enum cp_ref_policy p
 	assert_int_equal(cp_pagecache_init(&w->pc, &pp, &w->mem, &w->vs), 0);
 	assert_int_equal(cp_fs_init(&w->fs, &fp, NULL), 0);
 	cp_shrinker_registry_init(&w->reg, k, &w->vs);
-	cp_super_init(&w->sb, &sb_ops, &w->fs, 100, 100);
+	cp_super_init(&w->sb, &cp_fs_super_ops, &w->fs, 100, 100);
 	assert_int_equal(cp_register_shrinker(&w->reg, &w->sb.shrinker), 0);
 	/* the XFS buffer cache's own shrinker, as sim.c registers it */
 	assert_int_equal(cp_register_shrinker(&w->reg, &w->fs.bt.shrinker), 0);

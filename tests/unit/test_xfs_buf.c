@@ -430,27 +430,6 @@ static void ail_push_writes_directory_blocks_in_logging_order(void **state)
 	fsfix_check(f);
 }
 
-static uint64_t nr_d(void *fs, int m) { return cp_dcache_lru_count(&((struct cp_fs *)fs)->dc, m); }
-static uint64_t nr_i(void *fs, int m) { return cp_icache_lru_count(&((struct cp_fs *)fs)->ic, m); }
-static uint64_t nr_c(void *fs, int m) { (void)m; return cp_fs_nr_cached_objects(fs); }
-
-static uint64_t prune_d(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_prune_dcache_sb(&((struct cp_fs *)fs)->dc, sc->memcg_id, sc->nr_to_scan, sc->ctx);
-}
-
-static uint64_t prune_i(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_prune_icache_sb(&((struct cp_fs *)fs)->ic, sc->memcg_id, sc->nr_to_scan,
-				  sc->ctx, sc->is_kswapd);
-}
-
-static uint64_t free_c(void *fs, struct cp_shrink_control *sc)
-{
-	return cp_fs_free_cached_objects(fs, sc->nr_to_scan, sc->ctx);
-}
-
-static const struct cp_super_ops sb_ops = { nr_d, nr_i, nr_c, prune_d, prune_i, free_c };
 
 /* super_cache_scan() refuses a reclaimer without __GFP_FS (SHRINK_STOP),
  * but xfs_buftarg_shrink_scan() does not look at it: a GFP_NOFS
@@ -475,7 +454,7 @@ static void buffer_shrinker_runs_for_gfp_nofs_unlike_superblock(void **state)
 	cp_xfs_ail_push(&f->fs.xfs, UINT64_MAX);
 	assert_int_equal(cp_xfs_buftarg_count(&f->fs.bt), 5);
 	cp_shrinker_registry_init(&reg, f->fs.kernel, &f->vs);
-	cp_super_init(&sb, &sb_ops, &f->fs, 100, 100);
+	cp_super_init(&sb, &cp_fs_super_ops, &f->fs, 100, 100);
 	assert_int_equal(cp_register_shrinker(&reg, &sb.shrinker), 0);
 	assert_int_equal(cp_register_shrinker(&reg, &f->fs.bt.shrinker), 0);
 	dentries = f->fs.dc.nr_dentry;
