@@ -52,6 +52,8 @@ static void rig_run(struct rig *g, const char *text, enum cp_ref_policy policy,
 	g->cfg.fs = cp_fs_profile_find("xfs");
 	g->cfg.fs_costs.create_cpu_ns = 20000;
 	g->cfg.fs_costs.mkdir_lookup_ns = 1000;
+	g->cfg.fs_costs.stat_cpu_ns = 2000;
+	g->cfg.fs_costs.inode_read_ns = 10000;
 	g->cfg.policy = policy;
 	g->cfg.confine = confine;
 	g->cfg.seed = 7;
@@ -163,6 +165,33 @@ static void result_names_policy_kernel_and_confinement(void **state)
 	rig_free(&g);
 }
 
+/* read-dir after fs_mark, with memory to spare: every stat() finds its
+ * dentry (the files' dentries are still cached), so no inode is read
+ * (icache misses 0) and the walker makes whole passes over the 500
+ * entries; the streamer (cat of a 64 MiB sparse file) makes exactly one
+ * pass and, the file being a hole, reads nothing from the device. */
+static void walker_and_streamer_accounting(void **state)
+{
+	static const char *const text =
+		"[scenario]\nname = w\nram = 256M\nfs = xfs\nmount = /mnt/t\nseed = 3\n"
+		"[file s]\npath = /mnt/t/s\nsize = 64M\ncached = no\nsparse = yes\n"
+		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 500\nloops = 1\n"
+		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n"
+		"[walker dir]\nroot = /mnt/t/a\nstart_after = mark\nstop_with = cat\n"
+		"[streamer cat]\nfile = s\nread_size = 128K\nstart_after = mark\n";
+	struct rig g;
+
+	(void)state;
+	rig_run(&g, text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	assert_false(g.res.failed);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_walker_dir_icache_misses", -1), 0);
+	assert_true(cp_run_result_counter(&g.res, "cp_walker_dir_passes", -1) > 0);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_device_read_bytes", -1), 0);
+	/* 64 MiB of sparse pages went through the page cache: 16384 pages */
+	assert_true(cp_run_result_counter(&g.res, "cp_pages_accessed", 0) >= 16384);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +200,7 @@ int main(void)
 		cmocka_unit_test(runs_are_deterministic),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
+		cmocka_unit_test(walker_and_streamer_accounting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
