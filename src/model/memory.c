@@ -185,7 +185,10 @@ static int memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned o
 		if (ctx->work)
 			ctx->work->nr_stalls++;
 		m->hooks.memcg_reclaim(m->hooks.priv, memcg, ctx, nr);
-		if (retries-- == 0)
+		/* __GFP_NORETRY: one reclaim round, then give up */
+		if (cp_memcg_try_charge_nowait(memcg, owner, nr) == 0)
+			return 0;
+		if ((ctx->gfp & CP_GFP_NORETRY) || retries-- == 0)
 			break;
 	}
 	memcg->failcnt++;

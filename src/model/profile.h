@@ -59,6 +59,9 @@ struct cp_kernel_profile {
 	 * goes at visit b_lru_ref; 6.1 (after 19957a181608, 2019) rotates
 	 * while it can decrement and frees at visit b_lru_ref + 1. */
 	bool xfs_buf_lru_first_visit_frees;
+	/* mm/readahead.c: readahead allocates under memalloc_nofs_save() on
+	 * every filesystem (6.1: true; 4.11: the mapping's gfp decides) */
+	bool readahead_nofs;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
 };

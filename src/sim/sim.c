@@ -105,11 +105,13 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 	work->nr_slab_scanned_objects += rw->nr_scanned_objects;
 	work->nr_freed_objects += nr_freed_objects(w) - t->freed_before;
 	out->cpu_ns += cp_work_cpu_ns(&w->cost, work);
-	/* 4.11 XFS reclaim waits for each dirty inode cluster it writes */
-	for (i = 0; i < rw->nr_write_ios; i++) {
-		uint64_t done = cp_world_write(w, now_ns,
-					       (uint64_t)w->fs.fsp->inodes_per_cluster * 512);
+	/* 4.11 XFS reclaim (SYNC_WAIT) writes each dirty inode cluster and
+	 * waits for it before it goes on: one write after another */
+	if (rw->nr_write_ios) {
+		uint64_t done = now_ns;
 
+		for (i = 0; i < rw->nr_write_ios; i++)
+			done = cp_world_write(w, done, w->fs.fsp->inode_cluster_bytes);
 		if (done > out->io_until_ns)
 			out->io_until_ns = done;
 	}
@@ -168,6 +170,17 @@ static void task_init(struct cp_task *t, struct cp_world *w, const char *name, u
 	t->ctx.cpu = cpu;
 	t->ctx.memcg = w->use_memcg ? &w->memcg : NULL;
 	t->ctx.work = &t->rwork;
+}
+
+/* The gfp of page-cache allocations for the data files: XFS clears
+ * __GFP_FS from every inode's mapping (xfs_setup_inode), and 6.x runs
+ * readahead under memalloc_nofs_save() on every filesystem (ref §9.4);
+ * otherwise (ext4 on 4.11) the mapping's GFP_HIGHUSER_MOVABLE keeps it. */
+static unsigned pagecache_gfp(const struct cp_world *w)
+{
+	if (w->cfg->fs->kind == CP_FS_XFS || w->cfg->kernel->readahead_nofs)
+		return CP_GFP_NOFS;
+	return CP_GFP_KERNEL;
 }
 
 /* ---- setup ------------------------------------------------------------ */
@@ -281,7 +294,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 	size_t i;
 	int rc;
 
-	task_init(&dd, w, "dd", CP_GFP_NOFS, 0);
+	task_init(&dd, w, "dd", pagecache_gfp(w), 0);
 	r->files = cp_calloc(sc->nr_files ? sc->nr_files : 1, sizeof(*r->files));
 	if (!r->files)
 		return -CP_ENOMEM;
@@ -389,7 +402,7 @@ static int setup_readers(struct run *r, struct cp_diag *diag)
 		uint64_t rs = streamer ? sc->streamers[i - sc->nr_readers].read_size_bytes
 				       : sc->readers[i].read_size_bytes;
 
-		task_init(&rd->task, &r->w, a->name, CP_GFP_NOFS, cpu++);
+		task_init(&rd->task, &r->w, a->name, pagecache_gfp(&r->w), cpu++);
 		rd->file = r->files[fi];
 		rd->mapping = cp_file_mapping(rd->file);
 		rd->nr_pages = r->w.pc.mappings[rd->mapping].nr_index;
