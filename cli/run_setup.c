@@ -234,10 +234,14 @@ static int setup_kernel(const struct cli_run_opts *o, struct cli_run_setup *s)
 	return CLI_EXIT_USAGE;
 }
 
-/* "machine.SECTION.KEY=VALUE" -> cp_machine_set(m, "SECTION.KEY", "VALUE") */
-static int machine_set(const struct cli_run_opts *o, struct cp_machine *m, const char *set)
+/* --set "machine.SECTION.KEY=VALUE" (machine) -> cp_machine_set(&s->machine,
+ * "SECTION.KEY", "VALUE"); "fs.SECTION.KEY=VALUE" -> cp_fs_profile_set(&s->fs,
+ * &s->fs_costs, "SECTION.KEY", "VALUE"). */
+static int apply_set(const struct cli_run_opts *o, struct cli_run_setup *s, const char *set,
+		     bool machine)
 {
-	const char *key = set + strlen(MACHINE_SET_PREFIX);
+	const char *prefix = machine ? MACHINE_SET_PREFIX : FS_SET_PREFIX;
+	const char *key = set + strlen(prefix);
 	const char *eq = strchr(key, '=');
 	struct cp_diag diag = { "" };
 	char section_key[128];
@@ -245,16 +249,36 @@ static int machine_set(const struct cli_run_opts *o, struct cp_machine *m, const
 	int rc;
 
 	if (!eq || eq == key || (n = (size_t)(eq - key)) >= sizeof(section_key)) {
-		fprintf(stderr, "cachepressure %s: --set %s: expected machine.SECTION.KEY=VALUE "
-			"(e.g. machine.cpu.copy_bandwidth=8G)\n", o->cmd, set);
+		fprintf(stderr, "cachepressure %s: --set %s: expected %sSECTION.KEY=VALUE "
+			"(e.g. %s)\n", o->cmd, set, prefix,
+			machine ? "machine.cpu.copy_bandwidth=8G" : "fs.create.create_cpu_ns=30000");
 		return CLI_EXIT_USAGE;
 	}
 	memcpy(section_key, key, n);
 	section_key[n] = '\0';
-	rc = cp_machine_set(m, section_key, eq + 1, &diag);
+	if (machine)
+		rc = cp_machine_set(&s->machine, section_key, eq + 1, &diag);
+	else
+		rc = cp_fs_profile_set(&s->fs, &s->fs_costs, section_key, eq + 1, &diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure %s: --set %s: %s\n", o->cmd, set, diag.msg);
 		return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Applies the --set arguments sets[0..nr) in order; stops at the first bad
+ * one. */
+static int apply_sets(const struct cli_run_opts *o, struct cli_run_setup *s,
+		      const char **sets, size_t nr, bool machine)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < nr; i++) {
+		rc = apply_set(o, s, sets[i], machine);
+		if (rc)
+			return rc;
 	}
 	return CLI_EXIT_OK;
 }
@@ -265,7 +289,6 @@ static int setup_machine(const struct cli_run_opts *o, struct cli_run_setup *s)
 								    : CLI_DEFAULT_MACHINE;
 	struct cp_diag diag = { "" };
 	char where[512];
-	size_t i;
 	int rc;
 
 	rc = cp_machine_load_named(name, cli_profiles_dir(), &s->machine, &diag);
@@ -275,38 +298,11 @@ static int setup_machine(const struct cli_run_opts *o, struct cli_run_setup *s)
 		fprintf(stderr, "cachepressure %s: %s: %s\n", o->cmd, where, diag.msg);
 		return rc == -CP_EIO || rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
 	}
-	for (i = 0; i < o->nr_machine_sets; i++) {
-		rc = machine_set(o, &s->machine, o->machine_sets[i]);
-		if (rc)
-			return rc;
-	}
+	rc = apply_sets(o, s, o->machine_sets, o->nr_machine_sets, true);
+	if (rc)
+		return rc;
 	/* Global reclaim runs the machine at the scenario's RAM (after --mem):
 	 * the sim scales the reserve and process memory with it (cp_sim_run). */
-	return CLI_EXIT_OK;
-}
-
-/* "fs.SECTION.KEY=VALUE" -> cp_fs_profile_set(fs, costs, "SECTION.KEY", "VALUE") */
-static int fs_set(const struct cli_run_opts *o, struct cli_run_setup *s, const char *set)
-{
-	const char *key = set + strlen(FS_SET_PREFIX);
-	const char *eq = strchr(key, '=');
-	struct cp_diag diag = { "" };
-	char section_key[128];
-	size_t n;
-	int rc;
-
-	if (!eq || eq == key || (n = (size_t)(eq - key)) >= sizeof(section_key)) {
-		fprintf(stderr, "cachepressure %s: --set %s: expected fs.SECTION.KEY=VALUE "
-			"(e.g. fs.create.create_cpu_ns=30000)\n", o->cmd, set);
-		return CLI_EXIT_USAGE;
-	}
-	memcpy(section_key, key, n);
-	section_key[n] = '\0';
-	rc = cp_fs_profile_set(&s->fs, &s->fs_costs, section_key, eq + 1, &diag);
-	if (rc) {
-		fprintf(stderr, "cachepressure %s: --set %s: %s\n", o->cmd, set, diag.msg);
-		return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
-	}
 	return CLI_EXIT_OK;
 }
 
@@ -315,7 +311,6 @@ static int setup_fs(const struct cli_run_opts *o, struct cli_run_setup *s)
 	const char *name = o->fs ? o->fs : s->sc->fs ? s->sc->fs : CLI_DEFAULT_FS;
 	struct cp_diag diag = { "" };
 	char where[512];
-	size_t i;
 	int rc;
 
 	rc = cp_fs_profile_load_named(name, cli_profiles_dir(), &s->fs, &s->fs_costs, &diag);
@@ -324,12 +319,7 @@ static int setup_fs(const struct cli_run_opts *o, struct cli_run_setup *s)
 		fprintf(stderr, "cachepressure %s: %s: %s\n", o->cmd, where, diag.msg);
 		return rc == -CP_EIO || rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
 	}
-	for (i = 0; i < o->nr_fs_sets; i++) {
-		rc = fs_set(o, s, o->fs_sets[i]);
-		if (rc)
-			return rc;
-	}
-	return CLI_EXIT_OK;
+	return apply_sets(o, s, o->fs_sets, o->nr_fs_sets, false);
 }
 
 int cli_run_setup(const struct cli_run_opts *o, struct cli_run_setup *s)

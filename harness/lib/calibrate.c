@@ -275,25 +275,25 @@ static int write_direct(struct ctx *x, struct cp_diag *diag)
 	return 0;
 }
 
-static int cached_reads(struct ctx *x, struct cp_diag *diag)
+/* nr passes of 1 MiB reads over the 1 GiB file open at fd (fd stays open):
+ * the mean rate in v, "LO..HI" in range. Returns 0, or -CP_E* with
+ * "WHAT: error" when a read fails, or when a stop signal came first. */
+#define RATE_CHARS 32
+#define RANGE_CHARS 64
+
+static int read_rates(struct ctx *x, int fd, int nr, const char *what, char v[RATE_CHARS],
+		      char range[RANGE_CHARS], struct cp_diag *diag)
 {
 	double lo = 0, hi = 0, sum = 0;
-	uint64_t t, cold;
-	char how[384], range[64], a[32], b[32], v[32];
-	int fd = open(x->file, O_RDONLY | O_CLOEXEC), i;
+	char a[RATE_CHARS], b[RATE_CHARS];
+	int i;
 
-	if (fd < 0)
-		return cp_diag_set(diag, -CP_ESYS, "open %s: %s", x->file, strerror(errno));
-	say(x, "cached read rate: 1 MiB read()s of a cached 1 GiB file");
-	cold = read_pass(fd, x->buf); /* brings it into the page cache */
-	for (i = 0; i < CACHED_PASSES && !cp_real_interrupted(); i++) {
+	for (i = 0; i < nr && !cp_real_interrupted(); i++) {
+		uint64_t t = read_pass(fd, x->buf);
 		double r;
 
-		t = read_pass(fd, x->buf);
-		if (!t) {
-			close(fd);
-			return cp_diag_set(diag, -CP_ESYS, "read: %s", strerror(errno));
-		}
+		if (!t)
+			return cp_diag_set(diag, -CP_ESYS, "%s: %s", what, strerror(errno));
 		r = (double)FILE_BYTES / secs(t);
 		sum += r;
 		if (i == 0 || r < lo)
@@ -301,14 +301,30 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 		if (i == 0 || r > hi)
 			hi = r;
 	}
-	if (i < CACHED_PASSES) {
-		close(fd);
+	if (i < nr)
 		return stopped(diag);
-	}
-	fmt_rate(v, sizeof(v), sum / CACHED_PASSES);
+	fmt_rate(v, RATE_CHARS, sum / nr);
 	fmt_rate(a, sizeof(a), lo);
 	fmt_rate(b, sizeof(b), hi);
-	msg(range, sizeof(range), "%s..%s", a, b);
+	msg(range, RANGE_CHARS, "%s..%s", a, b);
+	return 0;
+}
+
+static int cached_reads(struct ctx *x, struct cp_diag *diag)
+{
+	uint64_t t, cold;
+	char how[384], range[RANGE_CHARS], v[RATE_CHARS];
+	int fd = open(x->file, O_RDONLY | O_CLOEXEC), i, rc;
+
+	if (fd < 0)
+		return cp_diag_set(diag, -CP_ESYS, "open %s: %s", x->file, strerror(errno));
+	say(x, "cached read rate: 1 MiB read()s of a cached 1 GiB file");
+	cold = read_pass(fd, x->buf); /* brings it into the page cache */
+	rc = read_rates(x, fd, CACHED_PASSES, "read", v, range, diag);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
 	msg(how, sizeof(how),
 		 "mean of %d passes of 1 MiB read()s over a cached 1 GiB file on xfs (one "
 		 "process; includes the per-page lookup; the first, cold pass took %.2f s)%s",
@@ -332,35 +348,16 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 
 static int direct_reads(struct ctx *x, struct cp_diag *diag)
 {
-	double lo = 0, hi = 0, sum = 0;
-	char how[384], range[64], a[32], b[32], v[32];
-	int fd = open(x->file, O_RDONLY | O_DIRECT | O_CLOEXEC), i;
+	char how[384], range[RANGE_CHARS], v[RATE_CHARS];
+	int fd = open(x->file, O_RDONLY | O_DIRECT | O_CLOEXEC), rc;
 
 	if (fd < 0)
 		return cp_diag_set(diag, -CP_ESYS, "open %s O_DIRECT: %s", x->file, strerror(errno));
 	say(x, "device read rate: 1 MiB O_DIRECT reads of the 1 GiB file");
-	for (i = 0; i < DIRECT_PASSES && !cp_real_interrupted(); i++) {
-		uint64_t t = read_pass(fd, x->buf);
-		double r;
-
-		if (!t) {
-			close(fd);
-			return cp_diag_set(diag, -CP_ESYS, "O_DIRECT read: %s", strerror(errno));
-		}
-		r = (double)FILE_BYTES / secs(t);
-		sum += r;
-		if (i == 0 || r < lo)
-			lo = r;
-		if (i == 0 || r > hi)
-			hi = r;
-	}
+	rc = read_rates(x, fd, DIRECT_PASSES, "O_DIRECT read", v, range, diag);
 	close(fd);
-	if (i < DIRECT_PASSES)
-		return stopped(diag);
-	fmt_rate(v, sizeof(v), sum / DIRECT_PASSES);
-	fmt_rate(a, sizeof(a), lo);
-	fmt_rate(b, sizeof(b), hi);
-	msg(range, sizeof(range), "%s..%s", a, b);
+	if (rc)
+		return rc;
 	msg(how, sizeof(how),
 		 "mean of %d passes of 1 MiB pread()s with O_DIRECT over the 1 GiB file on xfs "
 		 "on the loop device (direct I/O) over an image in %s%s",

@@ -31,6 +31,26 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 	return 1;
 }
 
+/* -h or --help anywhere: help wins over any error in the other arguments. */
+static bool wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	return false;
+}
+
+/* The value of --workdir: an absolute path. */
+static int workdir_value(const char *v, const char **workdir, struct cp_diag *diag)
+{
+	if (v[0] != '/')
+		return cp_diag_set(diag, -CP_EINVAL, "--workdir '%s': must be an absolute path", v);
+	*workdir = v;
+	return 0;
+}
+
 int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_diag *diag)
 {
 	struct cp_real_opts t;
@@ -42,9 +62,8 @@ int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_
 	t.fs = CP_FS_XFS;
 	t.workdir = CP_REAL_DEFAULT_WORKDIR;
 	t.repeat = 1;
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return 1;
+	if (wants_help(argc, argv))
+		return 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		int m;
@@ -80,10 +99,8 @@ int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_
 		} else if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
 			if (m < 0)
 				goto missing;
-			if (v[0] != '/')
-				return cp_diag_set(diag, -CP_EINVAL,
-						   "--workdir '%s': must be an absolute path", v);
-			t.workdir = v;
+			if (workdir_value(v, &t.workdir, diag))
+				return -CP_EINVAL;
 		} else if ((m = opt_value(argc, argv, &i, "--repeat", &v))) {
 			uint64_t n;
 
@@ -134,9 +151,8 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 	memset(&t, 0, sizeof(t));
 	t.workdir = CP_REAL_DEFAULT_WORKDIR;
 	t.name = "calibrated";
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return 1;
+	if (wants_help(argc, argv))
+		return 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		int m;
@@ -144,10 +160,8 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
 			if (m < 0)
 				goto missing;
-			if (v[0] != '/')
-				return cp_diag_set(diag, -CP_EINVAL,
-						   "--workdir '%s': must be an absolute path", v);
-			t.workdir = v;
+			if (workdir_value(v, &t.workdir, diag))
+				return -CP_EINVAL;
 		} else if ((m = opt_value(argc, argv, &i, "--output", &v)) ||
 			   (m = opt_value(argc, argv, &i, "-o", &v))) {
 			if (m < 0)

@@ -12,6 +12,8 @@
  *
  * Exit: 0 released after a signal, 1 could not lock, 2 usage.
  */
+#include "progutil.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -21,17 +23,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <fcntl.h>
-#include <stdlib.h>
 
 #define STEP_BYTES (256ULL << 20)
-
-static volatile sig_atomic_t done;
-
-static void on_signal(int signo)
-{
-	(void)signo;
-	done = 1;
-}
 
 static void set_oom_score_adj(void)
 {
@@ -44,40 +37,20 @@ static void set_oom_score_adj(void)
 	close(fd);
 }
 
-static int parse_bytes(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	uint64_t size, off;
-	struct sigaction sa;
 	sigset_t block, old;
 	char *mem;
 
-	if (argc != 2 || parse_bytes(argv[1], &size) || size == 0) {
+	if (argc != 2 || cp_prog_parse_u64(argv[1], &size) || size == 0) {
 		fprintf(stderr, "Usage: cp-balloon BYTES\n"
 				"mlock()s BYTES bytes of memory until SIGTERM/SIGINT.\n");
 		return 2;
 	}
 	size = (size + 4095) & ~4095ULL;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	(void)cp_prog_catch_stop_signals();
 	set_oom_score_adj();
 
 	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -87,7 +60,7 @@ int main(int argc, char **argv)
 	}
 	/* Huge pages fault in faster; failure is harmless. */
 	madvise(mem, size, MADV_HUGEPAGE);
-	for (off = 0; off < size && !done; off += STEP_BYTES) {
+	for (off = 0; off < size && !cp_prog_stop; off += STEP_BYTES) {
 		uint64_t len = size - off < STEP_BYTES ? size - off : STEP_BYTES;
 
 		if (mlock(mem + off, len)) {
@@ -96,7 +69,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (done)
+	if (cp_prog_stop)
 		return 0;
 	printf("locked %" PRIu64 "\n", size);
 	fflush(stdout);
@@ -105,7 +78,7 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	while (!done)
+	while (!cp_prog_stop)
 		sigsuspend(&old);
 	return 0;
 }

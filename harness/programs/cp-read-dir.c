@@ -20,61 +20,20 @@
  *
  * Exit: 0 done, 1 I/O error, 2 usage.
  */
-#include <cjson/cJSON.h>
+#include "progutil.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_DEPTH 64
-
-static volatile sig_atomic_t done;
-
-static void on_signal(int signo)
-{
-	(void)signo;
-	done = 1;
-}
-
-struct pass {
-	uint64_t read_bytes;
-	uint64_t end_ns;
-	uint64_t entries;
-};
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static int io_read_bytes(int iofd, uint64_t *out)
-{
-	char buf[1024];
-	ssize_t n;
-	char *p;
-
-	do
-		n = pread(iofd, buf, sizeof(buf) - 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strstr(buf, "\nread_bytes:");
-	if (!p || sscanf(p + 1, "read_bytes: %" SCNu64, out) != 1)
-		return -1;
-	return 0;
-}
 
 /* Walks the directory open at dfd (consumed). Returns 0, 1 when stopped by
  * a signal, -1 on error (message printed). */
@@ -94,7 +53,7 @@ static int walk(int dfd, const char *name, int depth, uint64_t *entries)
 	for (;;) {
 		struct stat st;
 
-		if (done) {
+		if (cp_prog_stop) {
 			rc = 1;
 			break;
 		}
@@ -139,51 +98,6 @@ static int walk(int dfd, const char *name, int depth, uint64_t *entries)
 	return rc;
 }
 
-static int write_json(const char *dest, const char *path, const struct pass *passes,
-		      size_t nr, uint64_t total)
-{
-	cJSON *rec = cJSON_CreateObject(), *arr;
-	char *text;
-	size_t i;
-	FILE *f;
-	int rc = 0;
-
-	if (!rec)
-		return -1;
-	cJSON_AddStringToObject(rec, "kind", "walker");
-	cJSON_AddStringToObject(rec, "path", path);
-	cJSON_AddNumberToObject(rec, "total_read_bytes", (double)total);
-	arr = cJSON_AddArrayToObject(rec, "passes");
-	for (i = 0; arr && i < nr; i++) {
-		cJSON *p = cJSON_CreateObject();
-
-		if (!p)
-			break;
-		cJSON_AddNumberToObject(p, "pass", (double)(i + 1));
-		cJSON_AddNumberToObject(p, "read_bytes", (double)passes[i].read_bytes);
-		cJSON_AddNumberToObject(p, "end_ns", (double)passes[i].end_ns);
-		cJSON_AddNumberToObject(p, "entries", (double)passes[i].entries);
-		cJSON_AddItemToArray(arr, p);
-	}
-	text = cJSON_PrintUnformatted(rec);
-	cJSON_Delete(rec);
-	if (!text || !arr || i < nr) {
-		free(text);
-		return -1;
-	}
-	f = strcmp(dest, "-") == 0 ? stdout : fopen(dest, "w");
-	if (!f) {
-		free(text);
-		return -1;
-	}
-	if (fprintf(f, "%s\n", text) < 0)
-		rc = -1;
-	if (f == stdout ? fflush(f) != 0 : fclose(f) != 0)
-		rc = -1;
-	free(text);
-	return rc;
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -193,138 +107,65 @@ static void usage(FILE *out)
 		"(or N passes); reports passes completed and device bytes read per pass.\n");
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+static int option(int argc, char **argv, int *i)
 {
-	char *end;
-	unsigned long long v;
+	(void)argc;
+	if (strcmp(argv[*i], "--recursive") != 0)
+		return 0;
+	recursive = 1;
+	return 1;
+}
 
-	if (!s || !*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
+static const struct cp_prog_desc desc = {
+	.name = "cp-read-dir", .operand = "DIR", .usage = usage, .option = option,
+	.json_kind = "walker", .json_entries = 1,
+};
+
+/* Walks path until a stop signal or --passes; returns the exit code. */
+static int walk_passes(const struct cp_prog_opts *o, struct cp_prog_passes *ps, int iofd)
+{
+	while (!cp_prog_stop) {
+		uint64_t entries = 0;
+		int dfd = open(o->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int w;
+
+		if (dfd < 0) {
+			fprintf(stderr, "cp-read-dir: %s: %s\n", o->path, strerror(errno));
+			return 1;
+		}
+		w = walk(dfd, o->path, 0, &entries);
+		if (w == 1)
+			break; /* stopped mid-pass: not counted */
+		if (w < 0)
+			return 1;
+		w = cp_prog_pass_end(&desc, o, ps, iofd, entries);
+		if (w)
+			return w < 0;
+	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *json = NULL, *path = NULL;
-	uint64_t max_passes = 0, base_ns = 0, prev, cur, total = 0;
-	int quiet = 0, have_base = 0, iofd, i, rc = 0;
-	struct pass *passes = NULL;
-	size_t nr = 0, cap = 0;
-	struct sigaction sa;
+	struct cp_prog_passes ps = { 0 };
+	struct cp_prog_opts o;
+	int iofd, rc = cp_prog_start(&desc, argc, argv, &o);
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
-			json = argv[++i];
-		} else if (strcmp(argv[i], "--quiet") == 0) {
-			quiet = 1;
-		} else if (strcmp(argv[i], "--recursive") == 0) {
-			recursive = 1;
-		} else if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) {
-			if (parse_u64(argv[++i], &max_passes) || max_passes == 0) {
-				fprintf(stderr, "cp-read-dir: bad --passes '%s'\n", argv[i]);
-				return 2;
-			}
-		} else if (strcmp(argv[i], "--clock-base") == 0 && i + 1 < argc) {
-			if (parse_u64(argv[++i], &base_ns)) {
-				fprintf(stderr, "cp-read-dir: bad --clock-base '%s'\n", argv[i]);
-				return 2;
-			}
-			have_base = 1;
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			fprintf(stderr, "cp-read-dir: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
-		} else if (!path) {
-			path = argv[i];
-		} else {
-			fprintf(stderr, "cp-read-dir: one DIR only ('%s')\n", argv[i]);
-			return 2;
-		}
-	}
-	if (!path) {
-		usage(stderr);
-		return 2;
-	}
-	if (!have_base)
-		base_ns = now_ns();
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL)) {
-		perror("cp-read-dir: sigaction");
-		return 1;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
+	if (rc >= 0)
+		return rc;
 	iofd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-	if (iofd < 0 || io_read_bytes(iofd, &prev)) {
+	if (iofd < 0 || cp_prog_io_read_bytes(iofd, &ps.prev_read_bytes)) {
 		fprintf(stderr, "cp-read-dir: no read_bytes in /proc/self/io\n");
 		return 1;
 	}
-
-	while (!done) {
-		uint64_t entries = 0;
-		int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		int w;
-
-		if (dfd < 0) {
-			fprintf(stderr, "cp-read-dir: %s: %s\n", path, strerror(errno));
-			rc = 1;
-			break;
-		}
-		w = walk(dfd, path, 0, &entries);
-		if (w == 1)
-			break; /* stopped mid-pass: not counted */
-		if (w < 0) {
-			rc = 1;
-			break;
-		}
-		if (io_read_bytes(iofd, &cur)) {
-			fprintf(stderr, "cp-read-dir: cannot read /proc/self/io\n");
-			rc = 1;
-			break;
-		}
-		if (nr == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			struct pass *np = realloc(passes, ncap * sizeof(*np));
-
-			if (!np) {
-				fprintf(stderr, "cp-read-dir: out of memory\n");
-				rc = 1;
-				break;
-			}
-			passes = np;
-			cap = ncap;
-		}
-		passes[nr].read_bytes = cur - prev;
-		passes[nr].end_ns = now_ns() - base_ns;
-		passes[nr].entries = entries;
-		if (!quiet && cur != prev)
-			printf("%s: loop %zu read bytes is %" PRIu64 "\n", path, nr, cur - prev);
-		total += cur - prev;
-		prev = cur;
-		nr++;
-		if (max_passes && nr >= max_passes)
-			break;
+	rc = walk_passes(&o, &ps, iofd);
+	if (!o.quiet) {
+		printf("%s: total read during loops %" PRIu64 "\n", o.path, ps.total_read_bytes);
+		printf("%s: total loops %zu\n", o.path, ps.nr);
 	}
-	if (!quiet) {
-		printf("%s: total read during loops %" PRIu64 "\n", path, total);
-		printf("%s: total loops %zu\n", path, nr);
-	}
-	if (json && write_json(json, path, passes, nr, total)) {
-		fprintf(stderr, "cp-read-dir: cannot write the JSON record to %s\n", json);
+	if (cp_prog_write_json(&desc, &o, &ps))
 		rc = 1;
-	}
-	free(passes);
+	free(ps.v);
 	close(iofd);
 	return rc;
 }
