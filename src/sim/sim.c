@@ -525,13 +525,15 @@ static int setup_timing(struct run *r, struct cp_diag *diag)
 	size_t n = 0, i;
 	int rc;
 
-	for (i = 0; i < sc->nr_readers && n < 256; i++)
+	if (sc->nr_readers + sc->nr_streamers + sc->nr_creators + sc->nr_walkers > 256)
+		return cp_diag_set(diag, -CP_EINVAL, "%s: more than 256 actors", sc->source);
+	for (i = 0; i < sc->nr_readers; i++)
 		all[n++] = &sc->readers[i].actor;
-	for (i = 0; i < sc->nr_streamers && n < 256; i++)
+	for (i = 0; i < sc->nr_streamers; i++)
 		all[n++] = &sc->streamers[i].actor;
-	for (i = 0; i < sc->nr_creators && n < 256; i++)
+	for (i = 0; i < sc->nr_creators; i++)
 		all[n++] = &sc->creators[i].actor;
-	for (i = 0; i < sc->nr_walkers && n < 256; i++)
+	for (i = 0; i < sc->nr_walkers; i++)
 		all[n++] = &sc->walkers[i].actor;
 	for (i = 0; i < n; i++) {
 		struct cp_task *self = find_task(r, all[i]->name), *other;
