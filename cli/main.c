@@ -22,6 +22,7 @@ static const struct cli_command commands[] = {
 	{ "run", "simulate a scenario under one policy", cli_cmd_run },
 	{ "scenarios", "list the built-in scenarios", cli_cmd_scenarios },
 	{ "show", "print a scenario resolved (defaults, --mem, --set)", cli_cmd_show },
+	{ "validate", "the model against the live kernel, side by side (root)", cmd_validate },
 	{ "version", "print the version", cmd_version },
 };
 
