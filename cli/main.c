@@ -17,6 +17,7 @@ static const struct cli_command commands[] = {
 	{ "calibrate", "measure this machine and write a machine profile", cmd_calibrate },
 	{ "compare", "simulate a scenario under both policies and compare", cli_cmd_compare },
 	{ "help", "show this help, or the help of a command", cmd_help },
+	{ "plot", "draw the runs of a JSON file with gnuplot (SVG or PNG)", cmd_plot },
 	{ "policies", "list the REFERENCED policies and kernel profiles", cli_cmd_policies },
 	{ "real", "run a scenario on the live kernel (root)", cmd_real },
 	{ "run", "simulate a scenario under one policy", cli_cmd_run },
