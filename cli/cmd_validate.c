@@ -56,7 +56,9 @@ static void usage(FILE *out)
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
 		"  --confine MODE        global (default) or memcg, as for real and run\n"
-		"  --repeat N            real runs (default %s); the model runs once\n"
+		"  --repeat N            real runs (default %s); the model runs once; a run\n"
+		"                        whose world could not be built is tried again\n"
+		"                        (2 N attempts at most; exit status 1)\n"
 		"  --kernel PROFILE      kernel profile of the model (default: the one that\n"
 		"                        matches uname -r: 6.16+ linux-6.x, 4.16-6.15\n"
 		"                        linux-6.1, older linux-4.11)\n"
@@ -267,7 +269,7 @@ int cmd_validate(int argc, char **argv)
 	const char *kernel, *kernel_why, *vcp;
 	char vcp_buf[32];
 	uint64_t start_ns = cp_proc_now_ns();
-	unsigned i, done = 0;
+	unsigned i, done = 0, attempt, nr_setup_failed = 0;
 	int rc, exit_code = CLI_EXIT_OK;
 
 	rc = parse(argc, argv, &vo);
@@ -345,32 +347,43 @@ int cmd_validate(int argc, char **argv)
 		exit_code = CLI_EXIT_FAIL;
 		goto out;
 	}
-	for (i = 0; i < opts.repeat; i++) {
-		cp_run_result_init(&runs[i]);
+	/* A repetition whose world could not be built (e.g. the balloon could
+	 * not lock its memory because something else on the machine took it
+	 * meanwhile) is tried again, up to 2 N attempts in all, so one
+	 * transient failure does not throw away the other runs. */
+	for (attempt = 0; done < opts.repeat && attempt < 2 * opts.repeat; attempt++) {
+		if (cp_real_interrupted())
+			break;
+		cp_run_result_init(&runs[done]);
 		fprintf(stderr, "cachepressure validate: real run %u/%u: %s, %s, mem %" PRIu64
-			" MiB\n", i + 1, opts.repeat, plan.scenario, cp_confine_name(opts.confine),
-			opts.mem_bytes >> 20);
-		rc = cp_real_run(&session, &plan, i, &runs[i], &diag);
+			" MiB\n", done + 1, opts.repeat, plan.scenario,
+			cp_confine_name(opts.confine), opts.mem_bytes >> 20);
+		rc = cp_real_run(&session, &plan, attempt, &runs[done], &diag);
 		if (rc) {
 			fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
-			cp_run_result_release(&runs[i]);
+			cp_run_result_release(&runs[done]);
+			nr_setup_failed++;
 			exit_code = CLI_EXIT_FAIL;
-			break;
+			if (rc == -CP_EBUSY || cp_real_interrupted())
+				break;
+			continue;
+		}
+		if (runs[done].failed) {
+			fprintf(stderr, "cachepressure validate: real run %u failed: %s\n", done + 1,
+				runs[done].failure ? runs[done].failure : "(no reason given)");
+			exit_code = CLI_EXIT_FAIL;
 		}
 		done++;
-		if (runs[i].failed) {
-			fprintf(stderr, "cachepressure validate: real run %u failed: %s\n", i + 1,
-				runs[i].failure ? runs[i].failure : "(no reason given)");
-			exit_code = CLI_EXIT_FAIL;
-		}
 	}
 	if (done == 0)
 		goto out;
 
 	printf("# validate %s: confine %s, mem %" PRIu64 " MiB, policy patched\n", plan.scenario,
 	       vo.confine, opts.mem_bytes >> 20);
-	printf("# real: %u run(s) on kernel %s (%s)\n", done, session.kernel,
-	       cp_fs_name(opts.fs));
+	printf("# real: %u run(s) on kernel %s (%s)", done, session.kernel, cp_fs_name(opts.fs));
+	if (nr_setup_failed)
+		printf("; %u more could not be set up (stderr says why)", nr_setup_failed);
+	printf("\n");
 	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
 	       kernel, kernel_why, un.release, ms.machine.name,
 	       vcp ? vcp : "100");
