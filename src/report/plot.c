@@ -206,7 +206,8 @@ static int plot_series(FILE *fp, const char *dir, const struct cp_run_result *ru
 	size_t i, nr = 0;
 	int ok = 1;
 
-	ok &= fprintf(fp, "set title '%s'\nset xlabel 'time (s): model virtual, real wall'\n"
+	ok &= fprintf(fp, "set title '%s'\n"
+		      "set xlabel 'seconds from the start (model: virtual, real: wall clock)'\n"
 		      "set ylabel 'MiB'\nplot ", title) > 0;
 	for (i = 0; i < n; i++) {
 		if (!has_series(&runs[i]))
