@@ -55,5 +55,7 @@ int cli_cmd_policies(int argc, char **argv);
 /* Subcommands, one file each. */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cmd_real(int argc, char **argv);      /* cmd_real.c */
+int cmd_validate(int argc, char **argv);  /* cmd_validate.c */
+int cmd_plot(int argc, char **argv);      /* cmd_plot.c */
 
 #endif /* CP_CLI_H */

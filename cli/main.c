@@ -17,11 +17,13 @@ static const struct cli_command commands[] = {
 	{ "calibrate", "measure this machine and write a machine profile", cmd_calibrate },
 	{ "compare", "simulate a scenario under both policies and compare", cli_cmd_compare },
 	{ "help", "show this help, or the help of a command", cmd_help },
+	{ "plot", "draw the runs of a JSON file with gnuplot (SVG or PNG)", cmd_plot },
 	{ "policies", "list the REFERENCED policies and kernel profiles", cli_cmd_policies },
 	{ "real", "run a scenario on the live kernel (root)", cmd_real },
 	{ "run", "simulate a scenario under one policy", cli_cmd_run },
 	{ "scenarios", "list the built-in scenarios", cli_cmd_scenarios },
 	{ "show", "print a scenario resolved (defaults, --mem, --set)", cli_cmd_show },
+	{ "validate", "the model against the live kernel, side by side (root)", cmd_validate },
 	{ "version", "print the version", cmd_version },
 };
 

@@ -42,9 +42,32 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.has_vfs_cache_pressure_denom = false,
 };
 
+/* Mainline as these machines run it (6.16 and later; ref §13 'mainline'
+ * column): linux-6.1 with the two differences the table lists for
+ * mainline - the vm.vfs_cache_pressure_denom sysctl (6.16+; at its
+ * default 100 the shrinker arithmetic equals 6.1's) and a per-CPU LRU add
+ * batch of 31 (marked [U], unverified, in the reference). Every other
+ * row of §13 is "same as 6.1". */
+static const struct cp_kernel_profile linux_6_x = {
+	.name = "linux-6.x",
+	.description = "v6.16+ mainline: linux-6.1 plus vfs_cache_pressure_denom and an LRU add batch of 31",
+	.lru_add_batch = 31,              /* ref §13 mainline: 31 [U] */
+	.min_free_kbytes_max = 262144,    /* ref §13: same as 6.1 */
+	.memcg_reclaim_retries = 16,      /* mm/internal.h MAX_RECLAIM_RETRIES */
+	.memcg_charge_batch = 64,         /* include/linux/memcontrol.h MEMCG_CHARGE_BATCH */
+	.shrink_rule = CP_SHRINK_PRIORITY,              /* ref §13: same as 6.1 */
+	.deactivate_rule = CP_DEACTIVATE_RATIO_REFAULT, /* ref §13: same as 6.1 */
+	.workingset_flag = true,
+	.inode_lru_with_pagecache = false, /* ref §13: no (vendor sysctl aside) */
+	.xfs_reclaim_blocks = false,       /* non-blocking */
+	.xfs_buf_lru_first_visit_frees = false, /* ref §13 "(not checked)": kept as 6.1 */
+	.has_vfs_cache_pressure_denom = true,   /* fs/dcache.c, 6.16+ */
+};
+
 const struct cp_kernel_profile *const cp_kernel_profiles[] = {
 	&linux_4_11,
 	&linux_6_1,
+	&linux_6_x,
 	NULL,
 };
 

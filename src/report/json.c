@@ -161,28 +161,36 @@ fail:
 	return NULL;
 }
 
-static char *to_text(const struct cp_run_result *const *runs, size_t n)
+cJSON *cp_report_json_tree(const struct cp_run_result *const *runs, size_t n)
 {
 	cJSON *root, *arr;
-	char *text = NULL;
 	size_t i;
 
 	use_cp_alloc();
 	root = cJSON_CreateObject();
 	if (!root || !(arr = cJSON_AddArrayToObject(root, "runs")))
-		goto out;
+		goto fail;
 	for (i = 0; i < n; i++) {
 		cJSON *run = run_to_json(runs[i]);
 
 		if (!run)
-			goto out;
+			goto fail;
 		if (!cJSON_AddItemToArray(arr, run)) {
 			cJSON_Delete(run);
-			goto out;
+			goto fail;
 		}
 	}
-	text = cJSON_Print(root);
-out:
+	return root;
+fail:
+	cJSON_Delete(root);
+	return NULL;
+}
+
+static char *to_text(const struct cp_run_result *const *runs, size_t n)
+{
+	cJSON *root = cp_report_json_tree(runs, n);
+	char *text = root ? cJSON_Print(root) : NULL;
+
 	cJSON_Delete(root);
 	return text;
 }

@@ -32,6 +32,12 @@ struct cp_diag;
 int cp_report_json_fprint(FILE *out, const struct cp_run_result *const *runs, size_t n,
 			  struct cp_diag *diag);
 
+/* The {"runs": [...]} object as a cJSON tree (for callers that add keys
+ * of their own, as validate does); cJSON allocates through cp_malloc.
+ * cJSON_Delete() it. NULL when out of memory. */
+struct cJSON;
+struct cJSON *cp_report_json_tree(const struct cp_run_result *const *runs, size_t n);
+
 /* Same into the file at path (created or truncated). Returns 0,
  * -CP_ENOMEM or -CP_EIO (diag names the path). */
 int cp_report_json_write(const char *path, const struct cp_run_result *const *runs, size_t n,

@@ -1,0 +1,418 @@
+/*
+ * cmd_validate.c - `cachepressure validate`: the model against the live
+ * kernel on the same scaled scenario.
+ *
+ * Runs the real harness N times (cmd_real.c's session: every refusal
+ * before anything is touched) and the model once, with the patched
+ * REFERENCED policy (the running kernel has the commit) and the kernel
+ * profile that matches `uname -r`, then prints the table of
+ * src/report/validate.c and, with --json, both sides' runs and the
+ * table. Exit codes as `real`: 0 ok, 1 a run failed or an I/O error,
+ * 2 usage, not root, or a refused work directory.
+ */
+#include <cachepressure/error.h>
+#include <cachepressure/result.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cli.h"
+#include "opts.h"
+#include "plan.h"
+#include "proc.h"
+#include "real_out.h"
+#include "report/report.h"
+#include "report/validate.h"
+#include "run.h"
+#include "run_setup.h"
+#include "scenario/scenario.h"
+#include "sig.h"
+#include "sim/sim.h"
+
+#define DEFAULT_REPEAT "3"
+
+struct validate_opts {
+	const char *scenario, *mem, *confine, *repeat, *kernel, *machine, *json, *workdir;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: cachepressure validate SCENARIO --mem SIZE [--confine global|memcg]\n"
+		"                              [--repeat N] [--kernel PROFILE]\n"
+		"                              [--machine NAME|FILE] [--workdir DIR]\n"
+		"                              [--json FILE]\n"
+		"\n"
+		"Runs SCENARIO, scaled to SIZE, N times on the live kernel (as\n"
+		"'cachepressure real', as root) and once in the model, with the patched\n"
+		"REFERENCED policy (the running kernel has the commit), and prints one\n"
+		"table: per reader (bytes re-read) and for the reclaim counters both sides\n"
+		"report, the real mean, min, max and sd, the model's value, and the model's\n"
+		"error (model - mean) in real standard deviations and in percent of the mean.\n"
+		"\n"
+		"Options:\n"
+		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
+		"  --confine MODE        global (default) or memcg, as for real and run\n"
+		"  --repeat N            real runs (default %s); the model runs once; a run\n"
+		"                        whose world could not be built is tried again\n"
+		"                        (2 N attempts at most; exit status 1)\n"
+		"  --kernel PROFILE      kernel profile of the model (default: the one that\n"
+		"                        matches uname -r: 6.16+ linux-6.x, 4.16-6.15\n"
+		"                        linux-6.1, older linux-4.11)\n"
+		"  --machine NAME|FILE   machine profile of the model, e.g. the one\n"
+		"                        'cachepressure calibrate' wrote (default: the\n"
+		"                        scenario's machine)\n"
+		"  --workdir DIR         work directory of the real runs (default %s)\n"
+		"  --json FILE           write the model run, the real runs and the table as\n"
+		"                        JSON ('-' for stdout)\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 done; 1 a run failed (real or model) or an output could not\n"
+		"be written; 2 bad arguments, not root, or a refused work directory.\n"
+		"See cachepressure(1).\n",
+		DEFAULT_REPEAT, CP_REAL_DEFAULT_WORKDIR);
+}
+
+/* Returns CLI_EXIT_OK, CLI_EXIT_USAGE (message printed) or -1 for --help. */
+static int parse(int argc, char **argv, struct validate_opts *o)
+{
+	struct {
+		const char *name;
+		const char **dst;
+	} valued[] = {
+		{ "--mem", &o->mem },	      { "--confine", &o->confine },
+		{ "--repeat", &o->repeat },   { "--kernel", &o->kernel },
+		{ "--machine", &o->machine }, { "--json", &o->json },
+		{ "--workdir", &o->workdir },
+	};
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->confine = "global";
+	o->repeat = DEFAULT_REPEAT;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return -1;
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		size_t k;
+		int rc = 0;
+
+		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+			if ((rc = cli_option(argc, argv, &i, valued[k].name, &v)) != 0)
+				break;
+		if (rc < 0)
+			return CLI_EXIT_USAGE;
+		if (rc > 0) {
+			*valued[k].dst = v;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1] != '\0') {
+			fprintf(stderr, "cachepressure validate: unknown option '%s'\n", argv[i]);
+			return CLI_EXIT_USAGE;
+		}
+		if (o->scenario) {
+			fprintf(stderr, "cachepressure validate: unexpected argument '%s' "
+				"(one SCENARIO only)\n", argv[i]);
+			return CLI_EXIT_USAGE;
+		}
+		o->scenario = argv[i];
+	}
+	if (!o->scenario) {
+		fprintf(stderr, "cachepressure validate: missing SCENARIO\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (!o->mem) {
+		fprintf(stderr, "cachepressure validate: --mem SIZE is required\n");
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* vm.vfs_cache_pressure of the running kernel, as text, or NULL when it
+ * is the default 100 or unreadable. */
+static const char *live_vfs_cache_pressure(char *buf, size_t len)
+{
+	FILE *fp = fopen("/proc/sys/vm/vfs_cache_pressure", "r");
+	char *nl;
+
+	if (!fp)
+		return NULL;
+	if (!fgets(buf, (int)len, fp)) {
+		fclose(fp);
+		return NULL;
+	}
+	fclose(fp);
+	if ((nl = strchr(buf, '\n')))
+		*nl = '\0';
+	return strcmp(buf, "100") == 0 || !*buf ? NULL : buf;
+}
+
+/* The model's setup, through run_setup.c as `run` would get it. */
+static int model_setup(const struct validate_opts *vo, const char *kernel, const char *vcp,
+		       struct cli_run_opts *ro, struct cli_run_setup *s)
+{
+	char *argv[16];
+	int argc = 0, rc;
+
+	argv[argc++] = "validate";
+	argv[argc++] = (char *)vo->scenario;
+	argv[argc++] = "--mem";
+	argv[argc++] = (char *)vo->mem;
+	argv[argc++] = "--confine";
+	argv[argc++] = (char *)vo->confine;
+	argv[argc++] = "--kernel";
+	argv[argc++] = (char *)kernel;
+	argv[argc++] = "--policy";
+	argv[argc++] = "patched";
+	if (vo->machine) {
+		argv[argc++] = "--machine";
+		argv[argc++] = (char *)vo->machine;
+	}
+	if (vcp) {
+		argv[argc++] = "--vfs-cache-pressure";
+		argv[argc++] = (char *)vcp;
+	}
+	argv[argc] = NULL;
+	rc = cli_run_opts_parse(argc, argv, true, ro);
+	if (!rc)
+		rc = cli_run_setup(ro, s);
+	cli_run_opts_release(ro);
+	return rc;
+}
+
+static int real_setup(const struct validate_opts *vo, struct cp_real_opts *opts,
+		      struct cp_real_plan *plan)
+{
+	struct cp_diag diag = { "" };
+	char *argv[16];
+	int argc = 0, rc;
+
+	argv[argc++] = "validate";
+	argv[argc++] = (char *)vo->scenario;
+	argv[argc++] = "--mem";
+	argv[argc++] = (char *)vo->mem;
+	argv[argc++] = "--confine";
+	argv[argc++] = (char *)vo->confine;
+	argv[argc++] = "--repeat";
+	argv[argc++] = (char *)vo->repeat;
+	if (vo->workdir) {
+		argv[argc++] = "--workdir";
+		argv[argc++] = (char *)vo->workdir;
+	}
+	argv[argc] = NULL;
+	rc = cp_real_opts_parse(argc, argv, opts, &diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure validate: %s (try 'cachepressure validate --help')\n",
+			diag.msg);
+		return CLI_EXIT_USAGE;
+	}
+	{
+		struct cli_scenario_opts so = { vo->scenario, vo->mem, NULL, 0 };
+		struct cp_scenario *sc = NULL;
+
+		rc = cli_scenario_resolve(&so, &sc);
+		if (rc)
+			return rc;
+		rc = cp_real_plan_from_scenario(sc, plan, &diag);
+		cp_scenario_destroy(sc);
+		if (rc) {
+			fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	opts->fs = plan->fs;
+	return CLI_EXIT_OK;
+}
+
+static void on_progress(void *arg, const char *msg)
+{
+	const uint64_t *start_ns = arg;
+
+	fprintf(stderr, "cachepressure validate: [%6.1fs] %s\n",
+		(double)(cp_proc_now_ns() - *start_ns) / 1e9, msg);
+}
+
+/* Is the --json file writable? Checked before the long runs. */
+static int json_check(const char *path)
+{
+	FILE *fp;
+
+	if (!path || strcmp(path, "-") == 0)
+		return CLI_EXIT_OK;
+	fp = fopen(path, "a");
+	if (!fp) {
+		fprintf(stderr, "cachepressure validate: --json %s: cannot write: %s\n", path,
+			strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	fclose(fp);
+	return CLI_EXIT_OK;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct validate_opts vo;
+	struct cli_run_opts ro;
+	struct cli_run_setup ms;
+	struct cp_real_session session;
+	struct cp_real_opts opts;
+	struct cp_real_plan plan;
+	struct cp_run_result model, *runs = NULL;
+	struct cp_validate_table *table = NULL;
+	struct cp_sim_config cfg;
+	struct cp_diag diag = { "" };
+	struct utsname un;
+	const char *kernel, *kernel_why, *vcp;
+	char vcp_buf[32];
+	uint64_t start_ns = cp_proc_now_ns();
+	unsigned i, done = 0, attempt, nr_setup_failed = 0;
+	int rc, exit_code = CLI_EXIT_OK;
+
+	rc = parse(argc, argv, &vo);
+	if (rc < 0) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (rc) {
+		fprintf(stderr, "Try 'cachepressure validate --help'.\n");
+		return rc;
+	}
+	rc = real_setup(&vo, &opts, &plan);
+	if (rc)
+		return rc;
+	if (uname(&un) != 0)
+		snprintf(un.release, sizeof(un.release), "unknown");
+	kernel = vo.kernel;
+	kernel_why = "--kernel";
+	if (!kernel) {
+		kernel = cp_validate_kernel_profile_for(un.release);
+		kernel_why = "matches uname -r";
+		if (!kernel) {
+			kernel = "linux-6.1";
+			kernel_why = "uname -r not understood; linux-6.1 assumed";
+		}
+	}
+	vcp = live_vfs_cache_pressure(vcp_buf, sizeof(vcp_buf));
+	rc = model_setup(&vo, kernel, vcp, &ro, &ms);
+	if (rc)
+		return rc;
+	rc = json_check(vo.json);
+	if (rc) {
+		cli_run_setup_release(&ms);
+		return rc;
+	}
+	if (cp_real_signals_install()) {
+		fprintf(stderr, "cachepressure validate: cannot install signal handlers\n");
+		cli_run_setup_release(&ms);
+		return CLI_EXIT_FAIL;
+	}
+	rc = cp_real_session_open(&session, &opts, &plan, &diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
+		cp_real_signals_restore();
+		cli_run_setup_release(&ms);
+		return rc == -CP_EPERM || rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+	}
+	session.progress = on_progress;
+	session.progress_arg = &start_ns;
+
+	/* the model first: seconds, and a bad model input is found before
+	 * the real runs take minutes */
+	cp_run_result_init(&model);
+	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
+	fprintf(stderr, "cachepressure validate: model: %s, %s, mem %" PRIu64
+		" MiB, kernel profile %s, machine %s\n", plan.scenario, vo.confine,
+		opts.mem_bytes >> 20, kernel, ms.machine.name);
+	rc = cp_sim_run(&cfg, &model, &diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure validate: model: %s\n",
+			diag.msg[0] ? diag.msg : cp_strerror(rc));
+		exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+		goto out;
+	}
+	if (model.failed) {
+		fprintf(stderr, "cachepressure validate: the model run failed: %s\n",
+			model.failure ? model.failure : "(no reason given)");
+		exit_code = CLI_EXIT_FAIL;
+	}
+
+	runs = calloc(opts.repeat, sizeof(*runs));
+	table = calloc(1, sizeof(*table));
+	if (!runs || !table) {
+		fprintf(stderr, "cachepressure validate: out of memory\n");
+		exit_code = CLI_EXIT_FAIL;
+		goto out;
+	}
+	/* A repetition whose world could not be built (e.g. the balloon could
+	 * not lock its memory because something else on the machine took it
+	 * meanwhile) is tried again, up to 2 N attempts in all, so one
+	 * transient failure does not throw away the other runs. */
+	for (attempt = 0; done < opts.repeat && attempt < 2 * opts.repeat; attempt++) {
+		if (cp_real_interrupted())
+			break;
+		cp_run_result_init(&runs[done]);
+		fprintf(stderr, "cachepressure validate: real run %u/%u: %s, %s, mem %" PRIu64
+			" MiB\n", done + 1, opts.repeat, plan.scenario,
+			cp_confine_name(opts.confine), opts.mem_bytes >> 20);
+		rc = cp_real_run(&session, &plan, attempt, &runs[done], &diag);
+		if (rc) {
+			fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
+			cp_run_result_release(&runs[done]);
+			nr_setup_failed++;
+			exit_code = CLI_EXIT_FAIL;
+			if (rc == -CP_EBUSY || cp_real_interrupted())
+				break;
+			continue;
+		}
+		if (runs[done].failed) {
+			fprintf(stderr, "cachepressure validate: real run %u failed: %s\n", done + 1,
+				runs[done].failure ? runs[done].failure : "(no reason given)");
+			exit_code = CLI_EXIT_FAIL;
+		}
+		done++;
+	}
+	if (done == 0)
+		goto out;
+
+	printf("# validate %s: confine %s, mem %" PRIu64 " MiB, policy patched\n", plan.scenario,
+	       vo.confine, opts.mem_bytes >> 20);
+	printf("# real: %u run(s) on kernel %s (%s)", done, session.kernel, cp_fs_name(opts.fs));
+	if (nr_setup_failed)
+		printf("; %u more could not be set up (stderr says why)", nr_setup_failed);
+	printf("\n");
+	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
+	       kernel, kernel_why, un.release, ms.machine.name,
+	       vcp ? vcp : "100");
+	rc = cp_validate_table_build(&model, runs, done, table, &diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
+		exit_code = CLI_EXIT_FAIL;
+	} else if (cp_validate_table_fprint(stdout, table) || fflush(stdout)) {
+		fprintf(stderr, "cachepressure validate: cannot write the output\n");
+		exit_code = CLI_EXIT_FAIL;
+	}
+	if (!rc && vo.json) {
+		rc = cp_validate_json_write(vo.json, &model, runs, done, table, &diag);
+		if (rc) {
+			fprintf(stderr, "cachepressure validate: --json %s\n", diag.msg);
+			exit_code = CLI_EXIT_FAIL;
+		}
+	}
+out:
+	if (cp_real_interrupted())
+		fprintf(stderr, "cachepressure validate: stopped by signal %d; everything it "
+				"created was removed\n", cp_real_interrupted());
+	for (i = 0; i < done; i++)
+		cp_run_result_release(&runs[i]);
+	free(runs);
+	free(table);
+	cp_run_result_release(&model);
+	cp_real_session_close(&session);
+	cp_real_signals_restore();
+	cli_run_setup_release(&ms);
+	return exit_code;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# validate-grid.sh - the model against the live kernel over the grid of
+# docs/fidelity.md ("The model against the real kernel"), as root:
+#
+#   scripts/validate-grid.sh [BUILD_DIR [OUT_DIR [CONFINE:MEM ...]]]
+#
+# (defaults: build, /var/tmp/cp-validate-grid, memcg:1G global:2G memcg:2G
+# global:1G). Calibrates this machine once into OUT_DIR/machine.ini (kept:
+# delete it to measure again) and runs, for each row,
+#   cachepressure validate seed --mem MEM --confine CONFINE --repeat 3 \
+#       --machine OUT_DIR/machine.ini --json OUT_DIR/seed-CONFINE-MEM.json
+# with the table in OUT_DIR/seed-CONFINE-MEM.txt. One machine profile for
+# every row; nothing is tuned per row. Before each real run it waits while
+# another real run (fs_mark, cachepressure real/validate/calibrate) is on.
+set -eu
+BUILD=${1:-build}
+OUT=${2:-/var/tmp/cp-validate-grid}
+[ $# -gt 2 ] && shift 2 || set -- memcg:1G global:2G memcg:2G global:1G
+CP=$BUILD/cachepressure
+[ -x "$CP" ] || { echo "validate-grid: no $CP (make build)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "validate-grid: needs root" >&2; exit 2; }
+mkdir -p "$OUT"
+
+# Waits while another real experiment runs (this script's own children
+# have ended before it is called).
+wait_quiet() {
+	while pgrep -x fs_mark >/dev/null ||
+		pgrep -f 'cachepressure (real|validate|calibrate)' >/dev/null; do
+		echo "validate-grid: another real run is going on; waiting" >&2
+		sleep 30
+	done
+}
+
+if [ ! -s "$OUT/machine.ini" ]; then
+	wait_quiet
+	"$CP" calibrate -o "$OUT/machine.ini" --name calibrated
+fi
+for row in "$@"; do
+	confine=${row%%:*}
+	mem=${row#*:}
+	wait_quiet
+	echo "validate-grid: seed, $confine, $mem" >&2
+	"$CP" validate seed --mem "$mem" --confine "$confine" --repeat 3 \
+		--machine "$OUT/machine.ini" --json "$OUT/seed-$confine-$mem.json" \
+		>"$OUT/seed-$confine-$mem.txt" || echo "validate-grid: $row exited $?" >&2
+	cat "$OUT/seed-$confine-$mem.txt"
+done

@@ -1,0 +1,440 @@
+/*
+ * validate.c - the model's prediction next to real measurements: the
+ * table of `cachepressure validate` and its JSON (see validate.h).
+ *
+ * Every row is one quantity measured N times on the live kernel and
+ * predicted once by the deterministic model. The statistics are those of
+ * stats.c (exact integer sums, sample sd with n - 1); the model's error is
+ * stated two ways: in real standard deviations (is the model inside the
+ * run-to-run noise?) and in percent of the real mean (how far off in
+ * absolute terms). No kernel mechanism is modelled here.
+ *
+ * Counter names: both sides use /proc/vmstat names for the reclaim
+ * counters (pgscan_kswapd, pgscan_direct, slabs_scanned,
+ * workingset_refault_file). Since 5.x mm/vmscan.c:shrink_inactive_list()
+ * counts memcg limit reclaim in the global pgscan_kswapd/pgscan_direct
+ * only when it is not cgroup reclaim, so in a memory cgroup both are 0 on
+ * the live kernel; its pgscan_file counts every scan, and the row "pgscan
+ * file (all reclaim)" compares it with the model's kswapd + direct +
+ * memcg (cp_pgscan_memcg) scans. The objects left at the end differ: the
+ * harness reads the whole machine's /proc/sys/fs/dentry-state and
+ * inode-nr, so its row is the growth from the first sample to the end;
+ * the model counts the objects its filesystem allocated minus those it
+ * freed. SIMPLIFIED: objects the superblock shrinker freed are a model
+ * counter only (cp_sb_objects_freed); the live kernel exposes no such
+ * count, so there is no row for it.
+ */
+#include "report/validate.h"
+
+#include <cachepressure/error.h>
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "report/json.h"
+#include "report/report.h"
+
+int cp_validate_row_compute(struct cp_validate_row *row, const int64_t *real, size_t n,
+			    int64_t model)
+{
+	struct cp_stats s;
+	int rc = cp_stats_compute(real, n, &s);
+
+	if (rc)
+		return rc;
+	row->real = s;
+	row->model = model;
+	row->has_z = cp_stats_z(model, &s, &row->z) == 0;
+	row->has_pct = cp_stats_pct(model, &s, &row->pct) == 0;
+	return 0;
+}
+
+/* ---- where each counter row's values come from ---------------------------- */
+
+/* A value of one run: a counter, plus the counters in plus[] (each must
+ * be there too), minus the first sample of a series column (series_col)
+ * or minus another counter (minus). Returns false when the run lacks any
+ * of them. */
+struct source {
+	const char *counter;
+	const char *minus;
+	const char *series_col;
+	const char *plus[2];
+};
+
+struct counter_row {
+	const char *label;
+	struct source model, real;
+	const char *model_desc, *real_desc;
+};
+
+static const struct counter_row counter_rows[] = {
+	{ "pgscan_kswapd", { .counter = "pgscan_kswapd" }, { .counter = "pgscan_kswapd" },
+	  "pgscan_kswapd", "/proc/vmstat pgscan_kswapd (delta over the run)" },
+	{ "pgscan_direct", { .counter = "pgscan_direct" }, { .counter = "pgscan_direct" },
+	  "pgscan_direct", "/proc/vmstat pgscan_direct (delta)" },
+	{ "pgscan file (all reclaim)",
+	  { .counter = "pgscan_kswapd", .plus = { "pgscan_direct", "cp_pgscan_memcg" } },
+	  { .counter = "pgscan_file" },
+	  "pgscan_kswapd + pgscan_direct + cp_pgscan_memcg (limit reclaim)",
+	  "/proc/vmstat pgscan_file (delta; 5.8+, counts memcg limit reclaim too)" },
+	{ "slabs_scanned", { .counter = "slabs_scanned" }, { .counter = "slabs_scanned" },
+	  "slabs_scanned", "/proc/vmstat slabs_scanned (delta)" },
+	{ "workingset_refault_file",
+	  { .counter = "workingset_refault_file" },
+	  { .counter = "workingset_refault_file" },
+	  "workingset_refault_file", "/proc/vmstat workingset_refault_file (delta)" },
+	{ "dentries added",
+	  { .counter = "cp_dentries_allocated", .minus = "cp_dentries_freed" },
+	  { .counter = "nr_dentry_end", .series_col = "nr_dentry" },
+	  "cp_dentries_allocated - cp_dentries_freed",
+	  "nr_dentry_end - nr_dentry at the first sample (dentry-state, whole machine)" },
+	{ "inodes added",
+	  { .counter = "cp_inodes_allocated", .minus = "cp_inodes_freed" },
+	  { .counter = "nr_inodes_end", .series_col = "nr_inodes" },
+	  "cp_inodes_allocated - cp_inodes_freed",
+	  "nr_inodes_end - nr_inodes at the first sample (inode-nr, whole machine)" },
+};
+
+static bool series_first(const struct cp_series *s, const char *col, int64_t *v)
+{
+	size_t c;
+
+	if (s->nr_rows == 0)
+		return false;
+	for (c = 0; c < s->nr_columns; c++)
+		if (strcmp(s->columns[c], col) == 0) {
+			*v = s->values[c];
+			return true;
+		}
+	return false;
+}
+
+static bool source_value(const struct cp_run_result *r, const struct source *src, int64_t *v)
+{
+	int64_t a = cp_run_result_counter(r, src->counter, INT64_MIN), b;
+
+	size_t i;
+
+	if (a == INT64_MIN)
+		return false;
+	for (i = 0; i < 2 && src->plus[i]; i++) {
+		b = cp_run_result_counter(r, src->plus[i], INT64_MIN);
+		if (b == INT64_MIN)
+			return false;
+		a += b;
+	}
+	if (src->minus) {
+		b = cp_run_result_counter(r, src->minus, INT64_MIN);
+		if (b == INT64_MIN)
+			return false;
+		a -= b;
+	} else if (src->series_col) {
+		if (!series_first(&r->series, src->series_col, &b))
+			return false;
+		a -= b;
+	}
+	*v = a;
+	return true;
+}
+
+/* ---- the table -------------------------------------------------------------- */
+
+static const struct cp_reader_result *find_reader(const struct cp_run_result *r,
+						  const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		if (strcmp(r->readers[i].path, path) == 0)
+			return &r->readers[i];
+	return NULL;
+}
+
+static int64_t total_bytes(const struct cp_run_result *r)
+{
+	int64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		t += (int64_t)r->readers[i].total_read_bytes;
+	return t;
+}
+
+static bool have_path(const struct cp_validate_table *t, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_rows; i++)
+		if (strcmp(t->rows[i].name, path) == 0)
+			return true;
+	return false;
+}
+
+static struct cp_validate_row *new_row(struct cp_validate_table *t, enum cp_validate_kind kind,
+				       const char *name)
+{
+	struct cp_validate_row *row;
+
+	if (t->nr_rows >= CP_VALIDATE_MAX_ROWS)
+		return NULL;
+	row = &t->rows[t->nr_rows];
+	memset(row, 0, sizeof(*row));
+	row->kind = kind;
+	snprintf(row->name, sizeof(row->name), "%s", name);
+	return row;
+}
+
+static int add_reader_row(struct cp_validate_table *t, const struct cp_run_result *model,
+			  const struct cp_run_result *real, size_t nr_real, int64_t *v,
+			  const char *path)
+{
+	const struct cp_reader_result *rd;
+	struct cp_validate_row *row;
+	size_t i, n = 0;
+
+	if (have_path(t, path))
+		return 0;
+	row = new_row(t, CP_VALIDATE_READER, path);
+	if (!row)
+		return 0; /* SIMPLIFIED: more readers than rows are not shown */
+	for (i = 0; i < nr_real; i++) {
+		if (real[i].failed)
+			continue;
+		rd = find_reader(&real[i], path);
+		v[n++] = rd ? (int64_t)rd->total_read_bytes : 0;
+	}
+	rd = find_reader(model, path);
+	if (cp_validate_row_compute(row, v, n, rd ? (int64_t)rd->total_read_bytes : 0))
+		return -CP_EINVAL;
+	t->nr_rows++;
+	return 0;
+}
+
+int cp_validate_table_build(const struct cp_run_result *model, const struct cp_run_result *real,
+			    size_t nr_real, struct cp_validate_table *t, struct cp_diag *diag)
+{
+	int64_t *v;
+	size_t i, k, n, nr_readers;
+	int rc = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->nr_real = nr_real;
+	t->model_failed = model->failed != 0;
+	for (i = 0; i < nr_real; i++)
+		t->nr_real_failed += real[i].failed != 0;
+	if (nr_real == 0 || t->nr_real_failed == nr_real)
+		return cp_diag_set(diag, -CP_EINVAL, "validate: %s", nr_real == 0
+				   ? "no real run to compare with"
+				   : "every real run failed; nothing to compare with");
+	v = cp_calloc(nr_real, sizeof(*v));
+	if (!v)
+		return cp_diag_set(diag, -CP_ENOMEM, "validate: out of memory");
+
+	for (k = 0; !rc && k < model->nr_readers; k++)
+		rc = add_reader_row(t, model, real, nr_real, v, model->readers[k].path);
+	for (i = 0; !rc && i < nr_real; i++)
+		for (k = 0; !rc && !real[i].failed && k < real[i].nr_readers; k++)
+			rc = add_reader_row(t, model, real, nr_real, v, real[i].readers[k].path);
+	nr_readers = t->nr_rows;
+	if (!rc && nr_readers > 1) {
+		struct cp_validate_row *row = new_row(t, CP_VALIDATE_TOTAL, "total");
+
+		for (i = 0, n = 0; row && i < nr_real; i++)
+			if (!real[i].failed)
+				v[n++] = total_bytes(&real[i]);
+		if (row && !(rc = cp_validate_row_compute(row, v, n, total_bytes(model))))
+			t->nr_rows++;
+	}
+	for (k = 0; !rc && k < sizeof(counter_rows) / sizeof(counter_rows[0]); k++) {
+		const struct counter_row *cr = &counter_rows[k];
+		struct cp_validate_row *row;
+		int64_t m;
+
+		if (!source_value(model, &cr->model, &m))
+			continue;
+		for (i = 0, n = 0; i < nr_real; i++)
+			if (!real[i].failed && source_value(&real[i], &cr->real, &v[n]))
+				n++;
+		if (n == 0 || !(row = new_row(t, CP_VALIDATE_COUNTER, cr->label)))
+			continue;
+		row->model_src = cr->model_desc;
+		row->real_src = cr->real_desc;
+		if (!(rc = cp_validate_row_compute(row, v, n, m)))
+			t->nr_rows++;
+	}
+	cp_free(v);
+	if (rc)
+		memset(t, 0, sizeof(*t));
+	return rc ? cp_diag_set(diag, rc, "validate: cannot build the table") : 0;
+}
+
+int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t)
+{
+	char mean[32], sd[32], z[32], pct[32];
+	size_t i;
+	int ok = 1;
+
+	ok &= fprintf(out, "%-30s %5s %15s %15s %15s %15s %15s %9s %9s\n", "row", "n",
+		      "real mean", "real min", "real max", "real sd", "model", "err/sd",
+		      "err %") > 0;
+	for (i = 0; i < t->nr_rows; i++) {
+		const struct cp_validate_row *r = &t->rows[i];
+
+		cp_stats_format(mean, sizeof(mean), r->real.mean, 0);
+		if (r->real.n > 1)
+			cp_stats_format(sd, sizeof(sd), r->real.sd, 0);
+		else
+			snprintf(sd, sizeof(sd), "-");
+		if (r->has_z)
+			cp_stats_format(z, sizeof(z), r->z, 2);
+		else
+			snprintf(z, sizeof(z), "n/a");
+		if (r->has_pct)
+			cp_stats_format(pct, sizeof(pct), r->pct, 1);
+		else
+			snprintf(pct, sizeof(pct), "n/a");
+		ok &= fprintf(out, "%-30s %5zu %15s %15" PRId64 " %15" PRId64 " %15s %15" PRId64
+			      " %9s %9s\n", r->name, r->real.n, mean, r->real.min, r->real.max,
+			      sd, r->model, z, pct) > 0;
+	}
+	ok &= fprintf(out, "# err/sd = (model - real mean) / real sd; err %% = (model - real "
+		      "mean) / real mean * 100; readers in bytes read from the device\n") > 0;
+	for (i = 0; i < t->nr_rows; i++) {
+		const struct cp_validate_row *r = &t->rows[i];
+
+		if (r->kind == CP_VALIDATE_COUNTER &&
+		    (strcmp(r->model_src, r->name) != 0 || strcmp(r->real_src, r->name) != 0))
+			ok &= fprintf(out, "# %s: model %s; real %s\n", r->name, r->model_src,
+				      r->real_src) > 0;
+	}
+	if (t->nr_real_failed)
+		ok &= fprintf(out, "# %zu of %zu real runs failed and are not in the table\n",
+			      t->nr_real_failed, t->nr_real) > 0;
+	if (t->model_failed)
+		ok &= fprintf(out, "# the model run failed (out of memory); its values are "
+			      "those at the failure\n") > 0;
+	return ok ? 0 : -CP_EIO;
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+static bool add_i64(cJSON *obj, const char *key, int64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return cJSON_AddRawToObject(obj, key, buf) != NULL;
+}
+
+static bool add_double(cJSON *obj, const char *key, bool has, double v)
+{
+	return has ? cJSON_AddNumberToObject(obj, key, v) != NULL
+		   : cJSON_AddNullToObject(obj, key) != NULL;
+}
+
+static bool add_str_or_null(cJSON *obj, const char *key, const char *s)
+{
+	return s ? cJSON_AddStringToObject(obj, key, s) != NULL
+		 : cJSON_AddNullToObject(obj, key) != NULL;
+}
+
+static const char *kind_name(enum cp_validate_kind k)
+{
+	return k == CP_VALIDATE_READER ? "reader" : k == CP_VALIDATE_TOTAL ? "total" : "counter";
+}
+
+static bool add_row(cJSON *rows, const struct cp_validate_row *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return false;
+	if (!cJSON_AddItemToArray(rows, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	return cJSON_AddStringToObject(o, "name", r->name) &&
+	       cJSON_AddStringToObject(o, "kind", kind_name(r->kind)) &&
+	       add_str_or_null(o, "model_source", r->model_src) &&
+	       add_str_or_null(o, "real_source", r->real_src) &&
+	       add_i64(o, "n", (int64_t)r->real.n) &&
+	       add_double(o, "mean", true, r->real.mean) && add_i64(o, "min", r->real.min) &&
+	       add_i64(o, "max", r->real.max) && add_double(o, "sd", r->real.n > 1, r->real.sd) &&
+	       add_i64(o, "model", r->model) &&
+	       add_double(o, "model_minus_mean_sd", r->has_z, r->z) &&
+	       add_double(o, "model_minus_mean_pct", r->has_pct, r->pct);
+}
+
+char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,
+			    size_t nr_real, const struct cp_validate_table *t)
+{
+	const struct cp_run_result **runs = cp_calloc(nr_real + 1, sizeof(*runs));
+	cJSON *root = NULL, *val, *rows;
+	char *text = NULL;
+	size_t i;
+
+	if (!runs)
+		return NULL;
+	runs[0] = model;
+	for (i = 0; i < nr_real; i++)
+		runs[i + 1] = &real[i];
+	root = cp_report_json_tree(runs, nr_real + 1);
+	cp_free(runs);
+	if (!root || !(val = cJSON_AddObjectToObject(root, "validate")) ||
+	    !add_i64(val, "real_runs", (int64_t)t->nr_real) ||
+	    !add_i64(val, "real_runs_failed", (int64_t)t->nr_real_failed) ||
+	    !(rows = cJSON_AddArrayToObject(val, "rows")))
+		goto out;
+	for (i = 0; i < t->nr_rows; i++)
+		if (!add_row(rows, &t->rows[i]))
+			goto out;
+	text = cJSON_Print(root); /* through cp_malloc (json.c's hooks) */
+out:
+	cJSON_Delete(root);
+	return text;
+}
+
+int cp_validate_json_write(const char *path, const struct cp_run_result *model,
+			   const struct cp_run_result *real, size_t nr_real,
+			   const struct cp_validate_table *t, struct cp_diag *diag)
+{
+	char *text = cp_validate_json_text(model, real, nr_real, t);
+	FILE *fp;
+	int ok;
+
+	if (!text)
+		return cp_diag_set(diag, -CP_ENOMEM, "%s: out of memory", path);
+	fp = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	if (!fp) {
+		cp_free(text);
+		return cp_diag_set(diag, -CP_EIO, "%s: cannot create", path);
+	}
+	ok = fputs(text, fp) >= 0 && fputc('\n', fp) != EOF;
+	cp_free(text);
+	if (fp == stdout)
+		ok = ok && fflush(fp) == 0;
+	else if (fclose(fp) != 0)
+		ok = 0;
+	return ok ? 0 : cp_diag_set(diag, -CP_EIO, "%s: write failed", path);
+}
+
+const char *cp_validate_kernel_profile_for(const char *release)
+{
+	char *end;
+	unsigned long major, minor;
+
+	if (!release || *release < '0' || *release > '9')
+		return NULL;
+	major = strtoul(release, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return NULL;
+	minor = strtoul(end + 1, NULL, 10);
+	if (major < 4 || (major == 4 && minor < 16))
+		return "linux-4.11";
+	if (major < 6 || (major == 6 && minor < 16))
+		return "linux-6.1";
+	return "linux-6.x";
+}

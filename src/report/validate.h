@@ -1,0 +1,93 @@
+/*
+ * validate.h - the model against the real kernel (`cachepressure
+ * validate`): one deterministic model run next to N real runs of the
+ * same scaled scenario, as a table of rows (per reader bytes re-read,
+ * their total, and the reclaim counters both sides report), each with
+ * the real mean, min, max and sample sd, the model's value, and the
+ * model's error in real standard deviations and in percent of the mean.
+ *
+ * Nothing here runs anything: the CLI runs both sides and hands over
+ * struct cp_run_result's (result.h).
+ */
+#ifndef CP_REPORT_VALIDATE_H
+#define CP_REPORT_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cachepressure/result.h>
+
+#include "report/stats.h"
+
+struct cp_diag;
+
+#define CP_VALIDATE_MAX_ROWS 40
+#define CP_VALIDATE_NAME_MAX 128
+
+enum cp_validate_kind {
+	CP_VALIDATE_READER,  /* bytes read from the device by one reader */
+	CP_VALIDATE_TOTAL,   /* sum over the readers */
+	CP_VALIDATE_COUNTER, /* a counter both sides report */
+};
+
+struct cp_validate_row {
+	enum cp_validate_kind kind;
+	char name[CP_VALIDATE_NAME_MAX]; /* reader path or counter label */
+	const char *model_src; /* where the model value comes from (counters) */
+	const char *real_src;  /* where the real values come from (counters) */
+	struct cp_stats real;  /* over the real runs that have the value */
+	int64_t model;
+	bool has_z;            /* real.n >= 2 and real.sd > 0 */
+	double z;              /* (model - mean) / sd */
+	bool has_pct;          /* real mean != 0 */
+	double pct;            /* (model - mean) / mean * 100 */
+};
+
+struct cp_validate_table {
+	size_t nr_rows;
+	struct cp_validate_row rows[CP_VALIDATE_MAX_ROWS];
+	size_t nr_real;        /* real runs given */
+	size_t nr_real_failed; /* of them failed: left out of every row */
+	bool model_failed;
+};
+
+/* Fills row->real from real[0..n) and the model's errors against it.
+ * Returns 0 or -CP_EINVAL when n is 0 (row unchanged). */
+int cp_validate_row_compute(struct cp_validate_row *row, const int64_t *real, size_t n,
+			    int64_t model);
+
+/* Builds the table: one row per reader path (the model's order, then
+ * paths only the real runs have), a total row when there is more than
+ * one reader, then the counter rows whose value both the model and at
+ * least one real run report. Failed real runs are left out. Returns 0,
+ * -CP_EINVAL (no real run, or every real run failed: diag says so) or
+ * -CP_ENOMEM. */
+int cp_validate_table_build(const struct cp_run_result *model, const struct cp_run_result *real,
+			    size_t nr_real, struct cp_validate_table *t, struct cp_diag *diag);
+
+/* Prints the table: a header line, one line per row, then where each
+ * counter row's values come from on both sides. Returns 0 or -CP_EIO. */
+int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t);
+
+/* The merged JSON text: {"runs": [model, real...], "validate": {"rows":
+ * [{"name", "kind", "model_source", "real_source", "n", "mean", "min",
+ * "max", "sd", "model", "model_minus_mean_sd", "model_minus_mean_pct"},
+ * ...], "real_runs", "real_runs_failed"}}; errors that cannot be
+ * computed are null. cp_report_json_parse() reads the runs back. The
+ * text is cp_malloc'ed: cp_free() it. NULL when out of memory. */
+char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,
+			    size_t nr_real, const struct cp_validate_table *t);
+
+/* Same to path ("-": stdout). Returns 0, -CP_ENOMEM or -CP_EIO. */
+int cp_validate_json_write(const char *path, const struct cp_run_result *model,
+			   const struct cp_run_result *real, size_t nr_real,
+			   const struct cp_validate_table *t, struct cp_diag *diag);
+
+/* The kernel profile for a kernel release (`uname -r`): before 4.16
+ * "linux-4.11", 4.16 to 6.15 "linux-6.1", 6.16 and later "linux-6.x".
+ * NULL when release does not start with MAJOR.MINOR. */
+const char *cp_validate_kernel_profile_for(const char *release);
+
+#endif /* CP_REPORT_VALIDATE_H */

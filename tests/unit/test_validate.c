@@ -1,0 +1,282 @@
+/*
+ * test_validate.c - the table of `cachepressure validate`: real mean,
+ * sample sd, the model's error in sd and in percent (hand-computed), the
+ * rows built from model and real runs (readers, total, counters that
+ * both sides have, derived object counts), and the merged JSON.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#include <cachepressure/error.h>
+#include <cachepressure/result.h>
+
+#include "core/alloc.h"
+#include "report/json.h"
+#include "report/validate.h"
+
+/* real 100, 200, 300: mean 200; deviations -100, 0, 100; sample variance
+ * (10000 + 0 + 10000) / 2 = 10000, sd 100. Model 250: (250 - 200) / 100
+ * = 0.5 sd; (250 - 200) / 200 = +25 %. */
+static void error_in_sd_and_percent_by_hand(void **state)
+{
+	static const int64_t v[] = { 100, 200, 300 };
+	struct cp_validate_row row;
+
+	(void)state;
+	memset(&row, 0, sizeof(row));
+	assert_int_equal(cp_validate_row_compute(&row, v, 3, 250), 0);
+	assert_int_equal(row.real.n, 3);
+	assert_true(row.real.mean == 200.0);
+	assert_true(fabs(row.real.sd - 100.0) < 1e-12);
+	assert_int_equal(row.real.min, 100);
+	assert_int_equal(row.real.max, 300);
+	assert_true(row.has_z && fabs(row.z - 0.5) < 1e-12);
+	assert_true(row.has_pct && fabs(row.pct - 25.0) < 1e-12);
+}
+
+/* real 10, 14: mean 12, deviations -2, +2, variance 8/1, sd 2.828427;
+ * model 6: (6 - 12) / 2.828427 = -2.1213203 sd; -6 / 12 = -50 %. */
+static void model_below_mean_gives_negative_errors(void **state)
+{
+	static const int64_t v[] = { 10, 14 };
+	struct cp_validate_row row;
+
+	(void)state;
+	memset(&row, 0, sizeof(row));
+	assert_int_equal(cp_validate_row_compute(&row, v, 2, 6), 0);
+	assert_true(fabs(row.real.sd - sqrt(8.0)) < 1e-12);
+	assert_true(fabs(row.z - (-6.0 / sqrt(8.0))) < 1e-12);
+	assert_true(fabs(row.pct - (-50.0)) < 1e-12);
+}
+
+/* One real run has no sd: the error in sd is not computable; a zero mean
+ * has no percent; no runs at all is refused. */
+static void one_run_has_no_sd_and_zero_mean_no_percent(void **state)
+{
+	static const int64_t one[] = { 0 };
+	struct cp_validate_row row;
+
+	(void)state;
+	memset(&row, 0, sizeof(row));
+	assert_int_equal(cp_validate_row_compute(&row, one, 1, 5), 0);
+	assert_false(row.has_z);
+	assert_false(row.has_pct);
+	assert_int_equal(row.model, 5);
+	assert_int_equal(cp_validate_row_compute(&row, one, 0, 5), -CP_EINVAL);
+}
+
+/* ---- table from run results ----------------------------------------------- */
+
+static void make_run(struct cp_run_result *r, const char *source, int64_t a_bytes,
+		     int64_t b_bytes, int64_t pgscan, int64_t nr_dentry0, int64_t nr_dentry_end)
+{
+	static const char *const cols[] = { "t_ns", "nr_dentry" };
+	struct cp_reader_result *rd;
+	int64_t row[2] = { 0, nr_dentry0 };
+
+	cp_run_result_init(r);
+	assert_int_equal(cp_run_result_set_str(&r->source, source), 0);
+	assert_int_equal(cp_run_result_add_reader(r, "/mnt/a", &rd), 0);
+	assert_int_equal(cp_reader_add_pass(rd, (uint64_t)a_bytes, 1), 0);
+	assert_int_equal(cp_run_result_add_reader(r, "/mnt/b", &rd), 0);
+	assert_int_equal(cp_reader_add_pass(rd, (uint64_t)b_bytes, 2), 0);
+	assert_int_equal(cp_run_result_set_counter(r, "pgscan_kswapd", pgscan), 0);
+	if (strcmp(source, "real") == 0) {
+		assert_int_equal(cp_series_set_columns(&r->series, cols, 2), 0);
+		assert_int_equal(cp_series_add_row(&r->series, row), 0);
+		assert_int_equal(cp_run_result_set_counter(r, "nr_dentry_end", nr_dentry_end), 0);
+	}
+}
+
+struct fixture {
+	struct cp_run_result model;
+	struct cp_run_result real[3];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = cp_calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	/* model: a 50, b 70, pgscan_kswapd 900; dentries allocated 5000,
+	 * freed 1000 -> 4000 added */
+	make_run(&f->model, "model", 50, 70, 900, 0, 0);
+	assert_int_equal(cp_run_result_set_counter(&f->model, "cp_dentries_allocated", 5000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->model, "cp_dentries_freed", 1000), 0);
+	/* file pages scanned by any reclaim: 900 + 100 + 10 = 1010 */
+	assert_int_equal(cp_run_result_set_counter(&f->model, "pgscan_direct", 100), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->model, "cp_pgscan_memcg", 10), 0);
+	/* real: a 40 60 80 (mean 60, sd 20); b 100 100 100 (sd 0);
+	 * pgscan 1000 1000 1300 (mean 1100, sd sqrt((10000*2+40000)/2)
+	 * = sqrt(30000)); dentries end - first sample 3000 5000 4000
+	 * (mean 4000, sd 1000); the third run failed and is left out */
+	make_run(&f->real[0], "real", 40, 100, 1000, 10000, 13000);
+	make_run(&f->real[1], "real", 80, 100, 1300, 10000, 15000);
+	make_run(&f->real[2], "real", 999, 999, 99999, 0, 99999);
+	f->real[2].failed = 1;
+	/* real pgscan_file 1000, 1020: mean 1010 */
+	assert_int_equal(cp_run_result_set_counter(&f->real[0], "pgscan_file", 1000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[1], "pgscan_file", 1020), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	size_t i;
+
+	cp_run_result_release(&f->model);
+	for (i = 0; i < 3; i++)
+		cp_run_result_release(&f->real[i]);
+	cp_free(f);
+	return 0;
+}
+
+static const struct cp_validate_row *row_named(const struct cp_validate_table *t,
+					       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_rows; i++)
+		if (strcmp(t->rows[i].name, name) == 0)
+			return &t->rows[i];
+	return NULL;
+}
+
+/* With real runs {40, 80} for /mnt/a (the failed 999 left out): mean 60,
+ * sd sqrt(800) = 28.28; model 50 -> -10 / 28.28 = -0.3536 sd, -16.67 %.
+ * Total: real 140, 180 (mean 160), model 120 -> -25 %. pgscan_kswapd
+ * 1000, 1300: mean 1150; model 900 -> -21.74 %. Dentries added: real
+ * 3000, 5000 (mean 4000), model 5000 - 1000 = 4000 -> 0 %. */
+static void table_rows_from_model_and_real_runs(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	const struct cp_validate_row *r;
+
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 3, &t, NULL), 0);
+	assert_int_equal(t.nr_real_failed, 1);
+	/* a, b, total, pgscan_kswapd, pgscan file, dentries added (no
+	 * real pgscan_direct and no inode counters: no rows) */
+	assert_int_equal(t.nr_rows, 6);
+	assert_string_equal(t.rows[0].name, "/mnt/a");
+	assert_string_equal(t.rows[1].name, "/mnt/b");
+	assert_int_equal(t.rows[2].kind, CP_VALIDATE_TOTAL);
+	r = &t.rows[0];
+	assert_int_equal(r->real.n, 2);
+	assert_true(r->real.mean == 60.0);
+	assert_true(fabs(r->z - (-10.0 / sqrt(800.0))) < 1e-9);
+	assert_true(fabs(r->pct - (-100.0 / 6.0)) < 1e-9);
+	r = &t.rows[1];
+	assert_false(r->has_z); /* sd 0 */
+	assert_true(fabs(r->pct - (-30.0)) < 1e-9);
+	r = &t.rows[2];
+	assert_int_equal(r->model, 120);
+	assert_true(fabs(r->pct - (-25.0)) < 1e-9);
+	r = row_named(&t, "pgscan_kswapd");
+	assert_non_null(r);
+	assert_true(fabs(r->pct - (-250.0 / 1150.0 * 100.0)) < 1e-9);
+	r = row_named(&t, "dentries added");
+	assert_non_null(r);
+	assert_int_equal(r->model, 4000);
+	assert_true(r->real.mean == 4000.0);
+	assert_int_equal(r->real.min, 3000);
+	assert_true(fabs(r->pct) < 1e-12);
+	assert_null(row_named(&t, "pgscan_direct"));
+	r = row_named(&t, "pgscan file (all reclaim)");
+	assert_non_null(r);
+	assert_int_equal(r->model, 1010);
+	assert_true(fabs(r->pct) < 1e-12);
+}
+
+static void every_real_run_failed_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	struct cp_diag diag = { "" };
+
+	assert_int_equal(cp_validate_table_build(&f->model, &f->real[2], 1, &t, &diag),
+			 -CP_EINVAL);
+	assert_non_null(strstr(diag.msg, "every real run failed"));
+}
+
+/* The merged JSON: the runs read back by cp_report_json_parse() (model
+ * first, then the real runs in order), plus the table under "validate". */
+static void json_merges_model_real_runs_and_table(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	struct cp_run_result *runs = NULL;
+	size_t n = 0;
+	char *text;
+	cJSON *root;
+	const cJSON *rows, *first, *z;
+
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 2, &t, NULL), 0);
+	text = cp_validate_json_text(&f->model, f->real, 2, &t);
+	assert_non_null(text);
+	assert_int_equal(cp_report_json_parse(text, "test", &runs, &n, NULL), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(runs[0].source, "model");
+	assert_string_equal(runs[1].source, "real");
+	assert_int_equal(runs[2].readers[0].total_read_bytes, 80);
+	cp_report_runs_free(runs, n);
+
+	root = cJSON_Parse(text);
+	assert_non_null(root);
+	rows = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(root, "validate"), "rows");
+	assert_true(cJSON_IsArray(rows));
+	assert_int_equal(cJSON_GetArraySize(rows), (int)t.nr_rows);
+	first = cJSON_GetArrayItem(rows, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(first, "name")->valuestring,
+			    "/mnt/a");
+	assert_true(cJSON_GetObjectItemCaseSensitive(first, "mean")->valuedouble == 60.0);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(first, "model")->valueint, 50);
+	/* /mnt/b: sd 0, so no error in sd: null */
+	z = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 1), "model_minus_mean_sd");
+	assert_true(cJSON_IsNull(z));
+	cJSON_Delete(root);
+	cp_free(text);
+}
+
+/* 6.18 has vfs_cache_pressure_denom (6.16+): linux-6.x; 6.1 to 6.15 and
+ * 5.x: linux-6.1 (priority shrink_slab since 4.16); older: linux-4.11. */
+static void kernel_profile_follows_the_release(void **state)
+{
+	(void)state;
+	assert_string_equal(cp_validate_kernel_profile_for("6.18.44-fc-v669"), "linux-6.x");
+	assert_string_equal(cp_validate_kernel_profile_for("6.16.0"), "linux-6.x");
+	assert_string_equal(cp_validate_kernel_profile_for("6.15.9"), "linux-6.1");
+	assert_string_equal(cp_validate_kernel_profile_for("6.1.0-18-amd64"), "linux-6.1");
+	assert_string_equal(cp_validate_kernel_profile_for("5.10.0"), "linux-6.1");
+	assert_string_equal(cp_validate_kernel_profile_for("4.16.0"), "linux-6.1");
+	assert_string_equal(cp_validate_kernel_profile_for("4.11.0"), "linux-4.11");
+	assert_null(cp_validate_kernel_profile_for("linux"));
+	assert_null(cp_validate_kernel_profile_for("6"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(error_in_sd_and_percent_by_hand),
+		cmocka_unit_test(model_below_mean_gives_negative_errors),
+		cmocka_unit_test(one_run_has_no_sd_and_zero_mean_no_percent),
+		cmocka_unit_test_setup_teardown(table_rows_from_model_and_real_runs, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(every_real_run_failed_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(json_merges_model_real_runs_and_table, setup,
+						teardown),
+		cmocka_unit_test(kernel_profile_follows_the_release),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
