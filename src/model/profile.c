@@ -61,6 +61,7 @@ static const struct cp_kernel_profile linux_6_x = {
 	.inode_lru_with_pagecache = false, /* ref §13: no (vendor sysctl aside) */
 	.xfs_reclaim_blocks = false,       /* non-blocking */
 	.xfs_buf_lru_first_visit_frees = false, /* ref §13 "(not checked)": kept as 6.1 */
+	.readahead_nofs = true,            /* as 6.1: page_cache_ra_unbounded */
 	.has_vfs_cache_pressure_denom = true,   /* fs/dcache.c, 6.16+ */
 };
 
