@@ -9,30 +9,8 @@
 set -eu
 CP=$1
 SRC=$2
-fail() { echo "FAIL: $*" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# expect_error RC WORDS... -- ARGS...: exit RC, nothing on stdout, stderr
-# holds every word
-expect_error() {
-	want=$1
-	shift
-	words=""
-	while [ "$1" != "--" ]; do words="$words
-$1"; shift; done
-	shift
-	set +e
-	"$CP" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	set -e
-	[ "$rc" -eq "$want" ] || fail "$*: exit $rc, want $want; stderr: $(cat "$tmp/err")"
-	[ ! -s "$tmp/out" ] || fail "$*: printed to stdout: $(cat "$tmp/out")"
-	echo "$words" | while IFS= read -r w; do
-		[ -z "$w" ] && continue
-		grep -qF -- "$w" "$tmp/err" || fail "$*: stderr lacks '$w': $(cat "$tmp/err")"
-	done
-}
+. "$SRC/tests/cli/lib/expect.sh"
+tmp=$CP_TEST_TMP
 
 for cmd in run compare; do
 	expect_error 2 "missing SCENARIO" -- $cmd

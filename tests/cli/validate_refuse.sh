@@ -3,25 +3,9 @@
 # input), and the refusal without root, all before any run starts.
 set -u
 CP=$1
-T=$(mktemp -d /var/tmp/cp-validatetest.XXXXXX) || exit 1
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	[ -f "$T/err" ] && cat "$T/err"
-	exit 1
-}
-
-# expect STATUS PATTERN ARGS...: exit status and a stderr/stdout pattern
-expect() {
-	st=$1
-	pat=$2
-	shift 2
-	rc=0
-	"$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" = "$st" ] || fail "'$*' exited $rc, expected $st"
-	grep -q -- "$pat" "$T/err" "$T/out" || fail "'$*' did not say '$pat'"
-}
+SRC=$2
+. "$SRC/tests/cli/lib/expect.sh"
+T=$CP_TEST_TMP
 
 expect 0 "--repeat N" "$CP" validate --help
 expect 0 "--repeat N" "$CP" help validate

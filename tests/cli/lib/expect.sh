@@ -1,0 +1,42 @@
+# expect.sh - helpers shared by the CLI test scripts (sourced, not run:
+# CTest runs only tests/cli/*.sh). Needs CP (the program) set; makes its
+# own scratch directory CP_TEST_TMP, removed on exit.
+CP_TEST_TMP=$(mktemp -d /var/tmp/cp-clitest.XXXXXX) || exit 1
+trap 'rm -rf "$CP_TEST_TMP"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	[ -f "$CP_TEST_TMP/err" ] && cat "$CP_TEST_TMP/err" >&2
+	exit 1
+}
+
+# expect STATUS PATTERN COMMAND...: COMMAND exits STATUS and its stdout or
+# stderr holds PATTERN
+expect() {
+	st=$1
+	pat=$2
+	shift 2
+	rc=0
+	"$@" >"$CP_TEST_TMP/out" 2>"$CP_TEST_TMP/err" || rc=$?
+	[ "$rc" = "$st" ] || fail "'$*' exited $rc, expected $st"
+	grep -q -- "$pat" "$CP_TEST_TMP/err" "$CP_TEST_TMP/out" || fail "'$*' did not say '$pat'"
+}
+
+# expect_error RC WORDS... -- ARGS...: "$CP" ARGS exits RC, prints nothing
+# on stdout, and its stderr holds every word
+expect_error() {
+	want=$1
+	shift
+	words=""
+	while [ "$1" != "--" ]; do words="$words
+$1"; shift; done
+	shift
+	rc=0
+	"$CP" "$@" >"$CP_TEST_TMP/out" 2>"$CP_TEST_TMP/err" || rc=$?
+	[ "$rc" -eq "$want" ] || fail "$*: exit $rc, want $want"
+	[ ! -s "$CP_TEST_TMP/out" ] || fail "$*: printed to stdout: $(cat "$CP_TEST_TMP/out")"
+	echo "$words" | while IFS= read -r w; do
+		[ -z "$w" ] && continue
+		grep -qF -- "$w" "$CP_TEST_TMP/err" || fail "$*: stderr lacks '$w'"
+	done || exit 1
+}
