@@ -197,6 +197,18 @@ int cp_mwu_test(const int64_t *a, size_t na, const int64_t *b, size_t nb, struct
 	return 0;
 }
 
+double cp_mwu_exact_min_p(size_t na, size_t nb)
+{
+	double c = 1.0;
+	size_t i;
+
+	/* C(na + nb, na) = prod_{i=1..na} (nb + i) / i, exact in doubles for
+	 * the sizes of CP_MWU_EXACT_MAX */
+	for (i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return na && nb ? (2.0 / c < 1.0 ? 2.0 / c : 1.0) : 1.0;
+}
+
 const char *cp_mwu_method_name(enum cp_mwu_method m)
 {
 	return m == CP_MWU_EXACT ? "U exact" : "U normal";

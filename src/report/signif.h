@@ -42,6 +42,11 @@ struct cp_mwu {
  * enumeration allocates). On failure *out is unchanged. */
 int cp_mwu_test(const int64_t *a, size_t na, const int64_t *b, size_t nb, struct cp_mwu *out);
 
+/* The smallest two-sided p the exact test can give for na and nb values:
+ * 2 / C(na + nb, na), when the samples do not overlap at all (2/252 =
+ * 0.0079 for 5 and 5). 1 when na or nb is 0. */
+double cp_mwu_exact_min_p(size_t na, size_t nb);
+
 /* Name of the method, for tables and JSON: "U exact", "U normal". */
 const char *cp_mwu_method_name(enum cp_mwu_method m);
 

@@ -183,6 +183,18 @@ static void mwu_out_of_memory_is_reported(void **state)
 	assert_int_equal(cp_mwu_test(a, 3, b, 3, &r), 0);
 }
 
+/* 2 / C(n1 + n2, n1): 5 and 5 -> 2/252; 4 and 5 -> 2/126; 2 and 3 ->
+ * 2/10; 1 and 1 -> 2/2 = 1. */
+static void mwu_smallest_exact_p_is_2_over_binomial(void **state)
+{
+	(void)state;
+	assert_true(fabs(cp_mwu_exact_min_p(5, 5) - 2.0 / 252.0) < 1e-15);
+	assert_true(fabs(cp_mwu_exact_min_p(4, 5) - 2.0 / 126.0) < 1e-15);
+	assert_true(fabs(cp_mwu_exact_min_p(2, 3) - 0.2) < 1e-15);
+	assert_true(cp_mwu_exact_min_p(1, 1) == 1.0);
+	assert_true(cp_mwu_exact_min_p(0, 5) == 1.0);
+}
+
 /* ---- Student's t and I_x(a, b) ----------------------------------------------- */
 
 /* Closed forms: I_x(1, 1) = x; I_x(a, 1) = x^a; I_x(1, b) = 1 - (1-x)^b;
@@ -368,6 +380,7 @@ int main(void)
 		cmocka_unit_test(mwu_large_samples_use_the_normal_approximation),
 		cmocka_unit_test(mwu_bad_input_is_einval_and_out_unchanged),
 		cmocka_unit_test(mwu_out_of_memory_is_reported),
+		cmocka_unit_test(mwu_smallest_exact_p_is_2_over_binomial),
 		cmocka_unit_test(betainc_matches_closed_forms),
 		cmocka_unit_test(betainc_outside_the_domain_is_einval),
 		cmocka_unit_test(student_t_matches_the_cauchy_and_df2_closed_forms),
