@@ -6,7 +6,8 @@
  * in a world of its own that is removed again, and prints the seed's
  * lines per run, the spread over the runs and, with --json, the shared
  * JSON layout. Exit: 0 ok, 1 run or system error (also after SIGINT),
- * 2 usage, not root, or a refused work directory.
+ * 2 usage, not root, or a refused work directory. `real compare` (two
+ * kernels, A/B) is cmd_real_compare.c.
  */
 #include <cachepressure/error.h>
 #include <cachepressure/result.h>

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cachepressure/error.h>
 #include <cachepressure/result.h>
@@ -311,6 +312,35 @@ static void json_has_kernels_runs_tests_and_counters(void **state)
 	cJSON_Delete(root);
 }
 
+/* --json FILE: the same text in the file; a path that cannot be
+ * created is -CP_EIO with the path in the message. */
+static void json_write_to_a_file_and_a_bad_path(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_diag diag = { "" };
+	struct cp_ab_table t;
+	char path[] = "/tmp/cp-abtable-XXXXXX", buf[256];
+	FILE *fp;
+	int fd;
+
+	assert_int_equal(cp_ab_table_build(&f->ka, &f->kb, &t, NULL), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(cp_ab_json_write(path, &f->ka, &f->kb, &t, &diag), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	assert_string_equal(buf, "{\n");
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	assert_non_null(strstr(buf, "\"kernels\""));
+	fclose(fp);
+	unlink(path);
+	assert_int_equal(cp_ab_json_write("/nonexistent-dir/ab.json", &f->ka, &f->kb, &t, &diag),
+			 -CP_EIO);
+	assert_non_null(strstr(diag.msg, "/nonexistent-dir/ab.json"));
+}
+
 /* Each allocation failing in turn: build gives -CP_ENOMEM, the JSON
  * NULL; never a crash or a leak (the sanitizer build checks). */
 static void out_of_memory_at_every_allocation(void **state)
@@ -354,6 +384,7 @@ int main(void)
 		T(text_table_has_gb_ratio_test_and_dashes),
 		cmocka_unit_test(p_values_small_and_large),
 		T(json_has_kernels_runs_tests_and_counters),
+		T(json_write_to_a_file_and_a_bad_path),
 		T(out_of_memory_at_every_allocation),
 	};
 
