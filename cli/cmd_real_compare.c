@@ -81,13 +81,20 @@ static void usage(FILE *out)
  *
  * To connect it: include "lab.h", put a struct cp_lab_session in struct
  * lab, and make
- *   lab_open()  call cp_lab_session_open(&l->session, &o->real, plan, diag)
- *               (with o->vm_mem_bytes and o->vm_cpus handed to the lab
- *               the way lab.h takes its struct cp_lab_opts; 0 = default);
+ *   lab_open()  copy o->real to a struct cp_real_opts ro and fill ro.lab
+ *               as `real --kernel` does (in the labrun branch's opts.h:
+ *               kernel = o->kernels[0].image, the image the session checks;
+ *               vm_mem_bytes = o->vm_mem_bytes or, when 0, ro.mem_bytes +
+ *               CP_LAB_VM_EXTRA_BYTES; vm_cpus = o->vm_cpus or
+ *               CP_LAB_DEFAULT_VM_CPUS; scenarios_dir = cli_scenarios_dir();
+ *               accel auto, timeout 0 = from the plan), set
+ *               l->session.progress, then call
+ *               cp_lab_session_open(&l->session, &ro, plan, diag);
  *   lab_run()   call cp_lab_run(&l->session, l->o->kernels[k].image,
  *               l->plan, rep, r, diag);
  *   lab_close() call cp_lab_session_close(&l->session).
  * lab_run() is the A/B driver's cp_ab_run_fn; everything else stays.
+ * opts.real.mem_bytes is the plan's memory when --mem was not given.
  */
 struct lab {
 	const struct cp_real_compare_opts *o;
@@ -223,6 +230,8 @@ int cmd_real_compare(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		opts.real.fs = plan.fs;
+		if (!opts.real.mem_arg)
+			opts.real.mem_bytes = plan.mem_bytes; /* the scenario's own */
 	}
 	if (cp_real_signals_install()) {
 		fprintf(stderr, "cachepressure real compare: cannot install signal handlers\n");
