@@ -55,6 +55,7 @@ int cli_cmd_policies(int argc, char **argv);
 /* Subcommands, one file each. */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cmd_real(int argc, char **argv);      /* cmd_real.c */
+int cmd_real_compare(int argc, char **argv); /* cmd_real_compare.c: `real compare` */
 int cmd_validate(int argc, char **argv);  /* cmd_validate.c */
 int cmd_plot(int argc, char **argv);      /* cmd_plot.c */
 

@@ -6,13 +6,15 @@
  * in a world of its own that is removed again, and prints the seed's
  * lines per run, the spread over the runs and, with --json, the shared
  * JSON layout. Exit: 0 ok, 1 run or system error (also after SIGINT),
- * 2 usage, not root, or a refused work directory.
+ * 2 usage, not root, or a refused work directory. `real compare` (two
+ * kernels, A/B) is cmd_real_compare.c.
  */
 #include <cachepressure/error.h>
 #include <cachepressure/result.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "opts.h"
@@ -29,6 +31,9 @@ static void usage(FILE *out)
 		"Usage: cachepressure real SCENARIO --mem SIZE [--confine global|memcg]\n"
 		"                          [--fs xfs|ext4] [--workdir DIR] [--repeat N]\n"
 		"                          [--json FILE] [--keep] [--set SECTION.KEY=VALUE]...\n"
+		"       cachepressure real compare SCENARIO --kernel NAME=BZIMAGE\n"
+		"                          --kernel NAME=BZIMAGE --repeat N ...  (A/B of two\n"
+		"                          kernels in the kernel lab; see real compare --help)\n"
 		"\n"
 		"Runs SCENARIO (a built-in: seed, files-in-cache; or a scenario file) on\n"
 		"the live kernel, as root, scaled by SIZE / the scenario's ram, on a\n"
@@ -79,6 +84,8 @@ int cmd_real(int argc, char **argv)
 	unsigned i, done = 0;
 	int rc, exit_code = CLI_EXIT_OK;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return cmd_real_compare(argc - 1, argv + 1);
 	rc = cp_real_opts_parse(argc, argv, &opts, &diag);
 	if (rc == 1) {
 		usage(stdout);

@@ -188,3 +188,147 @@ missing:
 	*o = t;
 	return 0;
 }
+
+/* ---- real compare ------------------------------------------------------------- */
+
+/* NAME=PATH of --kernel into k. */
+static int kernel_value(const char *v, struct cp_compare_kernel *k, struct cp_diag *diag)
+{
+	const char *eq = strchr(v, '=');
+	size_t n, i;
+
+	if (!eq)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "--kernel '%s': must be NAME=BZIMAGE (e.g. stock=/var/tmp/"
+				   "cp-kernel-stock/bzImage)", v);
+	n = (size_t)(eq - v);
+	if (n == 0)
+		return cp_diag_set(diag, -CP_EINVAL, "--kernel '%s': empty NAME before '='", v);
+	if (n >= CP_COMPARE_NAME_MAX)
+		return cp_diag_set(diag, -CP_EINVAL, "--kernel '%s': NAME longer than %d characters",
+				   v, CP_COMPARE_NAME_MAX - 1);
+	for (i = 0; i < n; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+			    v[i]))
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "--kernel '%s': NAME may hold only letters, digits, '.', "
+					   "'_' and '-'", v);
+	if (!eq[1])
+		return cp_diag_set(diag, -CP_EINVAL, "--kernel '%s': empty BZIMAGE after '='", v);
+	memcpy(k->name, v, n);
+	k->name[n] = '\0';
+	k->image = eq + 1;
+	return 0;
+}
+
+int cp_real_compare_opts_parse(int argc, char **argv, struct cp_real_compare_opts *o,
+			       struct cp_diag *diag)
+{
+	struct cp_real_compare_opts t;
+	unsigned nr_kernels = 0;
+	bool have_repeat = false;
+	int i;
+
+	memset(&t, 0, sizeof(t));
+	t.real.confine = CP_CONFINE_GLOBAL;
+	t.real.fs = CP_FS_XFS;
+	t.real.workdir = CP_REAL_DEFAULT_WORKDIR;
+	if (wants_help(argc, argv))
+		return 1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		uint64_t n;
+		int m;
+
+		if ((m = opt_value(argc, argv, &i, "--kernel", &v))) {
+			struct cp_compare_kernel k;
+
+			if (m < 0)
+				goto missing;
+			if (kernel_value(v, &k, diag))
+				return -CP_EINVAL;
+			if (nr_kernels == 2)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--kernel '%s': a third kernel; compare takes exactly "
+						   "two (A and B)", v);
+			if (nr_kernels == 1 && strcmp(t.kernels[0].name, k.name) == 0)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--kernel '%s': the name '%s' is already A's; give "
+						   "the two kernels different names", v, k.name);
+			t.kernels[nr_kernels++] = k;
+		} else if ((m = opt_value(argc, argv, &i, "--repeat", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_parse_count(v, &n) || n < 2 || n > CP_REAL_MAX_REPEAT)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--repeat '%s': must be a count from 2 to %d (the "
+						   "test needs at least 2 runs of each kernel)", v,
+						   CP_REAL_MAX_REPEAT);
+			t.real.repeat = (unsigned)n;
+			have_repeat = true;
+		} else if ((m = opt_value(argc, argv, &i, "--mem", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_parse_size(v, &t.real.mem_bytes) || t.real.mem_bytes == 0)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--mem '%s': not a size (e.g. 256M, 1G, 1.5G)", v);
+			t.real.mem_arg = v;
+		} else if ((m = opt_value(argc, argv, &i, "--vm-mem", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_parse_size(v, &t.vm_mem_bytes) || t.vm_mem_bytes == 0)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--vm-mem '%s': not a size (e.g. 1280M, 2G)", v);
+		} else if ((m = opt_value(argc, argv, &i, "--vm-cpus", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_parse_count(v, &n) || n < 1 || n > CP_COMPARE_MAX_VM_CPUS)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--vm-cpus '%s': must be a count from 1 to %d", v,
+						   CP_COMPARE_MAX_VM_CPUS);
+			t.vm_cpus = (unsigned)n;
+		} else if ((m = opt_value(argc, argv, &i, "--confine", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_confine_parse(v, &t.real.confine))
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--confine '%s': must be global or memcg", v);
+		} else if ((m = opt_value(argc, argv, &i, "--json", &v))) {
+			if (m < 0)
+				goto missing;
+			if (!v[0])
+				return cp_diag_set(diag, -CP_EINVAL, "--json: empty file name");
+			t.real.json = v;
+		} else if ((m = opt_value(argc, argv, &i, "--set", &v))) {
+			if (m < 0)
+				goto missing;
+			if (t.real.nr_sets == CP_REAL_MAX_SETS)
+				return cp_diag_set(diag, -CP_EINVAL, "more than %d --set options",
+						   CP_REAL_MAX_SETS);
+			t.real.sets[t.real.nr_sets++] = v;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			return cp_diag_set(diag, -CP_EINVAL, "unknown option '%s'", a);
+		} else if (!t.real.scenario) {
+			t.real.scenario = a;
+		} else {
+			return cp_diag_set(diag, -CP_EINVAL, "one SCENARIO only (got '%s' and '%s')",
+					   t.real.scenario, a);
+		}
+		continue;
+missing:
+		return cp_diag_set(diag, -CP_EINVAL, "option '%s' needs a value", a);
+	}
+	if (!t.real.scenario)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "missing SCENARIO (a built-in such as seed or files-in-cache, or "
+				   "a file)");
+	if (nr_kernels < 2)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "--kernel: compare needs two, NAME=BZIMAGE each (got %u)",
+				   nr_kernels);
+	if (!have_repeat)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "missing --repeat N (runs of each kernel, at least 2)");
+	*o = t;
+	return 0;
+}

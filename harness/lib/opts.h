@@ -47,4 +47,35 @@ struct cp_calibrate_opts {
 int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 			    struct cp_diag *diag);
 
+/* ---- `cachepressure real compare` ------------------------------------------ */
+
+#define CP_COMPARE_NAME_MAX 32 /* a kernel's NAME, with its '\0' */
+#define CP_COMPARE_MAX_VM_CPUS 64
+
+/* --kernel NAME=BZIMAGE */
+struct cp_compare_kernel {
+	char name[CP_COMPARE_NAME_MAX]; /* letters, digits, '.', '_', '-' */
+	const char *image;              /* the BZIMAGE path, points into argv */
+};
+
+struct cp_real_compare_opts {
+	/* The options shared with `real`: scenario, mem_bytes/mem_arg (0 and
+	 * NULL without --mem: the scenario's own size), sets, confine,
+	 * repeat, json. fs, workdir and keep keep their defaults. */
+	struct cp_real_opts real;
+	struct cp_compare_kernel kernels[2]; /* A, B in the order given */
+	uint64_t vm_mem_bytes;  /* --vm-mem SIZE; 0 = the kernel lab's default */
+	unsigned vm_cpus;       /* --vm-cpus N; 0 = the kernel lab's default */
+};
+
+/* Parses `real compare` (argv[0] is "compare"): SCENARIO --kernel
+ * NAME=BZIMAGE --kernel NAME=BZIMAGE --repeat N [--mem SIZE] [--confine
+ * global|memcg] [--vm-mem SIZE] [--vm-cpus N] [--json FILE] [--set
+ * S.K=V]... Exactly two --kernel with distinct names; --repeat from 2
+ * (the test needs two runs a kernel) to CP_REAL_MAX_REPEAT. Returns 0, 1
+ * for --help/-h, or -CP_EINVAL with diag naming the option and value;
+ * *o unchanged on failure. Does not look at the files. */
+int cp_real_compare_opts_parse(int argc, char **argv, struct cp_real_compare_opts *o,
+			       struct cp_diag *diag);
+
 #endif /* CP_OPTS_H */
