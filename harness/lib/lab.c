@@ -247,9 +247,11 @@ static int build_session_initrd(struct cp_lab_session *s, struct cp_diag *diag)
 		snprintf(guest_name, sizeof(guest_name), "%s", dest);
 		host_path = cp_strdup(o->scenario);
 	} else {
-		rc = cp_scenario_find_builtin(o->scenario,
-					      o->lab.scenarios_dir ? o->lab.scenarios_dir
-								   : "scenarios",
+		const char *dir = o->lab.scenarios_dir;
+
+		if (!dir)
+			dir = getenv("CACHEPRESSURE_SCENARIOS_DIR");
+		rc = cp_scenario_find_builtin(o->scenario, dir && *dir ? dir : "scenarios",
 					      &host_path, diag);
 		if (rc)
 			return rc;
@@ -769,12 +771,10 @@ int cp_lab_run(struct cp_lab_session *s, const char *bzimage, const struct cp_re
 					rc = cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 			}
 		}
-		if (!rc)
-			rc = cp_run_result_set_counter(r, "lab_guest_ns", guest_ns);
-		if (!rc)
-			rc = cp_run_result_set_counter(r, "lab_kvm", s->accel == CP_LAB_ACCEL_KVM);
-		if (rc > 0)
-			rc = -CP_ENOMEM;
+		/* the guest's result replaced r: record the boot again */
+		if (!rc && (cp_run_result_set_counter(r, "lab_guest_ns", guest_ns) ||
+			    cp_run_result_set_counter(r, "lab_kvm", s->accel == CP_LAB_ACCEL_KVM)))
+			rc = cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 		keep_console = r->failed;
 	} else {
 		char why[300];

@@ -34,7 +34,9 @@ struct cp_lab_opts {             /* parsed from --kernel/--vm-mem/--vm-cpus/--ti
 	unsigned vm_cpus;        /* --vm-cpus, default 2 */
 	uint64_t timeout_ns;     /* --timeout per boot; 0 = derived from the plan */
 	enum cp_lab_accel accel; /* --accel kvm|tcg|auto, default auto */
-	const char *scenarios_dir; /* set by the CLI: where built-in scenarios live */
+	const char *scenarios_dir; /* set by the CLI (cli_scenarios_dir()): where built-in
+				    * scenarios live; NULL: $CACHEPRESSURE_SCENARIOS_DIR,
+				    * else ./scenarios */
 };
 
 struct cp_real_opts {
