@@ -16,6 +16,7 @@
 #include <cachepressure/error.h>
 
 #include "guest.h"
+#include "lab.h"
 #include "qemu.h"
 
 static void config(struct cp_qemu_config *c)
@@ -204,6 +205,22 @@ static void guest_mode_guard(void **state)
 	assert_true(cp_lab_guest_check("cachepressure.guest=1\n", pid1, sizeof(pid1) - 1, true));
 }
 
+/* Default boot timeout: 120 s + 600 s per GiB of --mem + time limit:
+ * 1 GiB -> 720 s; 256 MiB -> 120 + 150 = 270 s; a 30 s time limit adds 30 s. */
+static void default_timeout_follows_the_plan(void **state)
+{
+	struct cp_real_plan p;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.mem_bytes = 1ULL << 30;
+	assert_int_equal(cp_lab_default_timeout_ns(&p), 720000000000ULL);
+	p.mem_bytes = 256ULL << 20;
+	assert_int_equal(cp_lab_default_timeout_ns(&p), 270000000000ULL);
+	p.time_limit_ns = 30000000000ULL;
+	assert_int_equal(cp_lab_default_timeout_ns(&p), 300000000000ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +232,7 @@ int main(void)
 		cmocka_unit_test(truncated_output),
 		cmocka_unit_test(no_begin_marker),
 		cmocka_unit_test(guest_mode_guard),
+		cmocka_unit_test(default_timeout_follows_the_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
