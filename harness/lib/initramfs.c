@@ -11,6 +11,7 @@
 #include "initramfs.h"
 
 #include <cachepressure/error.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -420,6 +421,31 @@ out:
 	return rc;
 }
 
+/* Removes the archives of older contents (cachepressure-initramfs-*.cpio
+ * other than keep): a session copies the base archive into its own
+ * initrd at open, so none is in use. */
+static void prune(const char *dir, const char *keep)
+{
+	const char *base = strrchr(keep, '/') + 1;
+	size_t plen = strlen(CP_IR_PREFIX);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		char path[CP_IR_PATH_MAX * 2];
+
+		if (strncmp(de->d_name, CP_IR_PREFIX, plen) != 0 || n < plen + 5 ||
+		    strcmp(de->d_name + n - 5, ".cpio") != 0 || strcmp(de->d_name, base) == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+
 int cp_ir_build(const struct cp_ir_manifest *m, const char *dir, const char *cpio, char *out,
 		size_t out_len, bool *reused, struct cp_diag *diag)
 {
@@ -445,6 +471,8 @@ int cp_ir_build(const struct cp_ir_manifest *m, const char *dir, const char *cpi
 	if (rename(tmp, out)) {
 		rc = cp_diag_set(diag, -CP_ESYS, "rename %s: %s", tmp, strerror(errno));
 		unlink(tmp);
+		return rc;
 	}
-	return rc;
+	prune(dir, out);
+	return 0;
 }

@@ -102,7 +102,8 @@ int cp_ir_manifest_key(const struct cp_ir_manifest *m, uint64_t *key, struct cp_
  * unless that file exists (*reused set): the entries are laid out in a
  * staging directory <dir>/cachepressure-initramfs-<pid>.stage, which
  * `cpio -o -H newc` (cpio: the program's path) archives and which is
- * removed again. out gets the archive's path. */
+ * removed again; archives of other keys in dir are then removed. out gets
+ * the archive's path. */
 int cp_ir_build(const struct cp_ir_manifest *m, const char *dir, const char *cpio, char *out,
 		size_t out_len, bool *reused, struct cp_diag *diag);
 

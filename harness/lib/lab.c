@@ -519,7 +519,12 @@ static int boot(struct cp_lab_session *s, const struct cp_qemu_config *qc, uint6
 			g->exited = true;
 			break;
 		}
-		if (w < 0 || cp_real_interrupted()) {
+		if (w < 0) {
+			cp_proc_stop(pid, SIGTERM, 3 * SEC_NS, &g->status);
+			return cp_diag_set(diag, -CP_ESYS, "waiting for qemu %d failed; killed it",
+					   (int)pid);
+		}
+		if (cp_real_interrupted()) {
 			cp_proc_stop(pid, SIGTERM, 3 * SEC_NS, &g->status);
 			return cp_diag_set(diag, -CP_EBUSY, "interrupted by signal %d; qemu %d killed",
 					   cp_real_interrupted(), (int)pid);
@@ -780,6 +785,8 @@ int cp_lab_run(struct cp_lab_session *s, const char *bzimage, const struct cp_re
 		char why[300];
 
 		last_line_of(g.console, NULL, why, sizeof(why));
+		if (!why[0]) /* qemu refused to start, or the kernel printed nothing */
+			last_line_of(g.qemu_log, NULL, why, sizeof(why));
 		keep_console = true;
 		if (g.timed_out)
 			rc = fail_run(r, diag,
