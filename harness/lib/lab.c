@@ -616,9 +616,11 @@ static int decide_accel(struct cp_lab_session *s, const char *bzimage, struct cp
 		snprintf(s->accel_why, sizeof(s->accel_why), "KVM (a probe guest booted in %.1f s)",
 			 (double)g.ns / 1e9);
 	} else {
-		char why[100];
+		char why[120];
 
-		last_line_of(g.qemu_log, NULL, why, sizeof(why));
+		last_line_of(g.qemu_log, "error", why, sizeof(why));
+		if (!why[0])
+			last_line_of(g.qemu_log, NULL, why, sizeof(why));
 		s->accel = CP_LAB_ACCEL_TCG;
 		snprintf(s->accel_why, sizeof(s->accel_why),
 			 "TCG (software emulation): /dev/kvm opens but a KVM guest %s%s%s",
