@@ -3,6 +3,8 @@
 #   make run    the main job: the seed experiment, both policies
 #   make test   the whole suite, then again with ASan+UBSan
 #   make bench  benchmarks (not part of the tests)
+#   make test-lab  build the lab kernels (stock and legacy 6.1) if missing,
+#                  then boot one under qemu (tests/real/lab_boot.sh)
 
 BUILD     ?= build
 SAN_BUILD ?= build-san
@@ -11,7 +13,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 WERROR    := $(if $(CI),ON,OFF)
 CMAKE_ARGS ?=
 
-.PHONY: all build deps test test-normal test-sanitize run bench lint clean
+.PHONY: all build deps test test-normal test-sanitize test-lab lab-kernels run bench lint clean
 
 all: build
 
@@ -34,6 +36,21 @@ test-sanitize: deps
 		-DCP_SANITIZE=address,undefined -DCP_WERROR=$(WERROR) $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	ctest --test-dir $(SAN_BUILD) --output-on-failure -j $(JOBS) -LE real
+
+# The kernel lab (docs/kernel-lab.md): kernels are built outside the
+# repository, once (about 4 min each on two cores), then reused.
+LAB_STOCK  ?= /var/tmp/cp-kbuild-stock
+LAB_LEGACY ?= /var/tmp/cp-kbuild-legacy
+
+lab-kernels:
+	@scripts/install-deps.sh --lab
+	@[ -r $(LAB_STOCK)/bzImage ] || scripts/build-kernel.sh $(LAB_STOCK)
+	@[ -r $(LAB_LEGACY)/bzImage ] || scripts/build-kernel.sh $(LAB_LEGACY) \
+		--patch patches/linux-6.1-legacy-referenced.patch
+
+test-lab: build lab-kernels
+	CP_LAB_KERNEL=$(LAB_STOCK)/bzImage ctest --test-dir $(BUILD) --output-on-failure \
+		-R '^real\.lab_'
 
 lint:
 	@scripts/lint-determinism.sh

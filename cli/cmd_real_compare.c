@@ -10,7 +10,7 @@
  * stderr, the table on stdout, and with --json the runs of both kernels
  * and the test. A stop signal ends the A/B; what was measured by then
  * is not printed as a result. Exit: 0 ok, 1 a run failed or could not be
- * made (also after SIGINT), 2 usage, a missing image, or no kernel lab.
+ * made (also after SIGINT), 2 usage, a missing image or a missing tool.
  */
 #include <cachepressure/error.h>
 #include <cachepressure/result.h>
@@ -23,6 +23,7 @@
 
 #include "abrun.h"
 #include "cli.h"
+#include "lab.h"
 #include "opts.h"
 #include "plan.h"
 #include "proc.h"
@@ -72,58 +73,59 @@ static void usage(FILE *out)
 		CP_REAL_MAX_REPEAT, CP_COMPARE_MAX_VM_CPUS);
 }
 
-/* ==== KERNEL LAB WIRING ======================================================
- *
- * The only place that knows how a kernel is booted. Until the kernel lab
- * (harness/lib/lab.h: cp_lab_session_open, cp_lab_run,
- * cp_lab_session_close) is merged, lab_open() refuses, and the command
- * exits 2 before anything runs: no fake result.
- *
- * To connect it: include "lab.h", put a struct cp_lab_session in struct
- * lab, and make
- *   lab_open()  copy o->real to a struct cp_real_opts ro and fill ro.lab
- *               as `real --kernel` does (in the labrun branch's opts.h:
- *               kernel = o->kernels[0].image, the image the session checks;
- *               vm_mem_bytes = o->vm_mem_bytes or, when 0, ro.mem_bytes +
- *               CP_LAB_VM_EXTRA_BYTES; vm_cpus = o->vm_cpus or
- *               CP_LAB_DEFAULT_VM_CPUS; scenarios_dir = cli_scenarios_dir();
- *               accel auto, timeout 0 = from the plan), set
- *               l->session.progress, then call
- *               cp_lab_session_open(&l->session, &ro, plan, diag);
- *   lab_run()   call cp_lab_run(&l->session, l->o->kernels[k].image,
- *               l->plan, rep, r, diag);
- *   lab_close() call cp_lab_session_close(&l->session).
- * lab_run() is the A/B driver's cp_ab_run_fn; everything else stays.
- * opts.real.mem_bytes is the plan's memory when --mem was not given.
- */
+/* The kernel lab (harness/lib/lab.h) boots each repetition: one session
+ * (tools, work directory, initramfs) serves both kernels, each run names
+ * the image it boots. The guest reports its `uname -r`, which is the same
+ * for a stock and a patched build, so the run's policy becomes the name
+ * the user gave the kernel. */
 struct lab {
 	const struct cp_real_compare_opts *o;
 	const struct cp_real_plan *plan;
+	struct cp_lab_session *session;
 };
 
+static void on_progress(void *arg, const char *msg);
+
 static int lab_open(struct lab *l, const struct cp_real_compare_opts *o,
-		    const struct cp_real_plan *plan, struct cp_diag *diag)
+		    const struct cp_real_plan *plan, uint64_t *start_ns, struct cp_diag *diag)
 {
+	struct cp_real_opts ro = o->real;
+
 	l->o = o;
 	l->plan = plan;
-	return cp_diag_set(diag, -CP_ENOENT, "needs the kernel lab (harness/lib/lab.h)");
+	ro.lab.kernel = o->kernels[0].image;
+	ro.lab.vm_mem_bytes = o->vm_mem_bytes ? o->vm_mem_bytes
+					      : ro.mem_bytes + CP_LAB_VM_EXTRA_BYTES;
+	ro.lab.vm_cpus = o->vm_cpus ? o->vm_cpus : CP_LAB_DEFAULT_VM_CPUS;
+	ro.lab.timeout_ns = 0; /* from the plan */
+	ro.lab.accel = CP_LAB_ACCEL_AUTO;
+	ro.lab.scenarios_dir = cli_scenarios_dir();
+	l->session = calloc(1, sizeof(*l->session));
+	if (!l->session)
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	l->session->progress = on_progress;
+	l->session->progress_arg = start_ns;
+	return cp_lab_session_open(l->session, &ro, plan, diag);
 }
 
 static int lab_run(void *arg, unsigned k, unsigned rep, struct cp_run_result *r,
 		   struct cp_diag *diag)
 {
-	(void)arg;
-	(void)k;
-	(void)rep;
-	(void)r;
-	return cp_diag_set(diag, -CP_ENOENT, "needs the kernel lab (harness/lib/lab.h)");
+	struct lab *l = arg;
+	int rc = cp_lab_run(l->session, l->o->kernels[k].image, l->plan, rep, r, diag);
+
+	if (!rc && cp_run_result_set_str(&r->policy, l->o->kernels[k].name))
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	return rc;
 }
 
 static void lab_close(struct lab *l)
 {
-	(void)l;
+	if (l->session)
+		cp_lab_session_close(l->session);
+	free(l->session);
+	l->session = NULL;
 }
-/* ==== end of KERNEL LAB WIRING ================================================ */
 
 static void on_progress(void *arg, const char *msg)
 {
@@ -237,9 +239,10 @@ int cmd_real_compare(int argc, char **argv)
 		fprintf(stderr, "cachepressure real compare: cannot install signal handlers\n");
 		return CLI_EXIT_FAIL;
 	}
-	rc = lab_open(&lab, &opts, &plan, &diag);
+	rc = lab_open(&lab, &opts, &plan, &start_ns, &diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure real compare: %s\n", diag.msg);
+		lab_close(&lab);
 		cp_real_signals_restore();
 		return rc == -CP_EPERM || rc == -CP_EINVAL || rc == -CP_ENOENT ? CLI_EXIT_USAGE
 									   : CLI_EXIT_FAIL;

@@ -40,16 +40,23 @@ int cp_meminfo_available(const char *meminfo, uint64_t *out, struct cp_diag *dia
 	return 0;
 }
 
+int cp_balloon_size_headroom(uint64_t available, uint64_t mem_bytes, uint64_t headroom_bytes,
+			     uint64_t *out, struct cp_diag *diag)
+{
+	if (available < mem_bytes + headroom_bytes)
+		return cp_diag_set(diag, -CP_ENOSPC,
+				   "--confine global needs MemAvailable >= SIZE + %" PRIu64
+				   " MiB: available %" PRIu64 " MiB, SIZE %" PRIu64 " MiB",
+				   headroom_bytes >> 20, available >> 20, mem_bytes >> 20);
+	*out = available - mem_bytes;
+	return 0;
+}
+
 int cp_balloon_size(uint64_t available, uint64_t mem_bytes, uint64_t *out,
 		    struct cp_diag *diag)
 {
-	if (available < mem_bytes + CP_BALLOON_HEADROOM_BYTES)
-		return cp_diag_set(diag, -CP_ENOSPC,
-				   "--confine global needs MemAvailable >= SIZE + 1.5 GiB: "
-				   "available %" PRIu64 " MiB, SIZE %" PRIu64 " MiB",
-				   available >> 20, mem_bytes >> 20);
-	*out = available - mem_bytes;
-	return 0;
+	return cp_balloon_size_headroom(available, mem_bytes, CP_BALLOON_HEADROOM_BYTES, out,
+					diag);
 }
 
 int cp_drop_caches(struct cp_diag *diag)

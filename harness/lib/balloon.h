@@ -25,6 +25,10 @@ int cp_meminfo_available(const char *meminfo, uint64_t *out, struct cp_diag *dia
 int cp_balloon_size(uint64_t available, uint64_t mem_bytes, uint64_t *out,
 		    struct cp_diag *diag);
 
+/* The same with another headroom (a lab guest: CP_LAB_GUEST_HEADROOM_BYTES). */
+int cp_balloon_size_headroom(uint64_t available, uint64_t mem_bytes, uint64_t headroom_bytes,
+			     uint64_t *out, struct cp_diag *diag);
+
 /* echo 3 > /proc/sys/vm/drop_caches, after sync(). */
 int cp_drop_caches(struct cp_diag *diag);
 

@@ -5,6 +5,7 @@
 #include "opts.h"
 
 #include <cachepressure/error.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "core/parse.h"
@@ -51,10 +52,86 @@ static int workdir_value(const char *v, const char **workdir, struct cp_diag *di
 	return 0;
 }
 
+/* --kernel, --vm-mem, --vm-cpus, --timeout, --accel and the hidden
+ * --guest-disk. Returns 1 when argv[*i] was one of them, 0 if not, -1 on
+ * a bad value (diag set). *given names the first lab-only option seen. */
+static int lab_option(int argc, char **argv, int *i, struct cp_real_opts *t,
+		      const char **given, struct cp_diag *diag)
+{
+	const char *a = argv[*i], *v = NULL;
+	uint64_t n;
+	int m;
+
+	if ((m = opt_value(argc, argv, i, "--kernel", &v))) {
+		if (m < 0)
+			goto missing;
+		if (!v[0]) {
+			cp_diag_set(diag, -CP_EINVAL, "--kernel: empty file name");
+			return -1;
+		}
+		t->lab.kernel = v;
+	} else if ((m = opt_value(argc, argv, i, "--vm-mem", &v))) {
+		if (m < 0)
+			goto missing;
+		if (cp_parse_size(v, &t->lab.vm_mem_bytes) || t->lab.vm_mem_bytes == 0) {
+			cp_diag_set(diag, -CP_EINVAL, "--vm-mem '%s': not a size (e.g. 512M, 1.25G)",
+				    v);
+			return -1;
+		}
+		*given = *given ? *given : "--vm-mem";
+	} else if ((m = opt_value(argc, argv, i, "--vm-cpus", &v))) {
+		if (m < 0)
+			goto missing;
+		if (cp_parse_count(v, &n) || n < 1 || n > 64) {
+			cp_diag_set(diag, -CP_EINVAL, "--vm-cpus '%s': must be a count from 1 to 64",
+				    v);
+			return -1;
+		}
+		t->lab.vm_cpus = (unsigned)n;
+		*given = *given ? *given : "--vm-cpus";
+	} else if ((m = opt_value(argc, argv, i, "--timeout", &v))) {
+		if (m < 0)
+			goto missing;
+		if (cp_parse_duration(v, &t->lab.timeout_ns) || t->lab.timeout_ns == 0) {
+			cp_diag_set(diag, -CP_EINVAL,
+				    "--timeout '%s': not a duration (e.g. 90s, 15m)", v);
+			return -1;
+		}
+		*given = *given ? *given : "--timeout";
+	} else if ((m = opt_value(argc, argv, i, "--accel", &v))) {
+		if (m < 0)
+			goto missing;
+		if (strcmp(v, "auto") == 0)
+			t->lab.accel = CP_LAB_ACCEL_AUTO;
+		else if (strcmp(v, "kvm") == 0)
+			t->lab.accel = CP_LAB_ACCEL_KVM;
+		else if (strcmp(v, "tcg") == 0)
+			t->lab.accel = CP_LAB_ACCEL_TCG;
+		else {
+			cp_diag_set(diag, -CP_EINVAL, "--accel '%s': must be auto, kvm or tcg", v);
+			return -1;
+		}
+		*given = *given ? *given : "--accel";
+	} else if ((m = opt_value(argc, argv, i, "--guest-disk", &v))) {
+		if (m < 0)
+			goto missing;
+		if (strncmp(v, "/dev/", 5) != 0) {
+			cp_diag_set(diag, -CP_EINVAL, "--guest-disk '%s': not a /dev path", v);
+			return -1;
+		}
+		t->guest_disk = v;
+	}
+	return m;
+missing:
+	cp_diag_set(diag, -CP_EINVAL, "option '%s' needs a value", a);
+	return -1;
+}
+
 int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_diag *diag)
 {
 	struct cp_real_opts t;
 	bool have_mem = false;
+	const char *lab_given = NULL;
 	int i;
 
 	memset(&t, 0, sizeof(t));
@@ -62,13 +139,17 @@ int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_
 	t.fs = CP_FS_XFS;
 	t.workdir = CP_REAL_DEFAULT_WORKDIR;
 	t.repeat = 1;
+	t.lab.vm_cpus = CP_LAB_DEFAULT_VM_CPUS;
 	if (wants_help(argc, argv))
 		return 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		int m;
 
-		if ((m = opt_value(argc, argv, &i, "--mem", &v))) {
+		if ((m = lab_option(argc, argv, &i, &t, &lab_given, diag))) {
+			if (m < 0)
+				return -CP_EINVAL;
+		} else if ((m = opt_value(argc, argv, &i, "--mem", &v))) {
 			if (m < 0)
 				goto missing;
 			if (cp_parse_size(v, &t.mem_bytes) || t.mem_bytes == 0)
@@ -138,6 +219,21 @@ missing:
 	if (!have_mem)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "missing --mem SIZE (the memory the scenario is scaled to)");
+	if (lab_given && !t.lab.kernel)
+		return cp_diag_set(diag, -CP_EINVAL, "%s needs --kernel BZIMAGE", lab_given);
+	if (t.lab.kernel && t.guest_disk)
+		return cp_diag_set(diag, -CP_EINVAL, "--kernel inside a lab guest");
+	if (t.lab.kernel) {
+		if (!t.lab.vm_mem_bytes)
+			t.lab.vm_mem_bytes = t.mem_bytes + CP_LAB_VM_EXTRA_BYTES;
+		else if (t.lab.vm_mem_bytes < t.mem_bytes + CP_LAB_VM_MIN_EXTRA_BYTES)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "--vm-mem %" PRIu64 " MiB is too small for --mem %" PRIu64
+					   " MiB: the guest needs at least --mem + %llu MiB (kernel, "
+					   "initramfs, harness)",
+					   t.lab.vm_mem_bytes >> 20, t.mem_bytes >> 20,
+					   (unsigned long long)(CP_LAB_VM_MIN_EXTRA_BYTES >> 20));
+	}
 	*o = t;
 	return 0;
 }

@@ -17,6 +17,28 @@
 
 struct cp_diag;
 
+/* Kernel lab (`real --kernel BZIMAGE`, lab.h): boot the scenario in a
+ * qemu guest instead of running it on the live kernel. */
+enum cp_lab_accel { CP_LAB_ACCEL_AUTO, CP_LAB_ACCEL_KVM, CP_LAB_ACCEL_TCG };
+
+#define CP_LAB_DEFAULT_VM_CPUS 2
+/* Guest RAM beyond --mem by default, and the least the guest can run
+ * with (kernel, initramfs in RAM, the harness processes, the balloon's
+ * guest headroom): measured in docs/kernel-lab.md. */
+#define CP_LAB_VM_EXTRA_BYTES (256ULL << 20)
+#define CP_LAB_VM_MIN_EXTRA_BYTES (192ULL << 20)
+
+struct cp_lab_opts {             /* parsed from --kernel/--vm-mem/--vm-cpus/--timeout/--accel */
+	const char *kernel;      /* --kernel BZIMAGE, or NULL: the live kernel */
+	uint64_t vm_mem_bytes;   /* --vm-mem; default mem + CP_LAB_VM_EXTRA_BYTES */
+	unsigned vm_cpus;        /* --vm-cpus, default 2 */
+	uint64_t timeout_ns;     /* --timeout per boot; 0 = derived from the plan */
+	enum cp_lab_accel accel; /* --accel kvm|tcg|auto, default auto */
+	const char *scenarios_dir; /* set by the CLI (cli_scenarios_dir()): where built-in
+				    * scenarios live; NULL: $CACHEPRESSURE_SCENARIOS_DIR,
+				    * else ./scenarios */
+};
+
 struct cp_real_opts {
 	const char *scenario;   /* positional, required: built-in name or file */
 	uint64_t mem_bytes;     /* --mem SIZE, required */
@@ -30,6 +52,11 @@ struct cp_real_opts {
 	unsigned repeat;        /* --repeat N, 1..CP_REAL_MAX_REPEAT, default 1 */
 	const char *json;       /* --json FILE or NULL */
 	bool keep;              /* --keep: keep the last image */
+	struct cp_lab_opts lab; /* --kernel and friends */
+	/* Hidden --guest-disk DEV: inside a lab guest only (guest.h checks
+	 * /proc/cmdline and pid 1), use the pre-made disk DEV instead of an
+	 * image, loop device and mkfs. */
+	const char *guest_disk;
 };
 
 /* Parses argv[1..] (argv[0] is the command name). Returns 0, 1 when

@@ -39,6 +39,7 @@ void cp_spawn_opts_init(struct cp_spawn_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->stdout_fd = -1;
 	o->stderr_fd = -1;
+	o->stdin_fd = -1;
 }
 
 uint64_t cp_proc_now_ns(void)
@@ -124,7 +125,7 @@ static void child_setup(const struct cp_spawn_opts *o, pid_t parent, int errfd)
 		child_fail(errfd, STEP_CWD);
 
 	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (fd < 0 || dup2(fd, 0) < 0)
+	if (fd < 0 || dup2(o->stdin_fd >= 0 ? o->stdin_fd : fd, 0) < 0)
 		child_fail(errfd, STEP_FDS);
 	if (dup2(o->stdout_fd >= 0 ? o->stdout_fd : fd, 1) < 0)
 		child_fail(errfd, STEP_FDS);

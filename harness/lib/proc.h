@@ -18,9 +18,10 @@ struct cp_spawn_opts {
 	const char *cwd;          /* working directory of the child, or NULL */
 	int stdout_fd;            /* becomes fd 1; -1 = /dev/null */
 	int stderr_fd;            /* becomes fd 2; -1 = the caller's stderr */
+	int stdin_fd;             /* becomes fd 0; -1 = /dev/null */
 };
 
-/* Defaults: no cgroup, no cwd, stdout to /dev/null, stderr inherited. */
+/* Defaults: no cgroup, no cwd, stdin and stdout on /dev/null, stderr inherited. */
 void cp_spawn_opts_init(struct cp_spawn_opts *o);
 
 /* Starts path with argv (argv[0] is what `ps` shows) in a new process

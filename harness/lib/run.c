@@ -35,6 +35,7 @@
 #include "balloon.h"
 #include "core/alloc.h"
 #include "fsmark.h"
+#include "guest.h"
 #include "kfile.h"
 #include "proc.h"
 #include "sample.h"
@@ -400,21 +401,30 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 	uint64_t inodes = cp_real_plan_nr_files(p) + cp_real_plan_nr_files(p) / 10 + 65536;
 	int rc;
 
-	snprintf(name, sizeof(name), "cachepressure-%d-%u.img", (int)getpid(), rep + 1);
-	rc = cp_image_create(&s->wd, name, cp_real_plan_image_bytes(p), &R->w.img, diag);
-	if (rc)
-		return rc;
-	rc = cp_loop_attach(s->tools.losetup, &R->w.img, &R->w.lo, diag);
-	if (rc)
-		return rc;
-	progress(R, "image %s (%" PRIu64 " GiB sparse) on %s%s", R->w.img.path,
-		 cp_real_plan_image_bytes(p) >> 30, R->w.lo.dev,
-		 R->w.lo.dio ? ", direct I/O" : ", WITHOUT direct I/O");
-	if (cp_real_interrupted())
-		return -CP_EBUSY;
-	rc = cp_mkfs(s->tools.mkfs, s->opts.fs, &R->w.lo, inodes, diag);
-	if (rc)
-		return rc;
+	if (s->opts.guest_disk) {
+		/* Lab guest: the host made the filesystem on the virtio disk.
+		 * "attached" lets cp_mount_create() mount it; detach later
+		 * finds no loop backing file and does nothing. */
+		snprintf(R->w.lo.dev, sizeof(R->w.lo.dev), "%s", s->opts.guest_disk);
+		R->w.lo.attached = true;
+		progress(R, "guest disk %s (made on the host)", R->w.lo.dev);
+	} else {
+		snprintf(name, sizeof(name), "cachepressure-%d-%u.img", (int)getpid(), rep + 1);
+		rc = cp_image_create(&s->wd, name, cp_real_plan_image_bytes(p), &R->w.img, diag);
+		if (rc)
+			return rc;
+		rc = cp_loop_attach(s->tools.losetup, &R->w.img, &R->w.lo, diag);
+		if (rc)
+			return rc;
+		progress(R, "image %s (%" PRIu64 " GiB sparse) on %s%s", R->w.img.path,
+			 cp_real_plan_image_bytes(p) >> 30, R->w.lo.dev,
+			 R->w.lo.dio ? ", direct I/O" : ", WITHOUT direct I/O");
+		if (cp_real_interrupted())
+			return -CP_EBUSY;
+		rc = cp_mkfs(s->tools.mkfs, s->opts.fs, &R->w.lo, inodes, diag);
+		if (rc)
+			return rc;
+	}
 	snprintf(name, sizeof(name), "cachepressure-%d-%u.mnt", (int)getpid(), rep + 1);
 	rc = cp_mount_create(&s->wd, name, &R->w.lo, s->opts.fs, &R->w.mnt, diag);
 	if (rc)
@@ -439,7 +449,11 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 		if (!rc)
 			rc = cp_meminfo_available("/proc/meminfo", &avail, diag);
 		if (!rc)
-			rc = cp_balloon_size(avail, s->opts.mem_bytes, &bytes, diag);
+			rc = cp_balloon_size_headroom(avail, s->opts.mem_bytes,
+						      s->opts.guest_disk
+							      ? CP_LAB_GUEST_HEADROOM_BYTES
+							      : CP_BALLOON_HEADROOM_BYTES,
+						      &bytes, diag);
 		if (rc)
 			return rc;
 		progress(R, "caches dropped; balloon locking %" PRIu64 " MiB of %" PRIu64
@@ -471,7 +485,12 @@ static int world_teardown(struct run *R, struct cp_diag *diag)
 	e = cp_cgroup_remove(&R->w.cg, &d);
 	if (e && !rc)
 		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
-	e = cp_loop_detach(s->tools.losetup, &R->w.lo, &R->w.img, &d);
+	if (s->opts.guest_disk) {
+		R->w.lo.attached = false; /* the guest's disk: nothing to detach */
+		e = 0;
+	} else {
+		e = cp_loop_detach(s->tools.losetup, &R->w.lo, &R->w.img, &d);
+	}
 	if (e && !rc)
 		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
 	if (s->opts.keep && R->w.img.created && !R->w.lo.attached) {

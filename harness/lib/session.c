@@ -6,6 +6,7 @@
 #include "run.h"
 
 #include <cachepressure/error.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "balloon.h"
+#include "guest.h"
 #include "proc.h"
 
 #define MIB (1024ULL * 1024ULL)
@@ -55,6 +57,42 @@ int cp_real_find_tools(enum cp_fs_kind fs, struct cp_real_tools *t, struct cp_di
 	return 0;
 }
 
+/* Inside a lab guest (guest.h): the disk exists and is formatted; no
+ * losetup or mkfs, and the work directory (the mount point's parent) is
+ * on the initramfs, which is fine there: the guest has no other memory
+ * to protect and the data lives on the virtio disk. */
+static int guest_open(struct cp_real_session *s, const struct cp_real_opts *o,
+		      struct cp_diag *diag)
+{
+	struct cp_real_tools t;
+	struct stat st;
+	int rc;
+
+	rc = cp_lab_guest_verify(diag);
+	if (rc)
+		return rc;
+	rc = cp_real_find_tools(o->fs, &t, NULL);
+	if (rc == -CP_ENOENT) {
+		/* losetup and mkfs are not in the initramfs: find the rest */
+		memset(&t, 0, sizeof(t));
+		if (cp_proc_find_tool("fs_mark", t.fs_mark, sizeof(t.fs_mark)) ||
+		    cp_proc_find_program("cp-read-file", t.read_file, sizeof(t.read_file)) ||
+		    cp_proc_find_program("cp-read-dir", t.read_dir, sizeof(t.read_dir)) ||
+		    cp_proc_find_program("cp-balloon", t.balloon, sizeof(t.balloon)))
+			return cp_diag_set(diag, -CP_ENOENT,
+					   "the guest's initramfs lacks fs_mark or a harness program");
+	}
+	s->tools = t;
+	if (stat(o->guest_disk, &st) || !S_ISBLK(st.st_mode))
+		return cp_diag_set(diag, -CP_ENOENT, "--guest-disk %s: not a block device",
+				   o->guest_disk);
+	if (mkdir(o->workdir, 0700) && errno != EEXIST)
+		return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", o->workdir, strerror(errno));
+	snprintf(s->wd.path, sizeof(s->wd.path), "%s", o->workdir);
+	s->wd.created = false;
+	return 0;
+}
+
 int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o,
 			 const struct cp_real_plan *p, struct cp_diag *diag)
 {
@@ -65,16 +103,29 @@ int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o
 
 	memset(s, 0, sizeof(*s));
 	s->opts = *o;
+	if (o->guest_disk) {
+		/* the guard first: on a host, nothing else happens */
+		rc = cp_lab_guest_verify(diag);
+		if (rc)
+			return rc;
+	}
 	if (geteuid() != 0)
 		return cp_diag_set(diag, -CP_EPERM,
 				   "needs root (it makes a filesystem on a loop device, mounts it "
 				   "and confines memory); nothing was touched");
+	if (o->guest_disk) {
+		rc = guest_open(s, o, diag);
+		if (rc)
+			return rc;
+		goto checks;
+	}
 	rc = cp_real_find_tools(o->fs, &s->tools, diag);
 	if (rc)
 		return rc;
 	if (stat("/dev/loop-control", &st))
 		return cp_diag_set(diag, -CP_ENOENT,
 				   "no /dev/loop-control: loop devices are not available");
+checks:
 	if (uname(&u) == 0)
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
 	if (o->confine == CP_CONFINE_MEMCG) {
@@ -88,7 +139,10 @@ int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o
 	if (o->confine == CP_CONFINE_GLOBAL) {
 		/* Page cache is dropped before the balloon inflates; judge by
 		 * what is available now plus what dropping may free later. */
-		rc = cp_balloon_size(avail, o->mem_bytes, &need, diag);
+		rc = cp_balloon_size_headroom(avail, o->mem_bytes,
+					      o->guest_disk ? CP_LAB_GUEST_HEADROOM_BYTES
+							    : CP_BALLOON_HEADROOM_BYTES,
+					      &need, diag);
 		if (rc)
 			return rc;
 	} else if (avail < o->mem_bytes) {
@@ -97,6 +151,8 @@ int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o
 				   " MiB): the limit would never be reached",
 				   o->mem_bytes >> 20, avail >> 20);
 	}
+	if (o->guest_disk)
+		return 0;
 	rc = cp_workdir_prepare(o->workdir, &s->wd, diag);
 	if (rc)
 		return rc;

@@ -126,7 +126,7 @@ static void balloon_leaves_size_and_keeps_headroom(void **state)
 	b = 7;
 	assert_int_equal(cp_balloon_size(24 * gib / 10, gib, &b, &d), -CP_ENOSPC);
 	assert_int_equal(b, 7);
-	assert_non_null(strstr(d.msg, "1.5 GiB"));
+	assert_non_null(strstr(d.msg, "SIZE + 1536 MiB"));
 }
 
 static void kfile_write_never_creates_files(void **state)

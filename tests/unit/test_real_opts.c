@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cachepressure/error.h>
@@ -132,6 +133,69 @@ static void calibrate_options(void **state)
 	assert_null(o.output);
 }
 
+/* --kernel: vm-mem defaults to mem + 256 MiB, 2 CPUs, timeout from the
+ * plan (0 here), accelerator auto. */
+static void lab_defaults_follow_mem(void **state)
+{
+	char *argv[] = { "real", "seed", "--mem", "1G", "--kernel", "/k/bzImage" };
+	struct cp_real_opts o;
+
+	(void)state;
+	assert_int_equal(cp_real_opts_parse(ARGC(argv), argv, &o, NULL), 0);
+	assert_string_equal(o.lab.kernel, "/k/bzImage");
+	assert_int_equal(o.lab.vm_mem_bytes, 1342177280ULL); /* (1024 + 256) * 2^20 */
+	assert_int_equal(o.lab.vm_cpus, 2);
+	assert_int_equal(o.lab.timeout_ns, 0);
+	assert_int_equal(o.lab.accel, CP_LAB_ACCEL_AUTO);
+	assert_null(o.guest_disk);
+}
+
+static void lab_options_parse(void **state)
+{
+	char *argv[] = { "real",     "seed",	  "--mem",   "256M", "--kernel=/k/bz", "--vm-mem",
+			 "1.25G",    "--vm-cpus", "4",	      "--timeout", "15m",	   "--accel",
+			 "tcg" };
+	struct cp_real_opts o;
+
+	(void)state;
+	assert_int_equal(cp_real_opts_parse(ARGC(argv), argv, &o, NULL), 0);
+	assert_int_equal(o.lab.vm_mem_bytes, 1342177280ULL); /* 1.25 * 2^30 */
+	assert_int_equal(o.lab.vm_cpus, 4);
+	assert_int_equal(o.lab.timeout_ns, 900000000000ULL); /* 15 * 60 s */
+	assert_int_equal(o.lab.accel, CP_LAB_ACCEL_TCG);
+}
+
+/* vm-mem below mem + 192 MiB is refused naming both sizes; 1G + 192M
+ * exactly is accepted. Lab-only options without --kernel are refused. */
+static void lab_bad_input_is_named(void **state)
+{
+	char *small[] = { "real", "seed", "--mem", "1G", "--kernel", "/k", "--vm-mem", "1100M" };
+	char *edge[] = { "real", "seed", "--mem", "1G", "--kernel", "/k", "--vm-mem", "1216M" };
+	char *nok[] = { "real", "seed", "--mem", "1G", "--vm-cpus", "2" };
+	char *bad[][2] = { { "--vm-mem", "lots" }, { "--vm-cpus", "0" }, { "--timeout", "soon" },
+			   { "--accel", "xen" } };
+	struct cp_real_opts o;
+	struct cp_diag d = { "" };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(cp_real_opts_parse(ARGC(small), small, &o, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "--vm-mem 1100 MiB is too small for --mem 1024 MiB"));
+	assert_int_equal(cp_real_opts_parse(ARGC(edge), edge, &o, &d), 0);
+	assert_int_equal(cp_real_opts_parse(ARGC(nok), nok, &o, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "--vm-cpus needs --kernel"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = { "real", "seed", "--mem", "1G", "--kernel", "/k", bad[i][0],
+				 bad[i][1] };
+		char want[32];
+
+		assert_int_equal(cp_real_opts_parse(ARGC(argv), argv, &o, &d), -CP_EINVAL);
+		snprintf(want, sizeof(want), "'%s'", bad[i][1]);
+		if (!strstr(d.msg, want) || !strstr(d.msg, bad[i][0]))
+			fail_msg("%s %s: message '%s'", bad[i][0], bad[i][1], d.msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +205,9 @@ int main(void)
 		cmocka_unit_test(missing_pieces_are_reported),
 		cmocka_unit_test(help_wins_over_everything),
 		cmocka_unit_test(calibrate_options),
+		cmocka_unit_test(lab_defaults_follow_mem),
+		cmocka_unit_test(lab_options_parse),
+		cmocka_unit_test(lab_bad_input_is_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

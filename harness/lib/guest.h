@@ -1,0 +1,36 @@
+/*
+ * guest.h - the guest side of the kernel lab: `cachepressure real` run by
+ * the /init of a lab initramfs (harness/guest/init.sh) inside qemu, on
+ * the disk the host made (--guest-disk /dev/vda) instead of an image,
+ * loop device and mkfs of its own.
+ *
+ * The hidden --guest-disk option must never act on a host: it is honoured
+ * only when the kernel command line carries cachepressure.guest=1, pid 1
+ * runs /init, and the initramfs marker file exists.
+ */
+#ifndef CP_GUEST_H
+#define CP_GUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cp_diag;
+
+#define CP_LAB_GUEST_CMDLINE_FLAG "cachepressure.guest=1"
+#define CP_LAB_GUEST_MARKER "/cachepressure/guest"
+/* Inside the guest the balloon leaves this much beyond --mem (the host
+ * keeps CP_BALLOON_HEADROOM_BYTES for itself; a guest has nothing else). */
+#define CP_LAB_GUEST_HEADROOM_BYTES (64ULL << 20)
+
+/* Pure: true when proc_cmdline (text of /proc/cmdline) holds the word
+ * CP_LAB_GUEST_CMDLINE_FLAG, pid1_argv (/proc/1/cmdline: NUL-separated,
+ * pid1_len bytes) has an argument "/init", and marker_exists. */
+bool cp_lab_guest_check(const char *proc_cmdline, const char *pid1_argv, size_t pid1_len,
+			bool marker_exists);
+
+/* Reads /proc/cmdline, /proc/1/cmdline and the marker. 0 inside a lab
+ * guest, -CP_EPERM otherwise (diag: "--guest-disk is only honoured ..."). */
+int cp_lab_guest_verify(struct cp_diag *diag);
+
+#endif /* CP_GUEST_H */
