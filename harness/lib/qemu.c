@@ -85,7 +85,7 @@ int cp_qemu_argv_build(const struct cp_qemu_config *c, struct cp_qemu_argv *out,
 		arg(&b, "-cpu");
 		arg(&b, "host");
 	} else {
-		arg(&b, "tcg,thread=multi,tb-size=512");
+		arg(&b, "tcg,thread=multi"); /* one host thread per guest CPU (MTTCG) */
 	}
 	arg(&b, "-m");
 	arg(&b, "%" PRIu64 "M", c->mem_bytes >> 20);

@@ -55,7 +55,8 @@ static bool has(const struct cp_qemu_argv *a, const char *word)
 	return false;
 }
 
-/* TCG: -accel tcg and no -cpu; 1.25 GiB = 1280 MiB; two serial files. */
+/* TCG: -accel tcg,thread=multi (a host thread per guest CPU) and no -cpu;
+ * 1.25 GiB = 1280 MiB; two serial files. */
 static void tcg_command_line(void **state)
 {
 	struct cp_qemu_config c;
@@ -66,7 +67,7 @@ static void tcg_command_line(void **state)
 	assert_int_equal(cp_qemu_argv_build(&c, &a, NULL), 0);
 	assert_string_equal(a.argv[0], "/usr/bin/qemu-system-x86_64");
 	assert_null(a.argv[a.argc]);
-	assert_string_equal(after(&a, "-accel", 0), "tcg");
+	assert_string_equal(after(&a, "-accel", 0), "tcg,thread=multi");
 	assert_null(after(&a, "-cpu", 0));
 	assert_string_equal(after(&a, "-m", 0), "1280M");
 	assert_string_equal(after(&a, "-smp", 0), "2");
