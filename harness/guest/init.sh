@@ -8,7 +8,7 @@
 # prints the result JSON between marker lines on the second serial port
 # (ttyS1), which the host reads from a file: kernel messages on ttyS0
 # cannot interleave with it. Then `reboot -f`: with qemu -no-reboot the
-# guest ends (the lab kernel has no ACPI; poweroff would hang).
+# guest ends.
 export PATH=/bin:/usr/bin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
 export CACHEPRESSURE_SCENARIOS_DIR=/cachepressure/scenarios
