@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -346,21 +347,105 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 	return 0;
 }
 
-static int direct_reads(struct ctx *x, struct cp_diag *diag)
+/* One stream of the device read rate: buffered 1 MiB read()s of the
+ * half [off, off + len) of the file, through the kernel's readahead. Runs
+ * in a child process; exits 0 or 1. */
+static void read_half(const char *file, off_t off, uint64_t len)
 {
-	char how[384], range[RANGE_CHARS], v[RATE_CHARS];
-	int fd = open(x->file, O_RDONLY | O_DIRECT | O_CLOEXEC), rc;
+	char *buf = malloc(MIB);
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	uint64_t done = 0;
+
+	if (!buf || fd < 0 || lseek(fd, off, SEEK_SET) != off)
+		_exit(1);
+	while (done < len) {
+		ssize_t n = read(fd, buf, MIB);
+
+		if (n <= 0)
+			_exit(1);
+		done += (uint64_t)n;
+	}
+	_exit(0);
+}
+
+/* One pass: drop the file's (clean) pages, then two processes read its
+ * halves at once. Returns the wall time in ns, 0 on error. */
+static uint64_t device_pass(struct ctx *x)
+{
+	int fd = open(x->file, O_RDONLY | O_CLOEXEC), k, ok = 1;
+	pid_t pid[2];
+	uint64_t t;
 
 	if (fd < 0)
-		return cp_diag_set(diag, -CP_ESYS, "open %s O_DIRECT: %s", x->file, strerror(errno));
-	say(x, "device read rate: 1 MiB O_DIRECT reads of the 1 GiB file");
-	rc = read_rates(x, fd, DIRECT_PASSES, "O_DIRECT read", v, range, diag);
+		return 0;
+	if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0) {
+		close(fd);
+		return 0;
+	}
 	close(fd);
-	if (rc)
-		return rc;
+	t = cp_proc_now_ns();
+	for (k = 0; k < 2; k++) {
+		pid[k] = fork();
+		if (pid[k] == 0)
+			read_half(x->file, (off_t)(k * (FILE_BYTES / 2)), FILE_BYTES / 2);
+		if (pid[k] < 0)
+			ok = 0;
+	}
+	for (k = 0; k < 2; k++) {
+		int st;
+
+		if (pid[k] > 0 && (waitpid(pid[k], &st, 0) != pid[k] || !WIFEXITED(st) ||
+				   WEXITSTATUS(st) != 0))
+			ok = 0;
+	}
+	t = cp_proc_now_ns() - t;
+	return ok ? t : 0;
+}
+
+/*
+ * The device's transfer rate, the `bandwidth` of the model's block device
+ * (its serial data channel, with request latency overlapped up to the
+ * queue depth: src/engine/blockdev.c). Measured as the model's readers
+ * use the device: buffered sequential read()s of an uncached file through
+ * the kernel's readahead (async requests of up to max_sectors_kb), two
+ * streams at once so that the channel, not one stream's request latency,
+ * is the limit. One O_DIRECT 1 MiB read at a time would measure latency +
+ * transfer instead: on these machines 0.92 GB/s against 2.05 GB/s for two
+ * readahead streams.
+ */
+static int device_reads(struct ctx *x, struct cp_diag *diag)
+{
+	char how[384], range[RANGE_CHARS], v[RATE_CHARS], a[RATE_CHARS], b[RATE_CHARS];
+	double lo = 0, hi = 0, sum = 0;
+	int i;
+
+	say(x, "device read rate: two readers, buffered 1 MiB read()s of the two halves of "
+	       "the uncached 1 GiB file");
+	for (i = 0; i < DIRECT_PASSES && !cp_real_interrupted(); i++) {
+		uint64_t t = device_pass(x);
+		double r;
+
+		if (!t)
+			return cp_diag_set(diag, -CP_ESYS, "device read pass over %s failed",
+					   x->file);
+		r = (double)FILE_BYTES / secs(t);
+		sum += r;
+		if (i == 0 || r < lo)
+			lo = r;
+		if (i == 0 || r > hi)
+			hi = r;
+	}
+	if (i < DIRECT_PASSES)
+		return stopped(diag);
+	fmt_rate(v, RATE_CHARS, sum / DIRECT_PASSES);
+	fmt_rate(a, sizeof(a), lo);
+	fmt_rate(b, sizeof(b), hi);
+	msg(range, RANGE_CHARS, "%s..%s", a, b);
 	msg(how, sizeof(how),
-		 "mean of %d passes of 1 MiB pread()s with O_DIRECT over the 1 GiB file on xfs "
-		 "on the loop device (direct I/O) over an image in %s%s",
+		 "mean of %d passes: two processes read the two halves of the 1 GiB file on "
+		 "xfs at once with 1 MiB read()s after POSIX_FADV_DONTNEED (readahead, "
+		 "read_ahead_kb of the device), on the loop device (direct I/O) over an image "
+		 "in %s%s",
 		 DIRECT_PASSES, x->w->wd.path, x->tag);
 	set(x->c, "device", "read_bandwidth", range, how, "%s", v);
 	return 0;
@@ -655,7 +740,7 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 	if (!rc)
 		rc = stopped(diag);
 	if (!rc)
-		rc = direct_reads(&x, diag);
+		rc = device_reads(&x, diag);
 	if (!rc)
 		rc = latency(&x, 0, diag);
 	if (!rc)

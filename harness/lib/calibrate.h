@@ -6,7 +6,8 @@
  * Measured on a filesystem of its own (sparse image, loop device with
  * direct I/O, mkfs.xfs, mounted noatime, all named cachepressure-* and
  * removed afterwards): the cached read rate (1 MiB read()s of a cached
- * 1 GiB file), the device read and write rates (1 MiB O_DIRECT) and
+ * 1 GiB file), the device read rate (two buffered readahead streams over
+ * the uncached file at once), the write rate (1 MiB O_DIRECT) and
  * latencies (4 KiB O_DIRECT at random offsets, one at a time), the fixed
  * cost of a read() call, fs_mark's create rate for empty files (one
  * worker, -S 0), and the machine's CPUs, memory, zones and watermark
