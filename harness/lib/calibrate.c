@@ -282,32 +282,49 @@ static int write_direct(struct ctx *x, struct cp_diag *diag)
 #define RATE_CHARS 32
 #define RANGE_CHARS 64
 
+/* Mean, slowest and fastest of a series of rates. */
+struct rate_acc {
+	double lo, hi, sum;
+	int n;
+};
+
+static void rate_add(struct rate_acc *a, double r)
+{
+	if (a->n == 0 || r < a->lo)
+		a->lo = r;
+	if (a->n == 0 || r > a->hi)
+		a->hi = r;
+	a->sum += r;
+	a->n++;
+}
+
+/* v: the mean; range: "slowest..fastest". */
+static void rate_format(const struct rate_acc *a, char v[RATE_CHARS], char range[RANGE_CHARS])
+{
+	char lo[RATE_CHARS], hi[RATE_CHARS];
+
+	fmt_rate(v, RATE_CHARS, a->sum / a->n);
+	fmt_rate(lo, sizeof(lo), a->lo);
+	fmt_rate(hi, sizeof(hi), a->hi);
+	msg(range, RANGE_CHARS, "%s..%s", lo, hi);
+}
+
 static int read_rates(struct ctx *x, int fd, int nr, const char *what, char v[RATE_CHARS],
 		      char range[RANGE_CHARS], struct cp_diag *diag)
 {
-	double lo = 0, hi = 0, sum = 0;
-	char a[RATE_CHARS], b[RATE_CHARS];
+	struct rate_acc acc = { 0 };
 	int i;
 
 	for (i = 0; i < nr && !cp_real_interrupted(); i++) {
 		uint64_t t = read_pass(fd, x->buf);
-		double r;
 
 		if (!t)
 			return cp_diag_set(diag, -CP_ESYS, "%s: %s", what, strerror(errno));
-		r = (double)FILE_BYTES / secs(t);
-		sum += r;
-		if (i == 0 || r < lo)
-			lo = r;
-		if (i == 0 || r > hi)
-			hi = r;
+		rate_add(&acc, (double)FILE_BYTES / secs(t));
 	}
 	if (i < nr)
 		return stopped(diag);
-	fmt_rate(v, RATE_CHARS, sum / nr);
-	fmt_rate(a, sizeof(a), lo);
-	fmt_rate(b, sizeof(b), hi);
-	msg(range, RANGE_CHARS, "%s..%s", a, b);
+	rate_format(&acc, v, range);
 	return 0;
 }
 
@@ -415,32 +432,23 @@ static uint64_t device_pass(struct ctx *x)
  */
 static int device_reads(struct ctx *x, struct cp_diag *diag)
 {
-	char how[384], range[RANGE_CHARS], v[RATE_CHARS], a[RATE_CHARS], b[RATE_CHARS];
-	double lo = 0, hi = 0, sum = 0;
+	char how[384], range[RANGE_CHARS], v[RATE_CHARS];
+	struct rate_acc acc = { 0 };
 	int i;
 
 	say(x, "device read rate: two readers, buffered 1 MiB read()s of the two halves of "
 	       "the uncached 1 GiB file");
 	for (i = 0; i < DIRECT_PASSES && !cp_real_interrupted(); i++) {
 		uint64_t t = device_pass(x);
-		double r;
 
 		if (!t)
 			return cp_diag_set(diag, -CP_ESYS, "device read pass over %s failed",
 					   x->file);
-		r = (double)FILE_BYTES / secs(t);
-		sum += r;
-		if (i == 0 || r < lo)
-			lo = r;
-		if (i == 0 || r > hi)
-			hi = r;
+		rate_add(&acc, (double)FILE_BYTES / secs(t));
 	}
 	if (i < DIRECT_PASSES)
 		return stopped(diag);
-	fmt_rate(v, RATE_CHARS, sum / DIRECT_PASSES);
-	fmt_rate(a, sizeof(a), lo);
-	fmt_rate(b, sizeof(b), hi);
-	msg(range, RANGE_CHARS, "%s..%s", a, b);
+	rate_format(&acc, v, range);
 	msg(how, sizeof(how),
 		 "mean of %d passes: two processes read the two halves of the 1 GiB file on "
 		 "xfs at once with 1 MiB read()s after POSIX_FADV_DONTNEED (readahead, "

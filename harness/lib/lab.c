@@ -343,7 +343,6 @@ int cp_lab_session_open(struct cp_lab_session *s, const struct cp_real_opts *ro,
 {
 	cp_real_progress_fn progress = s->progress;
 	void *progress_arg = s->progress_arg;
-	uint64_t free_bytes;
 	int rc, fd;
 
 	memset(s, 0, sizeof(*s));
@@ -371,17 +370,10 @@ int cp_lab_session_open(struct cp_lab_session *s, const struct cp_real_opts *ro,
 	rc = find_tools(ro, &s->tools, diag);
 	if (rc)
 		return rc;
-	rc = cp_workdir_prepare(ro->workdir, &s->wd, diag);
+	rc = cp_real_workdir_open(ro->workdir, p, &s->wd, diag);
 	if (rc)
 		return rc;
-	rc = cp_workdir_free_bytes(&s->wd, &free_bytes, diag);
-	if (!rc && free_bytes < cp_real_plan_disk_bytes(p) + 512 * MIB)
-		rc = cp_diag_set(diag, -CP_ENOSPC,
-				 "%s has %" PRIu64 " MiB free; the run needs about %" PRIu64
-				 " MiB + 512 MiB",
-				 s->wd.path, free_bytes >> 20, cp_real_plan_disk_bytes(p) >> 20);
-	if (!rc)
-		rc = build_base_initrd(s, diag);
+	rc = build_base_initrd(s, diag);
 	if (!rc)
 		rc = build_session_initrd(s, diag);
 	if (rc) {

@@ -61,6 +61,12 @@ int cp_real_find_tools(enum cp_fs_kind fs, struct cp_real_tools *t, struct cp_di
 int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o,
 			 const struct cp_real_plan *p, struct cp_diag *diag);
 
+/* Prepares the work directory dir (refusals -CP_EPERM, as
+ * cp_workdir_prepare) and checks that it has room for plan p: its disk
+ * bytes + 512 MiB (-CP_ENOSPC naming both). On failure wd is released. */
+int cp_real_workdir_open(const char *dir, const struct cp_real_plan *p, struct cp_workdir *wd,
+			 struct cp_diag *diag);
+
 /* Removes the work directory if the session created it and it is empty. */
 void cp_real_session_close(struct cp_real_session *s);
 

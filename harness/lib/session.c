@@ -96,7 +96,7 @@ static int guest_open(struct cp_real_session *s, const struct cp_real_opts *o,
 int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o,
 			 const struct cp_real_plan *p, struct cp_diag *diag)
 {
-	uint64_t avail, need, free_bytes;
+	uint64_t avail, need;
 	struct utsname u;
 	struct stat st;
 	int rc;
@@ -153,20 +153,26 @@ checks:
 	}
 	if (o->guest_disk)
 		return 0;
-	rc = cp_workdir_prepare(o->workdir, &s->wd, diag);
+	return cp_real_workdir_open(o->workdir, p, &s->wd, diag);
+}
+
+int cp_real_workdir_open(const char *dir, const struct cp_real_plan *p, struct cp_workdir *wd,
+			 struct cp_diag *diag)
+{
+	uint64_t free_bytes;
+	int rc = cp_workdir_prepare(dir, wd, diag);
+
 	if (rc)
 		return rc;
-	rc = cp_workdir_free_bytes(&s->wd, &free_bytes, diag);
+	rc = cp_workdir_free_bytes(wd, &free_bytes, diag);
 	if (!rc && free_bytes < cp_real_plan_disk_bytes(p) + 512 * MIB)
 		rc = cp_diag_set(diag, -CP_ENOSPC,
 				 "%s has %" PRIu64 " MiB free; the run needs about %" PRIu64
 				 " MiB + 512 MiB",
-				 s->wd.path, free_bytes >> 20, cp_real_plan_disk_bytes(p) >> 20);
-	if (rc) {
-		cp_workdir_release(&s->wd);
-		return rc;
-	}
-	return 0;
+				 wd->path, free_bytes >> 20, cp_real_plan_disk_bytes(p) >> 20);
+	if (rc)
+		cp_workdir_release(wd);
+	return rc;
 }
 
 void cp_real_session_close(struct cp_real_session *s)

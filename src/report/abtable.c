@@ -20,6 +20,7 @@
  * they can read 0 there. No kernel mechanism is modelled here.
  */
 #include "report/abtable.h"
+#include "report/jsonput.h"
 
 #include <cachepressure/error.h>
 #include <cjson/cJSON.h>
@@ -329,33 +330,13 @@ int cp_ab_table_fprint(FILE *out, const struct cp_ab_table *t)
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-static bool add_i64(cJSON *obj, const char *key, int64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	return cJSON_AddRawToObject(obj, key, buf) != NULL;
-}
-
-static bool add_num(cJSON *obj, const char *key, bool has, double v)
-{
-	return has ? cJSON_AddNumberToObject(obj, key, v) != NULL
-		   : cJSON_AddNullToObject(obj, key) != NULL;
-}
-
-static bool add_str(cJSON *obj, const char *key, const char *s)
-{
-	return s ? cJSON_AddStringToObject(obj, key, s) != NULL
-		 : cJSON_AddNullToObject(obj, key) != NULL;
-}
-
 static bool add_side(cJSON *row, const char *key, const struct cp_stats *s)
 {
 	cJSON *o = cJSON_AddObjectToObject(row, key);
 
-	return o && add_i64(o, "n", (int64_t)s->n) && add_num(o, "mean", true, s->mean) &&
-	       add_num(o, "sd", s->n > 1, s->sd) && add_i64(o, "min", s->min) &&
-	       add_i64(o, "max", s->max);
+	return o && cp_json_put_i64(o, "n", (int64_t)s->n) && cp_json_put_double(o, "mean", true, s->mean) &&
+	       cp_json_put_double(o, "sd", s->n > 1, s->sd) && cp_json_put_i64(o, "min", s->min) &&
+	       cp_json_put_i64(o, "max", s->max);
 }
 
 static bool add_tests(cJSON *row, const struct cp_ab_row *r)
@@ -368,15 +349,15 @@ static bool add_tests(cJSON *row, const struct cp_ab_row *r)
 	} else if (!(o = cJSON_AddObjectToObject(row, "u")) ||
 		   !cJSON_AddStringToObject(o, "method",
 					    r->u.method == CP_MWU_EXACT ? "exact" : "normal") ||
-		   !add_num(o, "u_a", true, r->u.u_a) || !add_num(o, "u", true, r->u.u) ||
-		   !add_num(o, "z", r->u.method == CP_MWU_NORMAL, r->u.z) ||
-		   !add_num(o, "p", true, r->u.p)) {
+		   !cp_json_put_double(o, "u_a", true, r->u.u_a) || !cp_json_put_double(o, "u", true, r->u.u) ||
+		   !cp_json_put_double(o, "z", r->u.method == CP_MWU_NORMAL, r->u.z) ||
+		   !cp_json_put_double(o, "p", true, r->u.p)) {
 		return false;
 	}
 	if (!r->has_welch)
 		return cJSON_AddNullToObject(row, "welch") != NULL;
-	return (o = cJSON_AddObjectToObject(row, "welch")) && add_num(o, "t", true, r->welch.t) &&
-	       add_num(o, "df", true, r->welch.df) && add_num(o, "p", true, r->welch.p);
+	return (o = cJSON_AddObjectToObject(row, "welch")) && cp_json_put_double(o, "t", true, r->welch.t) &&
+	       cp_json_put_double(o, "df", true, r->welch.df) && cp_json_put_double(o, "p", true, r->welch.p);
 }
 
 static bool add_row(cJSON *rows, const struct cp_ab_row *r)
@@ -392,7 +373,7 @@ static bool add_row(cJSON *rows, const struct cp_ab_row *r)
 	return cJSON_AddStringToObject(o, "name", r->name) &&
 	       cJSON_AddStringToObject(o, "kind", r->total ? "total" : "reader") &&
 	       add_side(o, "a", &r->a) && add_side(o, "b", &r->b) &&
-	       add_num(o, "ratio_b_a", r->has_ratio, r->ratio) && add_tests(o, r);
+	       cp_json_put_double(o, "ratio_b_a", r->has_ratio, r->ratio) && add_tests(o, r);
 }
 
 static bool add_counter(cJSON *arr, const struct cp_ab_counter *c)
@@ -407,9 +388,9 @@ static bool add_counter(cJSON *arr, const struct cp_ab_counter *c)
 	}
 	return cJSON_AddStringToObject(o, "name", c->name) &&
 	       cJSON_AddStringToObject(o, "source", c->source) &&
-	       add_i64(o, "n_a", (int64_t)c->n_a) && add_i64(o, "n_b", (int64_t)c->n_b) &&
-	       add_num(o, "mean_a", c->n_a > 0, c->mean_a) &&
-	       add_num(o, "mean_b", c->n_b > 0, c->mean_b);
+	       cp_json_put_i64(o, "n_a", (int64_t)c->n_a) && cp_json_put_i64(o, "n_b", (int64_t)c->n_b) &&
+	       cp_json_put_double(o, "mean_a", c->n_a > 0, c->mean_a) &&
+	       cp_json_put_double(o, "mean_b", c->n_b > 0, c->mean_b);
 }
 
 /* {"name", "image", "runs": [...], "runs_failed"}: the runs array is
@@ -439,12 +420,12 @@ static bool add_kernel(cJSON *kernels, const struct cp_ab_kernel *k, size_t fail
 		cJSON_Delete(runs);
 		return false;
 	}
-	ok = cJSON_AddStringToObject(o, "name", k->name) && add_str(o, "image", k->image);
+	ok = cJSON_AddStringToObject(o, "name", k->name) && cp_json_put_str(o, "image", k->image);
 	if (!ok || !cJSON_AddItemToObject(o, "runs", runs)) {
 		cJSON_Delete(runs);
 		return false;
 	}
-	return add_i64(o, "runs_failed", (int64_t)failed);
+	return cp_json_put_i64(o, "runs_failed", (int64_t)failed);
 }
 
 char *cp_ab_json_text(const struct cp_ab_kernel *a, const struct cp_ab_kernel *b,

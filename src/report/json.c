@@ -8,6 +8,7 @@
  * whole number within 2^53 (see json.h). No kernel mechanism here.
  */
 #include "report/json.h"
+#include "report/jsonput.h"
 
 #include <cachepressure/error.h>
 #include <cjson/cJSON.h>
@@ -32,30 +33,6 @@ static void use_cp_alloc(void)
 
 /* ---- writing -------------------------------------------------------------- */
 
-static bool add_u64(cJSON *obj, const char *key, uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	return cJSON_AddRawToObject(obj, key, buf) != NULL;
-}
-
-static bool add_str(cJSON *obj, const char *key, const char *s)
-{
-	return s ? cJSON_AddStringToObject(obj, key, s) != NULL
-		 : cJSON_AddNullToObject(obj, key) != NULL;
-}
-
-static bool add_raw_i64(cJSON *arr, int64_t v)
-{
-	char buf[24];
-	cJSON *item;
-
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	item = cJSON_CreateRaw(buf);
-	return item && cJSON_AddItemToArray(arr, item);
-}
-
 static bool add_readers(cJSON *run, const struct cp_run_result *r)
 {
 	cJSON *readers = cJSON_AddArrayToObject(run, "readers");
@@ -71,8 +48,8 @@ static bool add_readers(cJSON *run, const struct cp_run_result *r)
 			cJSON_Delete(o);
 			return false;
 		}
-		if (!add_str(o, "path", rd->path) ||
-		    !add_u64(o, "total_read_bytes", rd->total_read_bytes) ||
+		if (!cp_json_put_str(o, "path", rd->path) ||
+		    !cp_json_put_u64(o, "total_read_bytes", rd->total_read_bytes) ||
 		    !(passes = cJSON_AddArrayToObject(o, "passes")))
 			return false;
 		for (j = 0; j < rd->nr_passes; j++) {
@@ -82,9 +59,9 @@ static bool add_readers(cJSON *run, const struct cp_run_result *r)
 				cJSON_Delete(p);
 				return false;
 			}
-			if (!add_u64(p, "pass", rd->passes[j].pass) ||
-			    !add_u64(p, "read_bytes", rd->passes[j].read_bytes) ||
-			    !add_u64(p, "end_ns", rd->passes[j].end_ns))
+			if (!cp_json_put_u64(p, "pass", rd->passes[j].pass) ||
+			    !cp_json_put_u64(p, "read_bytes", rd->passes[j].read_bytes) ||
+			    !cp_json_put_u64(p, "end_ns", rd->passes[j].end_ns))
 				return false;
 		}
 	}
@@ -115,7 +92,7 @@ static bool add_series(cJSON *run, const struct cp_series *s)
 			return false;
 		}
 		for (j = 0; j < s->nr_columns; j++)
-			if (!add_raw_i64(row, s->values[i * s->nr_columns + j]))
+			if (!cp_json_append_i64(row, s->values[i * s->nr_columns + j]))
 				return false;
 	}
 	return true;
@@ -128,9 +105,9 @@ static cJSON *run_to_json(const struct cp_run_result *r)
 
 	if (!run)
 		return NULL;
-	if (!add_str(run, "source", r->source) || !add_str(run, "policy", r->policy) ||
-	    !add_str(run, "kernel", r->kernel) || !add_str(run, "scenario", r->scenario) ||
-	    !add_str(run, "confine", r->confine) || !add_u64(run, "mem_bytes", r->mem_bytes))
+	if (!cp_json_put_str(run, "source", r->source) || !cp_json_put_str(run, "policy", r->policy) ||
+	    !cp_json_put_str(run, "kernel", r->kernel) || !cp_json_put_str(run, "scenario", r->scenario) ||
+	    !cp_json_put_str(run, "confine", r->confine) || !cp_json_put_u64(run, "mem_bytes", r->mem_bytes))
 		goto fail;
 	if (r->seed > (1ULL << 53)) {
 		char buf[24];
@@ -138,12 +115,12 @@ static cJSON *run_to_json(const struct cp_run_result *r)
 		snprintf(buf, sizeof(buf), "%" PRIu64, r->seed);
 		if (!cJSON_AddStringToObject(run, "seed", buf))
 			goto fail;
-	} else if (!add_u64(run, "seed", r->seed)) {
+	} else if (!cp_json_put_u64(run, "seed", r->seed)) {
 		goto fail;
 	}
-	if (!add_u64(run, "duration_ns", r->duration_ns) ||
+	if (!cp_json_put_u64(run, "duration_ns", r->duration_ns) ||
 	    !cJSON_AddBoolToObject(run, "failed", r->failed != 0) ||
-	    !add_str(run, "failure", r->failure) || !add_readers(run, r) ||
+	    !cp_json_put_str(run, "failure", r->failure) || !add_readers(run, r) ||
 	    !(counters = cJSON_AddObjectToObject(run, "counters")))
 		goto fail;
 	for (i = 0; i < r->nr_counters; i++) {

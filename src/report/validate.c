@@ -25,6 +25,7 @@
  * count, so there is no row for it.
  */
 #include "report/validate.h"
+#include "report/jsonput.h"
 
 #include <cachepressure/error.h>
 #include <cjson/cJSON.h>
@@ -321,26 +322,6 @@ int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t)
 
 /* ---- JSON ---------------------------------------------------------------------- */
 
-static bool add_i64(cJSON *obj, const char *key, int64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	return cJSON_AddRawToObject(obj, key, buf) != NULL;
-}
-
-static bool add_double(cJSON *obj, const char *key, bool has, double v)
-{
-	return has ? cJSON_AddNumberToObject(obj, key, v) != NULL
-		   : cJSON_AddNullToObject(obj, key) != NULL;
-}
-
-static bool add_str_or_null(cJSON *obj, const char *key, const char *s)
-{
-	return s ? cJSON_AddStringToObject(obj, key, s) != NULL
-		 : cJSON_AddNullToObject(obj, key) != NULL;
-}
-
 static const char *kind_name(enum cp_validate_kind k)
 {
 	return k == CP_VALIDATE_READER ? "reader" : k == CP_VALIDATE_TOTAL ? "total" : "counter";
@@ -358,14 +339,14 @@ static bool add_row(cJSON *rows, const struct cp_validate_row *r)
 	}
 	return cJSON_AddStringToObject(o, "name", r->name) &&
 	       cJSON_AddStringToObject(o, "kind", kind_name(r->kind)) &&
-	       add_str_or_null(o, "model_source", r->model_src) &&
-	       add_str_or_null(o, "real_source", r->real_src) &&
-	       add_i64(o, "n", (int64_t)r->real.n) &&
-	       add_double(o, "mean", true, r->real.mean) && add_i64(o, "min", r->real.min) &&
-	       add_i64(o, "max", r->real.max) && add_double(o, "sd", r->real.n > 1, r->real.sd) &&
-	       add_i64(o, "model", r->model) &&
-	       add_double(o, "model_minus_mean_sd", r->has_z, r->z) &&
-	       add_double(o, "model_minus_mean_pct", r->has_pct, r->pct);
+	       cp_json_put_str(o, "model_source", r->model_src) &&
+	       cp_json_put_str(o, "real_source", r->real_src) &&
+	       cp_json_put_i64(o, "n", (int64_t)r->real.n) &&
+	       cp_json_put_double(o, "mean", true, r->real.mean) && cp_json_put_i64(o, "min", r->real.min) &&
+	       cp_json_put_i64(o, "max", r->real.max) && cp_json_put_double(o, "sd", r->real.n > 1, r->real.sd) &&
+	       cp_json_put_i64(o, "model", r->model) &&
+	       cp_json_put_double(o, "model_minus_mean_sd", r->has_z, r->z) &&
+	       cp_json_put_double(o, "model_minus_mean_pct", r->has_pct, r->pct);
 }
 
 char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,
@@ -384,8 +365,8 @@ char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_r
 	root = cp_report_json_tree(runs, nr_real + 1);
 	cp_free(runs);
 	if (!root || !(val = cJSON_AddObjectToObject(root, "validate")) ||
-	    !add_i64(val, "real_runs", (int64_t)t->nr_real) ||
-	    !add_i64(val, "real_runs_failed", (int64_t)t->nr_real_failed) ||
+	    !cp_json_put_i64(val, "real_runs", (int64_t)t->nr_real) ||
+	    !cp_json_put_i64(val, "real_runs_failed", (int64_t)t->nr_real_failed) ||
 	    !(rows = cJSON_AddArrayToObject(val, "rows")))
 		goto out;
 	for (i = 0; i < t->nr_rows; i++)
