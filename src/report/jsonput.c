@@ -4,9 +4,14 @@
  */
 #include "report/jsonput.h"
 
+#include <cachepressure/error.h>
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
 
 bool cp_json_put_u64(cJSON *obj, const char *key, uint64_t v)
 {
@@ -50,4 +55,27 @@ bool cp_json_append_i64(cJSON *arr, int64_t v)
 		return false;
 	}
 	return true;
+}
+
+int cp_json_write_text(const char *path, char *text, struct cp_diag *diag)
+{
+	FILE *fp;
+	int ok;
+
+	if (!text)
+		return cp_diag_set(diag, -CP_ENOMEM, "%s: out of memory", path);
+	fp = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	if (!fp) {
+		int e = errno;
+
+		cp_free(text);
+		return cp_diag_set(diag, -CP_EIO, "%s: cannot create: %s", path, strerror(e));
+	}
+	ok = fputs(text, fp) >= 0 && fputc('\n', fp) != EOF;
+	cp_free(text);
+	if (fp == stdout)
+		ok = ok && fflush(fp) == 0;
+	else if (fclose(fp) != 0)
+		ok = 0;
+	return ok ? 0 : cp_diag_set(diag, -CP_EIO, "%s: write failed", path);
 }

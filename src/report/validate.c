@@ -382,24 +382,7 @@ int cp_validate_json_write(const char *path, const struct cp_run_result *model,
 			   const struct cp_run_result *real, size_t nr_real,
 			   const struct cp_validate_table *t, struct cp_diag *diag)
 {
-	char *text = cp_validate_json_text(model, real, nr_real, t);
-	FILE *fp;
-	int ok;
-
-	if (!text)
-		return cp_diag_set(diag, -CP_ENOMEM, "%s: out of memory", path);
-	fp = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-	if (!fp) {
-		cp_free(text);
-		return cp_diag_set(diag, -CP_EIO, "%s: cannot create", path);
-	}
-	ok = fputs(text, fp) >= 0 && fputc('\n', fp) != EOF;
-	cp_free(text);
-	if (fp == stdout)
-		ok = ok && fflush(fp) == 0;
-	else if (fclose(fp) != 0)
-		ok = 0;
-	return ok ? 0 : cp_diag_set(diag, -CP_EIO, "%s: write failed", path);
+	return cp_json_write_text(path, cp_validate_json_text(model, real, nr_real, t), diag);
 }
 
 const char *cp_validate_kernel_profile_for(const char *release)
