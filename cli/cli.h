@@ -43,6 +43,13 @@ int cli_option(int argc, char **argv, int *i, const char *name, const char **val
  * the input and returns CLI_EXIT_USAGE (CLI_EXIT_FAIL when out of memory). */
 int cli_scenario_resolve(const struct cli_scenario_opts *o, struct cp_scenario **out);
 
+/* The same, then the real harness's plan of it (harness/lib/plan.h).
+ * Returns CLI_EXIT_OK, or CLI_EXIT_USAGE/FAIL after printing
+ * "cachepressure CMD: MESSAGE". */
+struct cp_real_plan;
+int cli_real_plan_resolve(const char *cmd, const struct cli_scenario_opts *o,
+			  struct cp_real_plan *plan);
+
 /* Subcommands (cmd_scenario.c). */
 int cli_cmd_scenarios(int argc, char **argv);
 int cli_cmd_show(int argc, char **argv);

@@ -194,17 +194,10 @@ int cmd_real(int argc, char **argv)
 	{
 		struct cli_scenario_opts so = { opts.scenario, opts.mem_arg, opts.sets,
 						opts.nr_sets };
-		struct cp_scenario *sc = NULL;
 
-		rc = cli_scenario_resolve(&so, &sc);
+		rc = cli_real_plan_resolve("real", &so, &plan);
 		if (rc)
 			return rc;
-		rc = cp_real_plan_from_scenario(sc, &plan, &diag);
-		cp_scenario_destroy(sc);
-		if (rc) {
-			fprintf(stderr, "cachepressure real: %s\n", diag.msg);
-			return CLI_EXIT_USAGE;
-		}
 		if (!opts.fs_given)
 			opts.fs = plan.fs;
 	}

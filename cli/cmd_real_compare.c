@@ -220,17 +220,10 @@ int cmd_real_compare(int argc, char **argv)
 	{
 		struct cli_scenario_opts so = { opts.real.scenario, opts.real.mem_arg,
 						opts.real.sets, opts.real.nr_sets };
-		struct cp_scenario *sc = NULL;
 
-		rc = cli_scenario_resolve(&so, &sc);
+		rc = cli_real_plan_resolve("real compare", &so, &plan);
 		if (rc)
 			return rc;
-		rc = cp_real_plan_from_scenario(sc, &plan, &diag);
-		cp_scenario_destroy(sc);
-		if (rc) {
-			fprintf(stderr, "cachepressure real compare: %s\n", diag.msg);
-			return CLI_EXIT_USAGE;
-		}
 		opts.real.fs = plan.fs;
 		if (!opts.real.mem_arg)
 			opts.real.mem_bytes = plan.mem_bytes; /* the scenario's own */

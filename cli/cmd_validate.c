@@ -212,17 +212,10 @@ static int real_setup(const struct validate_opts *vo, struct cp_real_opts *opts,
 	}
 	{
 		struct cli_scenario_opts so = { vo->scenario, vo->mem, NULL, 0 };
-		struct cp_scenario *sc = NULL;
 
-		rc = cli_scenario_resolve(&so, &sc);
+		rc = cli_real_plan_resolve("validate", &so, plan);
 		if (rc)
 			return rc;
-		rc = cp_real_plan_from_scenario(sc, plan, &diag);
-		cp_scenario_destroy(sc);
-		if (rc) {
-			fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
-			return CLI_EXIT_USAGE;
-		}
 	}
 	opts->fs = plan->fs;
 	return CLI_EXIT_OK;

@@ -11,6 +11,7 @@
 #include <cachepressure/error.h>
 
 #include "cli.h"
+#include "plan.h"
 #include "core/alloc.h"
 #include "core/parse.h"
 #include "scenario/scenario.h"
@@ -105,5 +106,23 @@ int cli_scenario_resolve(const struct cli_scenario_opts *o, struct cp_scenario *
 		}
 	}
 	*out = sc;
+	return CLI_EXIT_OK;
+}
+
+int cli_real_plan_resolve(const char *cmd, const struct cli_scenario_opts *o,
+			  struct cp_real_plan *plan)
+{
+	struct cp_scenario *sc = NULL;
+	struct cp_diag diag = { "" };
+	int rc = cli_scenario_resolve(o, &sc);
+
+	if (rc)
+		return rc;
+	rc = cp_real_plan_from_scenario(sc, plan, &diag);
+	cp_scenario_destroy(sc);
+	if (rc) {
+		fprintf(stderr, "cachepressure %s: %s\n", cmd, diag.msg);
+		return CLI_EXIT_USAGE;
+	}
 	return CLI_EXIT_OK;
 }
