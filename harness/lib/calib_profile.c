@@ -14,6 +14,15 @@
 
 #include "core/alloc.h"
 
+/* Copies src into dst[len], cut at len - 1 characters. */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 static int on_ini(void *user, const char *section, const char *name, const char *value)
 {
 	struct cp_calib_source *s = user;
@@ -212,7 +221,7 @@ int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
 			continue;
 		if (!k || !k->value[0])
 			continue;
-		snprintf(v->value, sizeof(v->value), "%s", k->value);
+		copy_str(v->value, sizeof(v->value), k->value);
 		v->range[0] = '\0';
 		v->how[0] = '\0';
 		for (p = k->comment; *p;) {

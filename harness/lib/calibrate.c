@@ -190,7 +190,7 @@ static int world_build(struct calib_world *w, const struct cp_calibrate_opts *o,
 	if (!rc && free_bytes < o->file_bytes + GIB)
 		rc = cp_diag_set(diag, -CP_ENOSPC,
 				 "%s has %" PRIu64 " MiB free; calibrate needs %" PRIu64 " MiB",
-				 w->wd.path, free_bytes >> 20, (o->file_bytes + GIB) >> 20);
+				 w->wd.path, free_bytes >> 20, (uint64_t)((o->file_bytes + GIB) >> 20));
 	if (rc)
 		return rc;
 	snprintf(name, sizeof(name), "cachepressure-%d-calibrate.img", (int)getpid());
@@ -297,7 +297,7 @@ static int write_direct(struct ctx *x, struct cp_diag *diag)
 	msg(how, sizeof(how),
 		 "%" PRIu64 " pwrite()s of 1 MiB with O_DIRECT + fsync to a new file on xfs on "
 		 "%s: %.2f s%s",
-		 x->file_bytes / MIB, x->dev_desc, secs(t), x->tag);
+		 (uint64_t)(x->file_bytes / MIB), x->dev_desc, secs(t), x->tag);
 	set(x->c, "device", "write_bandwidth", NULL, how, "%s", v);
 	return 0;
 }
@@ -356,7 +356,7 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 		 "mean of %d passes of 1 MiB read()s over a cached %" PRIu64 " MiB file on xfs "
 		 "(one process; includes the per-page lookup; the first, cold pass took %.2f "
 		 "s)%s",
-		 CACHED_PASSES, x->file_bytes / MIB, secs(cold), x->tag);
+		 CACHED_PASSES, (uint64_t)(x->file_bytes / MIB), secs(cold), x->tag);
 	set(x->c, "cpu", "copy_bandwidth", range, how, "%s", v);
 
 	say(x, "read() fixed cost: 1,000,000 read()s of 0 bytes");
@@ -389,7 +389,7 @@ static int direct_reads(struct ctx *x, struct cp_diag *diag)
 	msg(how, sizeof(how),
 		 "mean of %d passes of 1 MiB pread()s with O_DIRECT over the %" PRIu64
 		 " MiB file on xfs on %s%s",
-		 DIRECT_PASSES, x->file_bytes / MIB, x->dev_desc, x->tag);
+		 DIRECT_PASSES, (uint64_t)(x->file_bytes / MIB), x->dev_desc, x->tag);
 	set(x->c, "device", "read_bandwidth", range, how, "%s", v);
 	return 0;
 }
@@ -444,7 +444,7 @@ static int latency(struct ctx *x, int writing, struct cp_diag *diag)
 	msg(how, sizeof(how),
 		 "mean of %d %s of 4 KiB with O_DIRECT at random page offsets of the %" PRIu64
 		 " MiB file, one at a time (queue depth 1), through xfs and %s%s",
-		 n, writing ? "pwrite()s" : "pread()s", x->file_bytes / MIB, x->dev_desc, x->tag);
+		 n, writing ? "pwrite()s" : "pread()s", (uint64_t)(x->file_bytes / MIB), x->dev_desc, x->tag);
 	set(x->c, "device", writing ? "write_latency" : "read_latency", range, how,
 	    "%" PRIu64 "us", (sum / (uint64_t)n + 500) / 1000);
 	free(lat);
@@ -656,7 +656,7 @@ static void device_facts(struct ctx *x)
 	msg(how, sizeof(how), "the device calibrate measured%s", x->tag);
 	if (x->w->guest_disk)
 		set(x->c, "device", "model", NULL, how,
-		    "virtio disk %s (a qemu guest's; an image file on the host)", x->w->guest_disk);
+		    "virtio disk %s of a qemu guest (an image file on the host)", x->w->guest_disk);
 	else
 		set(x->c, "device", "model", NULL, how,
 		    "loop device (direct I/O) on an image file in %s", x->w->wd.path);

@@ -735,6 +735,22 @@ static int take_result(struct cp_run_result *r, const char *json, size_t len, co
 	return 0;
 }
 
+/* The reason a boot gave no payload (paths may make it long: cut). */
+static void set_why(struct cp_lab_boot *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void set_why(struct cp_lab_boot *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->why, sizeof(b->why), fmt, ap);
+	va_end(ap);
+}
+
 int cp_lab_boot_guest(struct cp_lab_session *s, const char *bzimage, struct cp_lab_boot *b,
 		      struct cp_diag *diag)
 {
@@ -814,17 +830,14 @@ int cp_lab_boot_guest(struct cp_lab_session *s, const char *bzimage, struct cp_l
 		if (!why[0]) /* qemu refused to start, or the kernel printed nothing */
 			last_line_of(g.qemu_log, NULL, why, sizeof(why));
 		if (g.timed_out)
-			snprintf(b->why, sizeof(b->why),
-				 "the guest did not finish within %" PRIu64
+			set_why(b, "the guest did not finish within %" PRIu64
 				 " s (--timeout); qemu killed; console %s ends: %s",
 				 (uint64_t)(s->timeout_ns / SEC_NS), g.console, why);
 		else if (b->out.status == CP_LAB_OUTPUT_TRUNCATED)
-			snprintf(b->why, sizeof(b->why),
-				 "the guest's result was cut off (no end marker); console %s ends: %s",
+			set_why(b, "the guest's result was cut off (no end marker); console %s ends: %s",
 				 g.console, why);
 		else
-			snprintf(b->why, sizeof(b->why),
-				 "the guest ended without a result (%s); console %s ends: %s",
+			set_why(b, "the guest ended without a result (%s); console %s ends: %s",
 				 WIFEXITED(g.status) ? "qemu exited" : "qemu killed", g.console, why);
 	}
 out:
