@@ -214,7 +214,7 @@ int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
 	for (i = 0; !rc && i < c->nr; i++) {
 		struct cp_calib_value *v = &c->v[i];
 		const struct cp_calib_src_key *k = cp_calib_source_find(g, v->section, v->key);
-		const char *p;
+		const char *p, *q;
 		size_t used = 0;
 
 		if (strcmp(v->key, "name") == 0 || strcmp(v->key, "description") == 0)
@@ -224,7 +224,14 @@ int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
 		copy_str(v->value, sizeof(v->value), k->value);
 		v->range[0] = '\0';
 		v->how[0] = '\0';
-		for (p = k->comment; *p;) {
+		/* The guest's writer starts a measured key's comment with
+		 * "measured: "; lines before it belong to the unmeasured key
+		 * above ("; KEY: not measured ...", "; KEY ="). */
+		p = k->comment;
+		for (q = k->comment; *q; q += strcspn(q, "\n"), q += *q == '\n')
+			if (strncmp(q, "measured: ", 10) == 0)
+				p = q;
+		while (*p) {
 			size_t n = strcspn(p, "\n");
 
 			if (n > 7 && strncmp(p, "range: ", 7) == 0) {

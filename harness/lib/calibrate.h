@@ -46,7 +46,7 @@ struct cp_calibration {
 	size_t nr;
 	char date[32];        /* UTC, ISO 8601 */
 	char kernel[128];     /* uname -r */
-	char host[128];       /* uname -n */
+	char host[384];       /* uname -n (a lab guest: "a qemu TCG guest of BZIMAGE on HOST") */
 	char command[512];    /* the cachepressure command line */
 	uint64_t fs_mark_files_per_sec; /* one worker, empty files, xfs */
 	char fs_mark_how[256];

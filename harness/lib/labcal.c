@@ -131,7 +131,8 @@ static int take(const struct cp_calibrate_opts *o, struct cp_lab_session *s,
 	gmtime_r(&now, &tm);
 	strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	text(c->kernel, sizeof(c->kernel), "%s (the guest's)", kernel[0] ? kernel : "?");
-	text(c->host, sizeof(c->host), "a qemu %s guest on %s", kvm ? "KVM" : "TCG", host);
+	text(c->host, sizeof(c->host), "a qemu %s guest of %s on %s", kvm ? "KVM" : "TCG",
+	     o->lab.kernel, host);
 	snprintf(c->command, sizeof(c->command), "%s", command);
 	cpus = cp_calibration_get(c, "machine", "cpus");
 	ram = cp_calibration_get(c, "machine", "ram");

@@ -44,7 +44,14 @@ done
 grep -q '^ram = 512M$' "$P" || fail "ram is not the guest's 512M: $(grep '^ram' "$P")"
 # keys a guest cannot measure come from --from with its comments
 grep -q '^lru_scan_ns = 720$' "$P" || fail "lru_scan_ns not copied from seed-box.ini"
-grep -B3 '^lru_scan_ns = 720$' "$P" | grep -q 'copied from' || fail "copied key not marked"
+awk '/^;/ { b = b $0 "\n"; next } /^lru_scan_ns = / { printf "%s", b; exit } { b = "" }' "$P" |
+	grep -q 'copied from' || fail "copied key not marked"
+# a measured key's comment holds only its own lines (not the unmeasured key above)
+above_thp=$(awk '/^;/ { b = b $0 "\n"; next } /^thp = / { printf "%s", b; exit } { b = "" }' "$P")
+case "$above_thp" in
+"; measured: "*) ;;
+*) fail "thp's comment does not start with 'measured:': $above_thp" ;;
+esac
 # the model takes it as a machine profile
 "$CP" run seed --mem 256M --machine "$P" --quiet >"$T/model.out" 2>&1 ||
 	fail "the model refused the profile: $(cat "$T/model.out")"

@@ -191,6 +191,8 @@ static const char guest_ini[] =
 	"cpus = 2\n"
 	"; ram: not measured, and no source profile has it (give --from FILE)\n"
 	"; ram =\n"
+	"; measured: ram - MemTotal\n"
+	"reserve = 25M\n"
 	"\n"
 	"[cpu]\n"
 	"; measured: mean of 5 passes over a cached 128 MiB file\n"
@@ -227,9 +229,10 @@ static void ini_payload_between_markers(void **state)
 }
 
 /* A key with a value in the guest's profile becomes measured: its value,
- * its comment without "measured: " (the wrapped lines kept), the range
- * line moved into range, the note last. A key the guest left empty (ram)
- * stays unmeasured, and the host's --name wins. */
+ * its comment from the "measured: " line on, without that prefix (the
+ * wrapped lines kept), the range line moved into range, the note last. A
+ * key the guest left empty (ram) stays unmeasured, and the host's --name
+ * wins. */
 static void guest_keys_taken_with_comment_range_and_note(void **state)
 {
 	struct cp_calibration *c = calloc(1, sizeof(*c));
@@ -250,6 +253,10 @@ static void guest_keys_taken_with_comment_range_and_note(void **state)
 	assert_string_equal(v->range, "900M..1100M");
 	assert_string_equal(v->how, "mean of 5 passes over a cached 128 MiB file\nNOTE");
 	assert_false(cp_calibration_get(c, "machine", "ram")->measured);
+	/* right below the unmeasured ram: only its own comment lines */
+	v = cp_calibration_get(c, "machine", "reserve");
+	assert_true(v->measured);
+	assert_string_equal(v->how, "ram - MemTotal\nNOTE");
 	assert_false(cp_calibration_get(c, "cpu", "lru_scan_ns")->measured);
 	assert_string_equal(cp_calibration_get(c, "machine", "name")->value, "host-name");
 	/* the closing fs_mark paragraph, its command joined over the wrap */
