@@ -14,7 +14,7 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct cli_command commands[] = {
-	{ "calibrate", "measure this machine and write a machine profile", cmd_calibrate },
+	{ "calibrate", "measure this machine (or a lab guest) for a machine profile", cmd_calibrate },
 	{ "compare", "simulate a scenario under both policies and compare", cli_cmd_compare },
 	{ "help", "show this help, or the help of a command", cmd_help },
 	{ "plot", "draw the runs of a JSON file with gnuplot (SVG or PNG)", cmd_plot },

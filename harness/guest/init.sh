@@ -3,9 +3,11 @@
 #
 # Built into the lab's initramfs as /init (harness/lib/initramfs.c). Mounts
 # proc, sys, devtmpfs and cgroup2 (memory enabled for children), runs
-# `cachepressure real` on the disk the host made (/dev/vda) with the
-# arguments the host wrote to /cachepressure/args (one per line), and
-# prints the result JSON between marker lines on the second serial port
+# `cachepressure ARGS` (`real ...` or `calibrate ...`) on the disk the
+# host made (/dev/vda) with the arguments the host wrote to
+# /cachepressure/args (one per line), and prints the file those arguments
+# make it write (named in /cachepressure/result: the run's JSON, the
+# calibrated profile) between marker lines on the second serial port
 # (ttyS1), which the host reads from a file: kernel messages on ttyS0
 # cannot interleave with it. Then `reboot -f`: with qemu -no-reboot the
 # guest ends.
@@ -36,12 +38,13 @@ set --
 while IFS= read -r a; do
 	set -- "$@" "$a"
 done </cachepressure/args
-/bin/cachepressure "$@" --guest-disk /dev/vda --workdir /cachepressure-work \
-	--json /tmp/result.json 2>&1
+result=/tmp/result.json
+[ -f /cachepressure/result ] && read -r result </cachepressure/result
+/bin/cachepressure "$@" --guest-disk /dev/vda --workdir /cachepressure-work 2>&1
 rc=$?
 {
 	echo "@@cachepressure-result-begin@@"
-	[ -f /tmp/result.json ] && cat /tmp/result.json
+	[ -f "$result" ] && cat "$result"
 	echo "@@cachepressure-result-end exit=$rc@@"
 } >$out
 sync

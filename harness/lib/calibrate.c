@@ -29,19 +29,20 @@
 #include "core/rng.h"
 #include "fsimage.h"
 #include "fsmark.h"
+#include "guest.h"
+#include "balloon.h" /* cp_meminfo_available() */
 #include "kfile.h"
 #include "proc.h"
 #include "sig.h"
 
 #define MIB (1024ULL * 1024ULL)
 #define GIB (1024ULL * MIB)
-#define FILE_BYTES GIB
 #define CACHED_PASSES 5
 #define DIRECT_PASSES 2
 #define LAT_READS 2000
 #define LAT_WRITES 1000
 #define SYSCALLS 1000000
-#define FS_MARK_FILES 100000
+#define HOW_CHARS 512
 
 static const struct {
 	const char *section, *key;
@@ -129,6 +130,7 @@ static void msg(char *buf, size_t len, const char *fmt, ...)
 /* ---- the world: image, loop, xfs, mount ---------------------------- */
 
 struct calib_world {
+	const char *guest_disk; /* inside a lab guest: the host's disk, no image/loop/mkfs */
 	struct cp_workdir wd;
 	struct cp_image img;
 	struct cp_loop lo;
@@ -144,6 +146,8 @@ static int world_teardown(struct calib_world *w, struct cp_diag *diag)
 	e = cp_mount_remove(&w->mnt, &d);
 	if (e && !rc)
 		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
+	if (w->guest_disk)
+		w->lo.attached = false; /* the guest's disk: nothing to detach */
 	e = cp_loop_detach(w->losetup, &w->lo, &w->img, &d);
 	if (e && !rc)
 		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
@@ -161,13 +165,33 @@ static int world_build(struct calib_world *w, const struct cp_calibrate_opts *o,
 	uint64_t free_bytes;
 	int rc;
 
+	if (w->guest_disk) {
+		/* Lab guest (as `real --guest-disk`): the host made xfs on the
+		 * virtio disk; the work directory is on the initramfs, which
+		 * cp_workdir_prepare() would refuse, and holds only the mount
+		 * point. */
+		struct stat st;
+
+		if (stat(w->guest_disk, &st) || !S_ISBLK(st.st_mode))
+			return cp_diag_set(diag, -CP_ENOENT, "--guest-disk %s: not a block device",
+					   w->guest_disk);
+		if (mkdir(o->workdir, 0700) && errno != EEXIST)
+			return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", o->workdir,
+					   strerror(errno));
+		snprintf(w->wd.path, sizeof(w->wd.path), "%s", o->workdir);
+		snprintf(w->lo.dev, sizeof(w->lo.dev), "%s", w->guest_disk);
+		w->lo.attached = true; /* lets cp_mount_create() mount it */
+		snprintf(name, sizeof(name), "cachepressure-%d-calibrate.mnt", (int)getpid());
+		return cp_mount_create(&w->wd, name, &w->lo, CP_FS_XFS, &w->mnt, diag);
+	}
 	rc = cp_workdir_prepare(o->workdir, &w->wd, diag);
 	if (rc)
 		return rc;
 	rc = cp_workdir_free_bytes(&w->wd, &free_bytes, diag);
-	if (!rc && free_bytes < FILE_BYTES + GIB)
-		rc = cp_diag_set(diag, -CP_ENOSPC, "%s has %" PRIu64 " MiB free; calibrate needs 2 GiB",
-				 w->wd.path, free_bytes >> 20);
+	if (!rc && free_bytes < o->file_bytes + GIB)
+		rc = cp_diag_set(diag, -CP_ENOSPC,
+				 "%s has %" PRIu64 " MiB free; calibrate needs %" PRIu64 " MiB",
+				 w->wd.path, free_bytes >> 20, (uint64_t)((o->file_bytes + GIB) >> 20));
 	if (rc)
 		return rc;
 	snprintf(name, sizeof(name), "cachepressure-%d-calibrate.img", (int)getpid());
@@ -192,6 +216,9 @@ struct ctx {
 	char file[CP_FSIMAGE_PATH_MAX + 16];
 	char *buf; /* 1 MiB, 4 KiB aligned */
 	char tag[256]; /* "; date; kernel; host" suffix of every how */
+	uint64_t file_bytes;  /* the data file */
+	uint64_t nr_files;    /* fs_mark -n */
+	char dev_desc[CP_FSIMAGE_PATH_MAX + 96]; /* "the loop device ... over an image in DIR" */
 };
 
 static void say(struct ctx *x, const char *msg)
@@ -241,15 +268,15 @@ static void fmt_rate(char *out, size_t len, double bytes_per_s)
 static int write_direct(struct ctx *x, struct cp_diag *diag)
 {
 	uint64_t t, off;
-	char how[384], v[32];
+	char how[HOW_CHARS], v[32];
 	int fd = open(x->file, O_WRONLY | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
 
 	if (fd < 0)
 		return cp_diag_set(diag, -CP_ESYS, "create %s (O_DIRECT): %s", x->file,
 				   strerror(errno));
-	say(x, "device write rate: 1 GiB of 1 MiB O_DIRECT writes");
+	say(x, "device write rate: 1 MiB O_DIRECT writes of the data file");
 	t = cp_proc_now_ns();
-	for (off = 0; off < FILE_BYTES; off += MIB) {
+	for (off = 0; off < x->file_bytes; off += MIB) {
 		ssize_t n = pwrite(fd, x->buf, MIB, (off_t)off);
 
 		if (n < 0 && errno == EINTR) {
@@ -267,11 +294,11 @@ static int write_direct(struct ctx *x, struct cp_diag *diag)
 	}
 	t = cp_proc_now_ns() - t;
 	close(fd);
-	fmt_rate(v, sizeof(v), (double)FILE_BYTES / secs(t));
+	fmt_rate(v, sizeof(v), (double)x->file_bytes / secs(t));
 	msg(how, sizeof(how),
-		 "1024 pwrite()s of 1 MiB with O_DIRECT + fsync to a new file on xfs on the "
-		 "loop device (direct I/O) over an image in %s: %.2f s%s",
-		 x->w->wd.path, secs(t), x->tag);
+		 "%" PRIu64 " pwrite()s of 1 MiB with O_DIRECT + fsync to a new file on xfs on "
+		 "%s: %.2f s%s",
+		 (uint64_t)(x->file_bytes / MIB), x->dev_desc, secs(t), x->tag);
 	set(x->c, "device", "write_bandwidth", NULL, how, "%s", v);
 	return 0;
 }
@@ -320,7 +347,7 @@ static int read_rates(struct ctx *x, int fd, int nr, const char *what, char v[RA
 
 		if (!t)
 			return cp_diag_set(diag, -CP_ESYS, "%s: %s", what, strerror(errno));
-		rate_add(&acc, (double)FILE_BYTES / secs(t));
+		rate_add(&acc, (double)x->file_bytes / secs(t));
 	}
 	if (i < nr)
 		return stopped(diag);
@@ -331,12 +358,12 @@ static int read_rates(struct ctx *x, int fd, int nr, const char *what, char v[RA
 static int cached_reads(struct ctx *x, struct cp_diag *diag)
 {
 	uint64_t t, cold;
-	char how[384], range[RANGE_CHARS], v[RATE_CHARS];
+	char how[HOW_CHARS], range[RANGE_CHARS], v[RATE_CHARS];
 	int fd = open(x->file, O_RDONLY | O_CLOEXEC), i, rc;
 
 	if (fd < 0)
 		return cp_diag_set(diag, -CP_ESYS, "open %s: %s", x->file, strerror(errno));
-	say(x, "cached read rate: 1 MiB read()s of a cached 1 GiB file");
+	say(x, "cached read rate: 1 MiB read()s of the cached data file");
 	cold = read_pass(fd, x->buf); /* brings it into the page cache */
 	rc = read_rates(x, fd, CACHED_PASSES, "read", v, range, diag);
 	if (rc) {
@@ -344,9 +371,10 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 		return rc;
 	}
 	msg(how, sizeof(how),
-		 "mean of %d passes of 1 MiB read()s over a cached 1 GiB file on xfs (one "
-		 "process; includes the per-page lookup; the first, cold pass took %.2f s)%s",
-		 CACHED_PASSES, secs(cold), x->tag);
+		 "mean of %d passes of 1 MiB read()s over a cached %" PRIu64 " MiB file on xfs "
+		 "(one process; includes the per-page lookup; the first, cold pass took %.2f "
+		 "s)%s",
+		 CACHED_PASSES, (uint64_t)(x->file_bytes / MIB), secs(cold), x->tag);
 	set(x->c, "cpu", "copy_bandwidth", range, how, "%s", v);
 
 	say(x, "read() fixed cost: 1,000,000 read()s of 0 bytes");
@@ -404,7 +432,7 @@ static uint64_t device_pass(struct ctx *x)
 	for (k = 0; k < 2; k++) {
 		pid[k] = fork();
 		if (pid[k] == 0)
-			read_half(x->file, (off_t)(k * (FILE_BYTES / 2)), FILE_BYTES / 2);
+			read_half(x->file, (off_t)(k * (x->file_bytes / 2)), x->file_bytes / 2);
 		if (pid[k] < 0)
 			ok = 0;
 	}
@@ -432,29 +460,28 @@ static uint64_t device_pass(struct ctx *x)
  */
 static int device_reads(struct ctx *x, struct cp_diag *diag)
 {
-	char how[384], range[RANGE_CHARS], v[RATE_CHARS];
+	char how[HOW_CHARS], range[RANGE_CHARS], v[RATE_CHARS];
 	struct rate_acc acc = { 0 };
 	int i;
 
 	say(x, "device read rate: two readers, buffered 1 MiB read()s of the two halves of "
-	       "the uncached 1 GiB file");
+	       "the uncached data file");
 	for (i = 0; i < DIRECT_PASSES && !cp_real_interrupted(); i++) {
 		uint64_t t = device_pass(x);
 
 		if (!t)
 			return cp_diag_set(diag, -CP_ESYS, "device read pass over %s failed",
 					   x->file);
-		rate_add(&acc, (double)FILE_BYTES / secs(t));
+		rate_add(&acc, (double)x->file_bytes / secs(t));
 	}
 	if (i < DIRECT_PASSES)
 		return stopped(diag);
 	rate_format(&acc, v, range);
 	msg(how, sizeof(how),
-		 "mean of %d passes: two processes read the two halves of the 1 GiB file on "
-		 "xfs at once with 1 MiB read()s after POSIX_FADV_DONTNEED (readahead, "
-		 "read_ahead_kb of the device), on the loop device (direct I/O) over an image "
-		 "in %s%s",
-		 DIRECT_PASSES, x->w->wd.path, x->tag);
+		 "mean of %d passes: two processes read the two halves of the %" PRIu64
+		 " MiB file on xfs at once with 1 MiB read()s after POSIX_FADV_DONTNEED "
+		 "(readahead, read_ahead_kb of the device), on %s%s",
+		 DIRECT_PASSES, (uint64_t)(x->file_bytes / MIB), x->dev_desc, x->tag);
 	set(x->c, "device", "read_bandwidth", range, how, "%s", v);
 	return 0;
 }
@@ -472,7 +499,7 @@ static int latency(struct ctx *x, int writing, struct cp_diag *diag)
 	int n = writing ? LAT_WRITES : LAT_READS, i;
 	uint64_t *lat = calloc((size_t)n, sizeof(*lat)), sum = 0;
 	struct cp_rng rng;
-	char how[384], range[64];
+	char how[HOW_CHARS], range[64];
 	int fd = open(x->file, (writing ? O_WRONLY : O_RDONLY) | O_DIRECT | O_CLOEXEC);
 
 	if (!lat || fd < 0) {
@@ -485,7 +512,7 @@ static int latency(struct ctx *x, int writing, struct cp_diag *diag)
 		       : "device read latency: 2000 random 4 KiB O_DIRECT reads");
 	cp_rng_init(&rng, 42, writing ? 2 : 1);
 	for (i = 0; i < n && !cp_real_interrupted(); i++) {
-		off_t off = (off_t)(cp_rng_next(&rng) % (FILE_BYTES / 4096)) * 4096;
+		off_t off = (off_t)(cp_rng_next(&rng) % (x->file_bytes / 4096)) * 4096;
 		uint64_t t = cp_proc_now_ns();
 		ssize_t r = writing ? pwrite(fd, x->buf, 4096, off) : pread(fd, x->buf, 4096, off);
 
@@ -507,9 +534,9 @@ static int latency(struct ctx *x, int writing, struct cp_diag *diag)
 	msg(range, sizeof(range), "%" PRIu64 "us..%" PRIu64 "us (p5..p95)",
 		 (lat[n / 20] + 500) / 1000, (lat[n - 1 - n / 20] + 500) / 1000);
 	msg(how, sizeof(how),
-		 "mean of %d %s of 4 KiB with O_DIRECT at random page offsets of the 1 GiB "
-		 "file, one at a time (queue depth 1), through xfs and the loop device%s",
-		 n, writing ? "pwrite()s" : "pread()s", x->tag);
+		 "mean of %d %s of 4 KiB with O_DIRECT at random page offsets of the %" PRIu64
+		 " MiB file, one at a time (queue depth 1), through xfs and %s%s",
+		 n, writing ? "pwrite()s" : "pread()s", (uint64_t)(x->file_bytes / MIB), x->dev_desc, x->tag);
 	set(x->c, "device", writing ? "write_latency" : "read_latency", range, how,
 	    "%" PRIu64 "us", (sum / (uint64_t)n + 500) / 1000);
 	free(lat);
@@ -518,7 +545,7 @@ static int latency(struct ctx *x, int writing, struct cp_diag *diag)
 
 static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
 {
-	struct cp_fs_mark_args a = { .nr_dirs = 1, .dirs = { "fsm" }, .files_per_loop = FS_MARK_FILES,
+	struct cp_fs_mark_args a = { .nr_dirs = 1, .dirs = { "fsm" }, .files_per_loop = 0,
 				     .loops = 1, .subdirs = 0, .sync_method = 0, .file_size = 0 };
 	struct cp_fs_mark_report rep;
 	struct cp_spawn_opts so;
@@ -527,13 +554,14 @@ static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
 	size_t i;
 	int rc;
 
+	a.files_per_loop = x->nr_files;
 	snprintf(dir, sizeof(dir), "%s/fsm", x->w->mnt.path);
 	if (mkdir(dir, 0755))
 		return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", dir, strerror(errno));
 	rc = cp_fs_mark_argv(&a, "fs_mark", &argv, diag);
 	if (rc)
 		return rc;
-	say(x, "fs_mark create rate: 100000 empty files, one worker, no sync");
+	say(x, "fs_mark create rate: empty files, one worker, no sync");
 	cp_spawn_opts_init(&so);
 	so.cwd = x->w->mnt.path;
 	rc = cp_proc_run(x->w->fs_mark, argv, &so, 600000000000ULL, out, sizeof(out), diag);
@@ -549,7 +577,8 @@ static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
 						"%s%s", i ? " " : "", argv[i]);
 		if (len < sizeof(x->c->fs_mark_how))
 			snprintf(x->c->fs_mark_how + len, sizeof(x->c->fs_mark_how) - len,
-				 "` on a fresh xfs on the loop device");
+				 "` on a fresh xfs on %s", x->w->guest_disk ? x->w->guest_disk
+										 : "the loop device");
 	}
 	cp_fs_mark_argv_free(argv);
 	return rc;
@@ -603,12 +632,28 @@ static int nr_populated_zones(void)
 	return n;
 }
 
+/* Inside a lab guest: the RAM qemu was given (-m), which the host puts
+ * on the kernel command line as cachepressure.vm_mem=BYTES; 0 if absent. */
+static uint64_t guest_vm_mem(void)
+{
+	char *text, *p;
+	unsigned long long v = 0;
+
+	if (cp_kfile_read("/proc/cmdline", &text, NULL))
+		return 0;
+	p = strstr(text, CP_LAB_VM_MEM_ARG);
+	if (p && (p == text || p[-1] == ' '))
+		v = strtoull(p + strlen(CP_LAB_VM_MEM_ARG), NULL, 10);
+	cp_free(text);
+	return v;
+}
+
 static void system_facts(struct ctx *x)
 {
 	struct cp_kv kv = { 0 };
 	int64_t total = 0, v;
 	uint64_t ram, u;
-	char how[384], *text;
+	char how[HOW_CHARS], *text;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int zones;
 
@@ -626,6 +671,17 @@ static void system_facts(struct ctx *x)
 				 "online memory blocks x block_size_bytes in /sys/devices/system/memory "
 				 "(MemTotal is %" PRId64 " MiB)%s",
 				 total >> 20, x->tag);
+		} else if (x->w->guest_disk && (ram = guest_vm_mem()) >= (uint64_t)total) {
+			/* the lab kernel has no memory hotplug sysfs */
+			msg(how, sizeof(how),
+				 "the guest's RAM as given to qemu (-m; the host passed it as "
+				 CP_LAB_VM_MEM_ARG "%" PRIu64 " on the kernel command line; MemTotal "
+				 "is %" PRId64 " MiB)%s",
+				 ram, total >> 20, x->tag);
+		} else {
+			ram = 0;
+		}
+		if (ram) {
 			set(x->c, "machine", "ram", NULL, how, "%" PRIu64 "M", ram >> 20);
 			for (i = 0; i < sizeof(kern) / sizeof(kern[0]); i++)
 				if (cp_kv_get(&kv, kern[i], &v) == 0)
@@ -647,6 +703,13 @@ static void system_facts(struct ctx *x)
 			 (int)strcspn(text, "\n"), text, x->tag);
 		set(x->c, "machine", "thp", NULL, how, "%s", never ? "no" : "yes");
 		cp_free(text);
+	} else if (access("/sys/kernel", F_OK) == 0 &&
+		   access("/sys/kernel/mm/transparent_hugepage", F_OK) != 0) {
+		msg(how, sizeof(how),
+			 "/sys/kernel/mm/transparent_hugepage does not exist: the kernel was built "
+			 "without THP%s",
+			 x->tag);
+		set(x->c, "machine", "thp", NULL, how, "no");
 	}
 	zones = nr_populated_zones();
 	if (zones > 0) {
@@ -674,19 +737,21 @@ static void device_facts(struct ctx *x)
 
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb", dev);
 	if (cp_kfile_read_u64(path, &v, NULL) == 0) {
-		msg(how, sizeof(how), "%s of the loop device the files were read from%s", path,
-			 x->tag);
+		msg(how, sizeof(how), "%s of the device the files were read from%s", path, x->tag);
 		set(x->c, "device", "max_request", NULL, how, "%" PRIu64 "K", v);
 	}
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/read_ahead_kb", dev);
 	if (cp_kfile_read_u64(path, &v, NULL) == 0) {
-		msg(how, sizeof(how), "%s of the loop device the files were read from%s", path,
-			 x->tag);
+		msg(how, sizeof(how), "%s of the device the files were read from%s", path, x->tag);
 		set(x->c, "readahead", "read_ahead_kb", NULL, how, "%" PRIu64, v);
 	}
 	msg(how, sizeof(how), "the device calibrate measured%s", x->tag);
-	set(x->c, "device", "model", NULL, how,
-	    "loop device (direct I/O) on an image file in %s", x->w->wd.path);
+	if (x->w->guest_disk)
+		set(x->c, "device", "model", NULL, how,
+		    "virtio disk %s of a qemu guest (an image file on the host)", x->w->guest_disk);
+	else
+		set(x->c, "device", "model", NULL, how,
+		    "loop device (direct I/O) on an image file in %s", x->w->wd.path);
 }
 
 int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
@@ -699,17 +764,25 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 	struct cp_diag td;
 	time_t now = time(NULL);
 	struct tm tm;
+	uint64_t avail;
 	int rc, trc;
-	char desc[160];
+	char desc[200];
 
+	if (o->guest_disk) {
+		/* the guard first: on a host, nothing else happens */
+		rc = cp_lab_guest_verify(diag);
+		if (rc)
+			return rc;
+	}
 	if (geteuid() != 0)
 		return cp_diag_set(diag, -CP_EPERM,
 				   "needs root (it makes a filesystem on a loop device); nothing "
 				   "was touched");
 	memset(&w, 0, sizeof(w));
-	if (cp_proc_find_tool("losetup", w.losetup, sizeof(w.losetup)))
+	w.guest_disk = o->guest_disk;
+	if (!w.guest_disk && cp_proc_find_tool("losetup", w.losetup, sizeof(w.losetup)))
 		return cp_diag_set(diag, -CP_ENOENT, "losetup not found (util-linux)");
-	if (cp_proc_find_tool("mkfs.xfs", w.mkfs, sizeof(w.mkfs)))
+	if (!w.guest_disk && cp_proc_find_tool("mkfs.xfs", w.mkfs, sizeof(w.mkfs)))
 		return cp_diag_set(diag, -CP_ENOENT, "mkfs.xfs not found (Debian package xfsprogs)");
 	if (cp_proc_find_tool("fs_mark", w.fs_mark, sizeof(w.fs_mark)))
 		return cp_diag_set(diag, -CP_ENOENT, "fs_mark not found (Debian package fsmark)");
@@ -728,6 +801,25 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 	x.progress = progress;
 	x.arg = progress_arg;
 	snprintf(x.tag, sizeof(x.tag), "; `%s`, %s, kernel %s", command, c->date, c->kernel);
+	x.file_bytes = o->file_bytes ? o->file_bytes : CP_CALIB_DEFAULT_FILE_BYTES;
+	x.nr_files = o->nr_files ? o->nr_files : CP_CALIB_DEFAULT_FILES;
+	/* the cached passes must find the whole file cached */
+	rc = cp_meminfo_available("/proc/meminfo", &avail, diag);
+	if (rc)
+		return rc;
+	if (avail < x.file_bytes + 64 * MIB)
+		return cp_diag_set(diag, -CP_ENOSPC,
+				   "--file-size %" PRIu64 " MiB does not fit in the page cache "
+				   "(MemAvailable %" PRIu64 " MiB, needs the file + 64 MiB); give a "
+				   "smaller --file-size",
+				   x.file_bytes >> 20, avail >> 20);
+	if (w.guest_disk)
+		snprintf(x.dev_desc, sizeof(x.dev_desc),
+			 "the virtio disk %s (a qemu guest's: an image file on the host, cache=none)",
+			 w.guest_disk);
+	else
+		snprintf(x.dev_desc, sizeof(x.dev_desc),
+			 "the loop device (direct I/O) over an image in %s", o->workdir);
 	if (posix_memalign((void **)&x.buf, 4096, MIB))
 		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 	memset(x.buf, 0, MIB);
@@ -768,9 +860,11 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 		struct cp_calib_value *cpus = cp_calibration_get(c, "machine", "cpus");
 		struct cp_calib_value *ram = cp_calibration_get(c, "machine", "ram");
 
-		msg(desc, sizeof(desc), "%s CPUs, %s RAM, loop device on %s (calibrated)",
+		msg(desc, sizeof(desc), "%s CPUs, %s RAM, %s %s (calibrated)",
 			 cpus && cpus->measured ? cpus->value : "?",
-			 ram && ram->measured ? ram->value : "?", o->workdir);
+			 ram && ram->measured ? ram->value : "?",
+			 w.guest_disk ? "virtio disk" : "loop device on",
+			 w.guest_disk ? w.guest_disk : o->workdir);
 		set(c, "machine", "description", NULL, "written by calibrate", "%s", desc);
 	}
 	return rc;

@@ -13,6 +13,11 @@
  * worker, -S 0), and the machine's CPUs, memory, zones and watermark
  * settings from /proc and /sys. Keys it cannot measure are left for the
  * caller to copy from a source profile.
+ *
+ * Inside a kernel-lab guest (--guest-disk, guarded as for `real`, see
+ * guest.h) the filesystem is the xfs the host made on the virtio disk:
+ * no image, loop device or mkfs; `calibrate --kernel` on the host
+ * (labcal.h) boots that guest and merges its profile.
  */
 #ifndef CP_CALIBRATE_H
 #define CP_CALIBRATE_H
@@ -33,7 +38,7 @@ struct cp_calib_value {
 	const char *key;
 	bool measured;        /* false: copy it from the source profile */
 	char value[96];
-	char how[384];        /* what produced it: the method and command */
+	char how[1024];       /* what produced it: the method and command */
 	char range[64];       /* "lo..hi" over repeated measurements, or "" */
 };
 
@@ -42,7 +47,7 @@ struct cp_calibration {
 	size_t nr;
 	char date[32];        /* UTC, ISO 8601 */
 	char kernel[128];     /* uname -r */
-	char host[128];       /* uname -n */
+	char host[384];       /* uname -n (a lab guest: "a qemu TCG guest of BZIMAGE on HOST") */
 	char command[512];    /* the cachepressure command line */
 	uint64_t fs_mark_files_per_sec; /* one worker, empty files, xfs */
 	char fs_mark_how[256];
@@ -55,9 +60,11 @@ void cp_calibration_init(struct cp_calibration *c, const char *name);
 struct cp_calib_value *cp_calibration_get(struct cp_calibration *c, const char *section,
 					  const char *key);
 
-/* Runs every measurement; progress (may be NULL) gets a line per step.
- * As root only (-CP_EPERM before touching anything); cleans up on every
- * path including SIGINT/SIGTERM (-CP_EBUSY). */
+/* Runs every measurement (o->file_bytes, o->nr_files; 0 = the defaults);
+ * progress (may be NULL) gets a line per step. As root only (-CP_EPERM
+ * before touching anything; with o->guest_disk outside a lab guest too);
+ * -CP_ENOSPC when the data file would not fit in MemAvailable + 64 MiB;
+ * cleans up on every path including SIGINT/SIGTERM (-CP_EBUSY). */
 int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 		     struct cp_calibration *c, void (*progress)(void *, const char *),
 		     void *progress_arg, struct cp_diag *diag);

@@ -19,6 +19,10 @@ struct cp_diag;
 
 #define CP_LAB_GUEST_CMDLINE_FLAG "cachepressure.guest=1"
 #define CP_LAB_GUEST_MARKER "/cachepressure/guest"
+/* The host tells the guest its RAM (qemu -m, bytes) on the kernel command
+ * line: `calibrate` inside the guest reports it as the machine's ram when
+ * the kernel has no memory-block sysfs. */
+#define CP_LAB_VM_MEM_ARG "cachepressure.vm_mem="
 /* Inside the guest the balloon leaves this much beyond --mem (the host
  * keeps CP_BALLOON_HEADROOM_BYTES for itself; a guest has nothing else). */
 #define CP_LAB_GUEST_HEADROOM_BYTES (64ULL << 20)

@@ -225,112 +225,79 @@ static int add_arg(char *buf, size_t len, size_t *used, const char *a, struct cp
 	return 0;
 }
 
-/* The guest's arguments (/cachepressure/args, one per line) and the
- * scenario file, as a second archive appended to the base one. */
-static int build_session_initrd(struct cp_lab_session *s, struct cp_diag *diag)
+/* Concatenates the files parts[0..n) into out (created, O_EXCL). */
+static int concat_files(const char *out_path, const char *const *parts, size_t n,
+			bool *created, struct cp_diag *diag)
 {
-	const struct cp_real_opts *o = &s->opts;
+	static char buf[1 << 16];
+	int out = open(out_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), rc = 0;
+	size_t i;
+
+	if (out < 0)
+		return cp_diag_set(diag, -CP_ESYS, "%s: %s", out_path, strerror(errno));
+	*created = true;
+	for (i = 0; !rc && i < n; i++) {
+		int in = open(parts[i], O_RDONLY | O_CLOEXEC);
+		ssize_t r;
+
+		if (in < 0) {
+			rc = cp_diag_set(diag, -CP_ESYS, "%s: %s", parts[i], strerror(errno));
+			break;
+		}
+		while ((r = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)r) != r) {
+				r = -1;
+				break;
+			}
+		if (r < 0)
+			rc = cp_diag_set(diag, -CP_ESYS, "writing %s: %s", out_path, strerror(errno));
+		close(in);
+	}
+	if (close(out) && !rc)
+		rc = cp_diag_set(diag, -CP_ESYS, "writing %s: %s", out_path, strerror(errno));
+	return rc;
+}
+
+/* The job's arguments (/cachepressure/args, one per line), the name of
+ * its result file (/cachepressure/result) and its files, as a second
+ * archive appended to the base one (the kernel unpacks both). */
+static int build_session_initrd(struct cp_lab_session *s, const struct cp_lab_job *job,
+				struct cp_diag *diag)
+{
 	struct cp_ir_manifest m = { NULL, 0, 0 };
-	char args[8192], dest[CP_IR_PATH_MAX], guest_name[CP_IR_PATH_MAX], mem[32];
-	char extra[CP_FSIMAGE_PATH_MAX], *host_path = NULL;
-	const char *base;
+	char args[8192], result[CP_IR_PATH_MAX + 2], extra[CP_FSIMAGE_PATH_MAX];
 	size_t used = 0, i;
-	int rc;
+	int rc = 0, n;
 
-	if (is_path(o->scenario)) {
-		base = strrchr(o->scenario, '/');
-		base = base ? base + 1 : o->scenario;
-		if (access(o->scenario, R_OK))
-			return cp_diag_set(diag, -CP_EINVAL, "scenario file %s: %s", o->scenario,
-					   strerror(errno));
-		snprintf(dest, sizeof(dest), "/cachepressure/scenarios/%s", base);
-		snprintf(guest_name, sizeof(guest_name), "%s", dest);
-		host_path = cp_strdup(o->scenario);
-	} else {
-		const char *dir = o->lab.scenarios_dir;
-
-		if (!dir)
-			dir = getenv("CACHEPRESSURE_SCENARIOS_DIR");
-		rc = cp_scenario_find_builtin(o->scenario, dir && *dir ? dir : "scenarios",
-					      &host_path, diag);
-		if (rc)
-			return rc;
-		snprintf(dest, sizeof(dest), "/cachepressure/scenarios/%s.ini", o->scenario);
-		snprintf(guest_name, sizeof(guest_name), "%s", o->scenario);
-	}
-	if (!host_path)
-		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
-	if (o->mem_arg)
-		snprintf(mem, sizeof(mem), "%s", o->mem_arg);
-	else
-		snprintf(mem, sizeof(mem), "%" PRIu64, o->mem_bytes);
-	rc = add_arg(args, sizeof(args), &used, "real", diag);
+	for (i = 0; !rc && i < job->nr_args; i++)
+		rc = add_arg(args, sizeof(args), &used, job->args[i], diag);
+	if (rc)
+		return rc;
+	if (!job->result_path || job->result_path[0] != '/' || strchr(job->result_path, '\n'))
+		return cp_diag_set(diag, -CP_EINVAL, "the guest's result file must be an absolute path");
+	n = snprintf(result, sizeof(result), "%s\n", job->result_path);
+	if (n < 0 || (size_t)n >= sizeof(result))
+		return cp_diag_set(diag, -CP_EINVAL, "the guest's result file name is too long");
+	rc = cp_ir_manifest_add(&m, CP_IR_DATA, "/cachepressure/args", NULL, 0644, args, used, diag);
 	if (!rc)
-		rc = add_arg(args, sizeof(args), &used, guest_name, diag);
-	if (!rc)
-		rc = add_arg(args, sizeof(args), &used, "--mem", diag);
-	if (!rc)
-		rc = add_arg(args, sizeof(args), &used, mem, diag);
-	if (!rc)
-		rc = add_arg(args, sizeof(args), &used, "--confine", diag);
-	if (!rc)
-		rc = add_arg(args, sizeof(args), &used, cp_confine_name(o->confine), diag);
-	if (!rc)
-		rc = add_arg(args, sizeof(args), &used, "--fs", diag);
-	if (!rc)
-		rc = add_arg(args, sizeof(args), &used, cp_fs_name(o->fs), diag);
-	for (i = 0; !rc && i < o->nr_sets; i++) {
-		rc = add_arg(args, sizeof(args), &used, "--set", diag);
-		if (!rc)
-			rc = add_arg(args, sizeof(args), &used, o->sets[i], diag);
-	}
-	if (!rc)
-		rc = cp_ir_manifest_add(&m, CP_IR_DATA, "/cachepressure/args", NULL, 0644, args, used,
-					diag);
-	if (!rc)
-		rc = cp_ir_manifest_add(&m, CP_IR_FILE, dest, host_path, 0644, NULL, 0, diag);
+		rc = cp_ir_manifest_add(&m, CP_IR_DATA, "/cachepressure/result", NULL, 0644, result,
+					(size_t)n, diag);
+	for (i = 0; !rc && i < job->nr_files; i++)
+		rc = cp_ir_manifest_add(&m, CP_IR_FILE, job->files[i].dest, job->files[i].src, 0644,
+					NULL, 0, diag);
 	wd_file(extra, sizeof(extra), s->wd.path, "%d.args.cpio", (int)getpid());
 	if (!rc)
 		rc = cp_ir_write(&m, s->wd.path, s->tools.cpio, extra, diag);
 	cp_ir_manifest_release(&m);
-	cp_free(host_path);
 	if (rc)
 		return rc;
 
-	/* initrd = base archive + argument archive (the kernel unpacks both) */
+	/* initrd = base archive + argument archive */
 	wd_file(s->initrd, sizeof(s->initrd), s->wd.path, "%d.initrd", (int)getpid());
 	{
 		const char *parts[2] = { s->base_initrd, extra };
-		int out = open(s->initrd, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		static char buf[1 << 16];
 
-		if (out < 0) {
-			rc = cp_diag_set(diag, -CP_ESYS, "%s: %s", s->initrd, strerror(errno));
-			unlink(extra);
-			return rc;
-		}
-		s->initrd_created = true;
-		for (i = 0; !rc && i < 2; i++) {
-			int in = open(parts[i], O_RDONLY | O_CLOEXEC);
-			ssize_t n;
-
-			if (in < 0) {
-				rc = cp_diag_set(diag, -CP_ESYS, "%s: %s", parts[i], strerror(errno));
-				break;
-			}
-			while ((n = read(in, buf, sizeof(buf))) > 0)
-				if (write(out, buf, (size_t)n) != n) {
-					n = -1;
-					break;
-				}
-			if (n < 0)
-				rc = cp_diag_set(diag, -CP_ESYS, "writing %s: %s", s->initrd,
-						 strerror(errno));
-			close(in);
-		}
-		if (close(out) && !rc)
-			rc = cp_diag_set(diag, -CP_ESYS, "writing %s: %s", s->initrd,
-					 strerror(errno));
+		rc = concat_files(s->initrd, parts, 2, &s->initrd_created, diag);
 	}
 	unlink(extra);
 	return rc;
@@ -338,8 +305,8 @@ static int build_session_initrd(struct cp_lab_session *s, struct cp_diag *diag)
 
 /* ---- session -------------------------------------------------------- */
 
-int cp_lab_session_open(struct cp_lab_session *s, const struct cp_real_opts *ro,
-			const struct cp_real_plan *p, struct cp_diag *diag)
+int cp_lab_session_open_job(struct cp_lab_session *s, const struct cp_real_opts *ro,
+			    const struct cp_lab_job *job, struct cp_diag *diag)
 {
 	cp_real_progress_fn progress = s->progress;
 	void *progress_arg = s->progress_arg;
@@ -356,26 +323,21 @@ int cp_lab_session_open(struct cp_lab_session *s, const struct cp_real_opts *ro,
 					   strerror(errno));
 		close(fd);
 	}
-	s->vm_mem_bytes = ro->lab.vm_mem_bytes ? ro->lab.vm_mem_bytes
-					       : ro->mem_bytes + CP_LAB_VM_EXTRA_BYTES;
-	if (s->vm_mem_bytes < ro->mem_bytes + CP_LAB_VM_MIN_EXTRA_BYTES)
-		return cp_diag_set(diag, -CP_EINVAL,
-				   "--vm-mem %" PRIu64 " MiB is too small for --mem %" PRIu64
-				   " MiB: needs at least --mem + %llu MiB",
-				   s->vm_mem_bytes >> 20, ro->mem_bytes >> 20,
-				   (unsigned long long)(CP_LAB_VM_MIN_EXTRA_BYTES >> 20));
+	s->vm_mem_bytes = ro->lab.vm_mem_bytes;
 	if (!s->opts.lab.vm_cpus)
 		s->opts.lab.vm_cpus = CP_LAB_DEFAULT_VM_CPUS;
-	s->timeout_ns = ro->lab.timeout_ns ? ro->lab.timeout_ns : cp_lab_default_timeout_ns(p);
+	s->timeout_ns = ro->lab.timeout_ns;
+	if (!s->vm_mem_bytes || !s->timeout_ns)
+		return cp_diag_set(diag, -CP_EINVAL, "lab session: no guest memory or timeout");
 	rc = find_tools(ro, &s->tools, diag);
 	if (rc)
 		return rc;
-	rc = cp_real_workdir_open(ro->workdir, p, &s->wd, diag);
+	rc = cp_real_workdir_open(ro->workdir, job->disk_bytes, &s->wd, diag);
 	if (rc)
 		return rc;
 	rc = build_base_initrd(s, diag);
 	if (!rc)
-		rc = build_session_initrd(s, diag);
+		rc = build_session_initrd(s, job, diag);
 	if (rc) {
 		cp_lab_session_close(s);
 		return rc;
@@ -387,6 +349,84 @@ int cp_lab_session_open(struct cp_lab_session *s, const struct cp_real_opts *ro,
 			 s->accel == CP_LAB_ACCEL_KVM ? "KVM" : "TCG");
 	}
 	return 0;
+}
+
+#define REAL_MAX_ARGS (10 + 2 * CP_REAL_MAX_SETS)
+
+int cp_lab_session_open(struct cp_lab_session *s, const struct cp_real_opts *ro,
+			const struct cp_real_plan *p, struct cp_diag *diag)
+{
+	struct cp_real_opts o = *ro;
+	struct cp_lab_job job;
+	const char *args[REAL_MAX_ARGS];
+	char dest[CP_IR_PATH_MAX], guest_name[CP_IR_PATH_MAX], mem[32];
+	char *host_path = NULL;
+	const char *base;
+	size_t n = 0, i;
+	int rc;
+
+	if (!o.lab.vm_mem_bytes)
+		o.lab.vm_mem_bytes = ro->mem_bytes + CP_LAB_VM_EXTRA_BYTES;
+	if (o.lab.vm_mem_bytes < ro->mem_bytes + CP_LAB_VM_MIN_EXTRA_BYTES)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "--vm-mem %" PRIu64 " MiB is too small for --mem %" PRIu64
+				   " MiB: needs at least --mem + %llu MiB",
+				   o.lab.vm_mem_bytes >> 20, ro->mem_bytes >> 20,
+				   (unsigned long long)(CP_LAB_VM_MIN_EXTRA_BYTES >> 20));
+	if (!o.lab.timeout_ns)
+		o.lab.timeout_ns = cp_lab_default_timeout_ns(p);
+
+	if (is_path(ro->scenario)) {
+		base = strrchr(ro->scenario, '/');
+		base = base ? base + 1 : ro->scenario;
+		if (access(ro->scenario, R_OK))
+			return cp_diag_set(diag, -CP_EINVAL, "scenario file %s: %s", ro->scenario,
+					   strerror(errno));
+		snprintf(dest, sizeof(dest), "/cachepressure/scenarios/%s", base);
+		snprintf(guest_name, sizeof(guest_name), "%s", dest);
+		host_path = cp_strdup(ro->scenario);
+	} else {
+		const char *dir = ro->lab.scenarios_dir;
+
+		if (!dir)
+			dir = getenv("CACHEPRESSURE_SCENARIOS_DIR");
+		rc = cp_scenario_find_builtin(ro->scenario, dir && *dir ? dir : "scenarios",
+					      &host_path, diag);
+		if (rc)
+			return rc;
+		snprintf(dest, sizeof(dest), "/cachepressure/scenarios/%s.ini", ro->scenario);
+		snprintf(guest_name, sizeof(guest_name), "%s", ro->scenario);
+	}
+	if (!host_path)
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	if (ro->mem_arg)
+		snprintf(mem, sizeof(mem), "%s", ro->mem_arg);
+	else
+		snprintf(mem, sizeof(mem), "%" PRIu64, ro->mem_bytes);
+	args[n++] = "real";
+	args[n++] = guest_name;
+	args[n++] = "--mem";
+	args[n++] = mem;
+	args[n++] = "--confine";
+	args[n++] = cp_confine_name(ro->confine);
+	args[n++] = "--fs";
+	args[n++] = cp_fs_name(ro->fs);
+	for (i = 0; i < ro->nr_sets; i++) { /* at most CP_REAL_MAX_SETS: fits */
+		args[n++] = "--set";
+		args[n++] = ro->sets[i];
+	}
+	args[n++] = "--json";
+	args[n++] = "/tmp/result.json";
+	memset(&job, 0, sizeof(job));
+	job.args = args;
+	job.nr_args = n;
+	job.result_path = "/tmp/result.json";
+	job.files[0] = (struct cp_lab_file){ dest, host_path };
+	job.nr_files = 1;
+	job.disk_bytes = cp_real_plan_disk_bytes(p);
+	rc = cp_lab_session_open_job(s, &o, &job, diag);
+	cp_free(host_path);
+	return rc;
 }
 
 void cp_lab_session_close(struct cp_lab_session *s)
@@ -446,7 +486,8 @@ static char *slurp(const char *path, size_t max, size_t *len)
 }
 
 /* Forwards the guest harness's progress lines ("cachepressure real:
- * [...]") from the console file as they appear. */
+ * [...]", "cachepressure calibrate: ...") from the console file as they
+ * appear. */
 static void forward_console(struct cp_lab_session *s, struct guest *g)
 {
 	char buf[4096];
@@ -463,10 +504,19 @@ static void forward_console(struct cp_lab_session *s, struct guest *g)
 			char c = buf[i];
 
 			if (c == '\n') {
+				static const char *const from[] = { "cachepressure real: [",
+								    "cachepressure calibrate: " };
+				size_t k;
+
 				g->partial[g->partial_len] = '\0';
-				if (strstr(g->partial, "cachepressure real: ["))
-					say(s, "guest: %s", strstr(g->partial, "cachepressure real: [") +
-								    strlen("cachepressure real: "));
+				for (k = 0; k < sizeof(from) / sizeof(from[0]); k++) {
+					const char *at = strstr(g->partial, from[k]);
+
+					if (at) {
+						say(s, "guest: %s", at + strcspn(at, ":") + 2);
+						break;
+					}
+				}
 				g->partial_len = 0;
 			} else if (c != '\r' && g->partial_len + 1 < sizeof(g->partial)) {
 				g->partial[g->partial_len++] = c;
@@ -677,61 +727,82 @@ static int take_result(struct cp_run_result *r, const char *json, size_t len, co
 	return 0;
 }
 
-int cp_lab_run(struct cp_lab_session *s, const char *bzimage, const struct cp_real_plan *p,
-	       unsigned rep, struct cp_run_result *r, struct cp_diag *diag)
+/* The reason a boot gave no payload (paths may make it long: cut). */
+static void set_why(struct cp_lab_boot *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void set_why(struct cp_lab_boot *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->why, sizeof(b->why), fmt, ap);
+	va_end(ap);
+}
+
+int cp_lab_boot_guest(struct cp_lab_session *s, const char *bzimage, struct cp_lab_boot *b,
+		      struct cp_diag *diag)
 {
 	const struct cp_real_opts *o = &s->opts;
 	struct cp_qemu_config qc;
 	struct cp_image img;
 	struct cp_spawn_opts so;
-	struct cp_lab_output out;
 	struct guest g;
-	char name[96], num[32], *argv[10], *text = NULL, append[64];
-	uint64_t inodes = cp_real_plan_nr_files(p) + cp_real_plan_nr_files(p) / 10 + 65536;
-	bool keep_console = false;
-	size_t len = 0;
-	int rc;
+	struct cp_diag d;
+	char name[96], num[32], *argv[10];
+	int rc, e;
 
+	b->text = NULL;
+	b->text_len = 0;
+	memset(&b->out, 0, sizeof(b->out));
+	b->out.status = CP_LAB_OUTPUT_NONE;
+	b->out.guest_exit = -1;
+	b->timed_out = false;
+	b->guest_ns = 0;
+	b->why[0] = b->console[0] = b->result[0] = b->qemu_log[0] = '\0';
 	memset(&img, 0, sizeof(img));
-	if (cp_run_result_set_str(&r->source, "real") || cp_run_result_set_str(&r->policy, bzimage) ||
-	    cp_run_result_set_str(&r->scenario, p->scenario) ||
-	    cp_run_result_set_str(&r->confine, cp_confine_name(o->confine)))
-		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
-	r->mem_bytes = o->mem_bytes;
 	if (access(bzimage, R_OK))
 		return cp_diag_set(diag, -CP_EINVAL, "kernel %s: %s", bzimage, strerror(errno));
 	rc = decide_accel(s, bzimage, diag);
 	if (rc)
 		return rc;
-	if (rep == 0 || s->nr_boots == 0)
+	if (s->nr_boots == 0)
 		say(s, "qemu accelerator: %s", s->accel_why);
 
 	s->nr_boots++;
-	snprintf(name, sizeof(name), CP_FSIMAGE_PREFIX "%d-%u.img", (int)getpid(), s->nr_boots);
-	rc = cp_image_create(&s->wd, name, cp_real_plan_image_bytes(p), &img, diag);
-	if (rc)
-		return rc;
-	cp_mkfs_argv(s->tools.mkfs, o->fs, img.path, inodes, num, sizeof(num), argv);
-	cp_spawn_opts_init(&so);
-	rc = cp_proc_run(s->tools.mkfs, argv, &so, 600 * SEC_NS, NULL, 0, diag);
-	if (rc)
-		goto out;
-	say(s, "image %s (%" PRIu64 " GiB sparse, %s made on the file)", img.path,
-	    cp_real_plan_image_bytes(p) >> 30, cp_fs_name(o->fs));
+	if (b->image_bytes) {
+		snprintf(name, sizeof(name), CP_FSIMAGE_PREFIX "%d-%u.img", (int)getpid(),
+			 s->nr_boots);
+		rc = cp_image_create(&s->wd, name, b->image_bytes, &img, diag);
+		if (rc)
+			return rc;
+		cp_mkfs_argv(s->tools.mkfs, o->fs, img.path, b->nr_inodes, num, sizeof(num), argv);
+		cp_spawn_opts_init(&so);
+		rc = cp_proc_run(s->tools.mkfs, argv, &so, 600 * SEC_NS, NULL, 0, diag);
+		if (rc)
+			goto out;
+		say(s, "image %s (%" PRIu64 " GiB sparse, %s made on the file)", img.path,
+		    b->image_bytes >> 30, cp_fs_name(o->fs));
+	}
 
 	guest_files(s, s->nr_boots, &g);
+	snprintf(b->console, sizeof(b->console), "%s", g.console);
+	snprintf(b->result, sizeof(b->result), "%s", g.result);
+	snprintf(b->qemu_log, sizeof(b->qemu_log), "%s", g.qemu_log);
 	memset(&qc, 0, sizeof(qc));
 	qc.qemu = s->tools.qemu;
 	qc.kernel = bzimage;
 	qc.initrd = s->initrd;
-	qc.disk = img.path;
+	qc.disk = b->image_bytes ? img.path : NULL;
 	qc.console_path = g.console;
 	qc.result_path = g.result;
 	qc.mem_bytes = s->vm_mem_bytes;
 	qc.cpus = o->lab.vm_cpus;
 	qc.accel = s->accel;
-	snprintf(append, sizeof(append), "cachepressure.rep=%u", rep + 1);
-	qc.append_extra = append;
+	qc.append_extra = b->append;
 	say(s, "booting %s: %s, %" PRIu64 " MiB, %u CPU(s), timeout %" PRIu64 " s", bzimage,
 	    s->accel == CP_LAB_ACCEL_KVM ? "KVM" : "TCG", s->vm_mem_bytes >> 20, qc.cpus,
 	    (uint64_t)(s->timeout_ns / SEC_NS));
@@ -740,27 +811,106 @@ int cp_lab_run(struct cp_lab_session *s, const char *bzimage, const struct cp_re
 		guest_files_remove(&g, false);
 		goto out;
 	}
-	rc = cp_run_result_set_counter(r, "lab_guest_ns", (int64_t)g.ns);
+	b->guest_ns = g.ns;
+	b->timed_out = g.timed_out;
+	b->text = slurp(g.result, RESULT_MAX, &b->text_len);
+	cp_lab_output_parse(b->text ? b->text : "", b->text_len, &b->out);
+	if (b->out.status != CP_LAB_OUTPUT_OK) {
+		char why[300];
+
+		last_line_of(g.console, NULL, why, sizeof(why));
+		if (!why[0]) /* qemu refused to start, or the kernel printed nothing */
+			last_line_of(g.qemu_log, NULL, why, sizeof(why));
+		if (g.timed_out)
+			set_why(b, "the guest did not finish within %" PRIu64
+				 " s (--timeout); qemu killed; console %s ends: %s",
+				 (uint64_t)(s->timeout_ns / SEC_NS), g.console, why);
+		else if (b->out.status == CP_LAB_OUTPUT_TRUNCATED)
+			set_why(b, "the guest's result was cut off (no end marker); console %s ends: %s",
+				 g.console, why);
+		else
+			set_why(b, "the guest ended without a result (%s); console %s ends: %s",
+				 WIFEXITED(g.status) ? "qemu exited" : "qemu killed", g.console, why);
+	}
+out:
+	if (o->keep && img.created) {
+		if (s->nr_kept < CP_REAL_MAX_REPEAT)
+			snprintf(s->kept[s->nr_kept++], sizeof(s->kept[0]), "%s", img.path);
+		img.created = false;
+	} else {
+		e = cp_image_remove(&img, &d);
+		if (e && !rc)
+			rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
+	}
+	if (rc && b->console[0]) {
+		cp_free(b->text);
+		b->text = NULL;
+		unlink(b->console);
+		unlink(b->result);
+		unlink(b->qemu_log);
+	}
+	return rc;
+}
+
+void cp_lab_console_line(const struct cp_lab_boot *b, const char *needle, char *out, size_t len)
+{
+	last_line_of(b->console, needle, out, len);
+}
+
+void cp_lab_boot_release(struct cp_lab_session *s, struct cp_lab_boot *b, bool keep_console)
+{
+	cp_free(b->text);
+	b->text = NULL;
+	b->text_len = 0;
+	if (!keep_console && b->console[0])
+		unlink(b->console);
+	if (b->result[0])
+		unlink(b->result);
+	if (b->qemu_log[0])
+		unlink(b->qemu_log);
+	if (keep_console && b->console[0])
+		say(s, "guest console kept: %s", b->console);
+}
+
+int cp_lab_run(struct cp_lab_session *s, const char *bzimage, const struct cp_real_plan *p,
+	       unsigned rep, struct cp_run_result *r, struct cp_diag *diag)
+{
+	const struct cp_real_opts *o = &s->opts;
+	struct cp_lab_boot b;
+	char append[64];
+	bool keep_console = false;
+	int rc;
+
+	if (cp_run_result_set_str(&r->source, "real") || cp_run_result_set_str(&r->policy, bzimage) ||
+	    cp_run_result_set_str(&r->scenario, p->scenario) ||
+	    cp_run_result_set_str(&r->confine, cp_confine_name(o->confine)))
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	r->mem_bytes = o->mem_bytes;
+	memset(&b, 0, sizeof(b));
+	b.image_bytes = cp_real_plan_image_bytes(p);
+	b.nr_inodes = cp_real_plan_nr_files(p) + cp_real_plan_nr_files(p) / 10 + 65536;
+	snprintf(append, sizeof(append), "cachepressure.rep=%u", rep + 1);
+	b.append = append;
+	rc = cp_lab_boot_guest(s, bzimage, &b, diag);
+	if (rc)
+		return rc;
+	rc = cp_run_result_set_counter(r, "lab_guest_ns", (int64_t)b.guest_ns);
 	if (!rc)
 		rc = cp_run_result_set_counter(r, "lab_kvm", s->accel == CP_LAB_ACCEL_KVM);
 	if (rc) {
 		rc = cp_diag_set(diag, rc, "out of memory");
-		guest_files_remove(&g, false);
-		goto out;
+		cp_lab_boot_release(s, &b, false);
+		return rc;
 	}
-	text = slurp(g.result, RESULT_MAX, &len);
-	cp_lab_output_parse(text ? text : "", len, &out);
-	if (out.status == CP_LAB_OUTPUT_OK) {
-		int64_t guest_ns = (int64_t)g.ns;
-
-		rc = take_result(r, out.json, out.json_len, bzimage, diag);
-		if (!rc && !r->failed && out.guest_exit != 0)
+	if (b.out.status == CP_LAB_OUTPUT_OK) {
+		rc = take_result(r, b.out.json, b.out.json_len, bzimage, diag);
+		if (!rc && !r->failed && b.out.guest_exit != 0)
 			rc = fail_run(r, diag, "the guest's cachepressure exited with status %d",
-				      out.guest_exit);
+				      b.out.guest_exit);
 		if (!rc && r->failed && r->readers == NULL) {
 			char why[300];
 
-			last_line_of(g.console, "cachepressure", why, sizeof(why));
+			cp_lab_console_line(&b, "cachepressure", why, sizeof(why));
 			if (why[0]) {
 				char msg[700];
 
@@ -771,48 +921,14 @@ int cp_lab_run(struct cp_lab_session *s, const char *bzimage, const struct cp_re
 			}
 		}
 		/* the guest's result replaced r: record the boot again */
-		if (!rc && (cp_run_result_set_counter(r, "lab_guest_ns", guest_ns) ||
+		if (!rc && (cp_run_result_set_counter(r, "lab_guest_ns", (int64_t)b.guest_ns) ||
 			    cp_run_result_set_counter(r, "lab_kvm", s->accel == CP_LAB_ACCEL_KVM)))
 			rc = cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 		keep_console = r->failed;
 	} else {
-		char why[300];
-
-		last_line_of(g.console, NULL, why, sizeof(why));
-		if (!why[0]) /* qemu refused to start, or the kernel printed nothing */
-			last_line_of(g.qemu_log, NULL, why, sizeof(why));
 		keep_console = true;
-		if (g.timed_out)
-			rc = fail_run(r, diag,
-				      "the guest did not finish within %" PRIu64
-				      " s (--timeout); qemu killed; console %s ends: %s",
-				      (uint64_t)(s->timeout_ns / SEC_NS), g.console, why);
-		else if (out.status == CP_LAB_OUTPUT_TRUNCATED)
-			rc = fail_run(r, diag,
-				      "the guest's result was cut off (no end marker); console %s "
-				      "ends: %s",
-				      g.console, why);
-		else
-			rc = fail_run(r, diag,
-				      "the guest ended without a result (%s); console %s ends: %s",
-				      WIFEXITED(g.status) ? "qemu exited" : "qemu killed", g.console,
-				      why);
+		rc = fail_run(r, diag, "%s", b.why);
 	}
-	cp_free(text);
-	guest_files_remove(&g, keep_console);
-	if (keep_console)
-		say(s, "guest console kept: %s", g.console);
-out:
-	if (o->keep && img.created) {
-		if (s->nr_kept < CP_REAL_MAX_REPEAT)
-			snprintf(s->kept[s->nr_kept++], sizeof(s->kept[0]), "%s", img.path);
-		img.created = false;
-	} else {
-		struct cp_diag d;
-		int e = cp_image_remove(&img, &d);
-
-		if (e && !rc)
-			rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
-	}
+	cp_lab_boot_release(s, &b, keep_console);
 	return rc;
 }

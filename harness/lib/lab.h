@@ -22,6 +22,7 @@
 #include "fsimage.h"
 #include "opts.h"
 #include "plan.h"
+#include "qemu.h" /* struct cp_lab_output */
 #include "run.h" /* cp_real_progress_fn, CP_REAL_TOOL_MAX */
 
 struct cp_run_result;
@@ -59,6 +60,27 @@ struct cp_lab_session {
 	unsigned nr_boots;               /* names the per-run files */
 };
 
+/* A host file copied into the guest's initramfs. */
+struct cp_lab_file {
+	const char *dest; /* absolute path in the guest */
+	const char *src;  /* host path */
+};
+
+#define CP_LAB_JOB_MAX_FILES 4
+
+/* What the guest's /init runs: `cachepressure ARGS... --guest-disk
+ * /dev/vda --workdir /cachepressure-work`, then it prints the file
+ * result_path (which ARGS make the command write) between the result
+ * markers. */
+struct cp_lab_job {
+	const char *const *args;  /* args[0] is the command: "real", "calibrate" */
+	size_t nr_args;
+	const char *result_path;  /* in the guest, e.g. "/tmp/result.json" */
+	struct cp_lab_file files[CP_LAB_JOB_MAX_FILES];
+	size_t nr_files;
+	uint64_t disk_bytes;      /* host free space a run needs for its image */
+};
+
 /* Boot timeout derived from a plan when --timeout is not given: 120 s
  * for the boot and setup plus 10 min per GiB of --mem (TCG runs the seed
  * at 1 GiB in about a minute) plus the scenario's time limit. */
@@ -75,6 +97,50 @@ uint64_t cp_lab_default_timeout_ns(const struct cp_real_plan *p);
  * of *s is overwritten. */
 int cp_lab_session_open(struct cp_lab_session *s, const struct cp_real_opts *ro,
 			const struct cp_real_plan *p, struct cp_diag *diag);
+
+/* The generic part of cp_lab_session_open(): ro->lab must be resolved
+ * (vm_mem_bytes and timeout_ns non-zero, vm_cpus set); ro->workdir,
+ * ro->fs and ro->keep are used. Checks the bzImage (-CP_EINVAL naming
+ * it), finds the tools, prepares the work directory and its free space
+ * (job->disk_bytes + 512 MiB), builds the base initramfs and the job's
+ * archive (/cachepressure/args one per line, /cachepressure/result, the
+ * job's files). Arguments holding a newline are refused (-CP_EINVAL). */
+int cp_lab_session_open_job(struct cp_lab_session *s, const struct cp_real_opts *ro,
+			    const struct cp_lab_job *job, struct cp_diag *diag);
+
+/* One boot of a fresh guest, generic: the caller fills the inputs, the
+ * boot fills the rest. */
+struct cp_lab_boot {
+	uint64_t image_bytes;      /* in: a fresh sparse image + mkfs as the virtio disk */
+	uint64_t nr_inodes;        /* in: for mkfs.ext4 -N */
+	const char *append;        /* in: more kernel command line, or NULL */
+	char *text;                /* out: what the guest wrote on its result port (cp_malloc) */
+	size_t text_len;
+	struct cp_lab_output out;  /* out: parse of text (payload in out.json) */
+	bool timed_out;            /* out: killed at s->timeout_ns */
+	uint64_t guest_ns;         /* out: qemu start to exit */
+	char why[1024];            /* out: out.status != OK: why there is no payload */
+	char console[CP_FSIMAGE_PATH_MAX];
+	char result[CP_FSIMAGE_PATH_MAX];
+	char qemu_log[CP_FSIMAGE_PATH_MAX];
+};
+
+/* Decides the accelerator (once per session), makes the image (removed
+ * again before returning, or kept with --keep), boots bzimage, waits for
+ * qemu to exit or the timeout, reads and parses the result port. Returns
+ * 0 (b->out.status says whether a payload came; if not, b->why says why,
+ * naming the console file), -CP_EBUSY at a stop signal, or the host-side
+ * error. After 0 the caller must call cp_lab_boot_release(). */
+int cp_lab_boot_guest(struct cp_lab_session *s, const char *bzimage, struct cp_lab_boot *b,
+		      struct cp_diag *diag);
+
+/* The last line of the guest's console holding needle (NULL: the last
+ * non-empty line), or "". */
+void cp_lab_console_line(const struct cp_lab_boot *b, const char *needle, char *out, size_t len);
+
+/* Frees b->text and removes the guest's files, the console kept (and
+ * said so) when keep_console. */
+void cp_lab_boot_release(struct cp_lab_session *s, struct cp_lab_boot *b, bool keep_console);
 
 /* One fresh guest booted from bzimage: fresh image + mkfs, boot, run,
  * parse, the guest reboots (qemu exits), image removed. Returns 0 with r

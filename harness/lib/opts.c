@@ -244,16 +244,42 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 	struct cp_calibrate_opts t;
 	int i;
 
+	struct cp_real_opts lab; /* lab_option() fills its lab and guest_disk */
+	const char *lab_given = NULL;
+
 	memset(&t, 0, sizeof(t));
+	memset(&lab, 0, sizeof(lab));
 	t.workdir = CP_REAL_DEFAULT_WORKDIR;
 	t.name = "calibrated";
+	t.file_bytes = CP_CALIB_DEFAULT_FILE_BYTES;
+	t.nr_files = CP_CALIB_DEFAULT_FILES;
 	if (wants_help(argc, argv))
 		return 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		int m;
 
-		if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
+		if ((m = lab_option(argc, argv, &i, &lab, &lab_given, diag))) {
+			if (m < 0)
+				return -CP_EINVAL;
+		} else if ((m = opt_value(argc, argv, &i, "--file-size", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_parse_size(v, &t.file_bytes) || t.file_bytes < CP_CALIB_MIN_FILE_BYTES ||
+			    t.file_bytes % (1ULL << 20))
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--file-size '%s': must be a whole number of MiB, "
+						   "at least %lluM (e.g. 256M, 1G)",
+						   v, (unsigned long long)(CP_CALIB_MIN_FILE_BYTES >> 20));
+		} else if ((m = opt_value(argc, argv, &i, "--files", &v))) {
+			if (m < 0)
+				goto missing;
+			if (cp_parse_count(v, &t.nr_files) || t.nr_files < 1 ||
+			    t.nr_files > CP_CALIB_MAX_FILES)
+				return cp_diag_set(diag, -CP_EINVAL,
+						   "--files '%s': must be a count from 1 to %d", v,
+						   CP_CALIB_MAX_FILES);
+		} else if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
 			if (m < 0)
 				goto missing;
 			if (workdir_value(v, &t.workdir, diag))
@@ -280,6 +306,25 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		continue;
 missing:
 		return cp_diag_set(diag, -CP_EINVAL, "option '%s' needs a value", a);
+	}
+	if (lab_given && !lab.lab.kernel)
+		return cp_diag_set(diag, -CP_EINVAL, "%s needs --kernel BZIMAGE", lab_given);
+	if (lab.lab.kernel && lab.guest_disk)
+		return cp_diag_set(diag, -CP_EINVAL, "--kernel inside a lab guest");
+	t.lab = lab.lab;
+	t.guest_disk = lab.guest_disk;
+	if (t.lab.kernel) {
+		if (!t.lab.vm_mem_bytes)
+			t.lab.vm_mem_bytes = CP_CALIB_LAB_DEFAULT_VM_MEM;
+		if (t.lab.vm_mem_bytes < t.file_bytes + CP_LAB_VM_MIN_EXTRA_BYTES)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "--vm-mem %" PRIu64 " MiB is too small for --file-size %" PRIu64
+					   " MiB: the file must stay in the guest's page cache; needs at "
+					   "least --file-size + %llu MiB",
+					   t.lab.vm_mem_bytes >> 20, t.file_bytes >> 20,
+					   (unsigned long long)(CP_LAB_VM_MIN_EXTRA_BYTES >> 20));
+		if (!t.lab.vm_cpus)
+			t.lab.vm_cpus = CP_LAB_DEFAULT_VM_CPUS;
 	}
 	*o = t;
 	return 0;

@@ -64,11 +64,28 @@ struct cp_real_opts {
  * naming the option and value. Strings point into argv. */
 int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_diag *diag);
 
+/* calibrate's data file and fs_mark run by default; --file-size and
+ * --files make them smaller (a quick calibration, a small guest). */
+#define CP_CALIB_DEFAULT_FILE_BYTES (1ULL << 30)
+#define CP_CALIB_MIN_FILE_BYTES (16ULL << 20)
+#define CP_CALIB_DEFAULT_FILES 100000
+#define CP_CALIB_MAX_FILES 10000000
+/* `calibrate --kernel`: guest RAM by default, what `real --mem 1G
+ * --kernel` gives its guest (1G + CP_LAB_VM_EXTRA_BYTES), so the profile
+ * describes the guest the 1 GiB lab runs use; at least --file-size +
+ * CP_LAB_VM_MIN_EXTRA_BYTES (the data file must stay cached). */
+#define CP_CALIB_LAB_DEFAULT_VM_MEM ((1ULL << 30) + CP_LAB_VM_EXTRA_BYTES)
+
 struct cp_calibrate_opts {
 	const char *workdir;    /* --workdir, default CP_REAL_DEFAULT_WORKDIR */
 	const char *output;     /* -o/--output FILE, default: stdout */
 	const char *from;       /* --from FILE: profile to copy unmeasured keys from */
 	const char *name;       /* --name NAME of the machine, default "calibrated" */
+	uint64_t file_bytes;    /* --file-size SIZE, default CP_CALIB_DEFAULT_FILE_BYTES */
+	uint64_t nr_files;      /* --files N (fs_mark -n), default CP_CALIB_DEFAULT_FILES */
+	struct cp_lab_opts lab; /* --kernel BZIMAGE [--vm-mem --vm-cpus --timeout --accel]:
+				 * measure inside a lab guest; vm_mem_bytes resolved */
+	const char *guest_disk; /* hidden --guest-disk DEV: inside a lab guest (guest.h) */
 };
 
 int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,

@@ -62,9 +62,10 @@ int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o
 			 const struct cp_real_plan *p, struct cp_diag *diag);
 
 /* Prepares the work directory dir (refusals -CP_EPERM, as
- * cp_workdir_prepare) and checks that it has room for plan p: its disk
- * bytes + 512 MiB (-CP_ENOSPC naming both). On failure wd is released. */
-int cp_real_workdir_open(const char *dir, const struct cp_real_plan *p, struct cp_workdir *wd,
+ * cp_workdir_prepare) and checks that it has room for disk_bytes (a
+ * plan's cp_real_plan_disk_bytes) + 512 MiB (-CP_ENOSPC naming both). On
+ * failure wd is released. */
+int cp_real_workdir_open(const char *dir, uint64_t disk_bytes, struct cp_workdir *wd,
 			 struct cp_diag *diag);
 
 /* Removes the work directory if the session created it and it is empty. */

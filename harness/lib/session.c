@@ -153,10 +153,10 @@ checks:
 	}
 	if (o->guest_disk)
 		return 0;
-	return cp_real_workdir_open(o->workdir, p, &s->wd, diag);
+	return cp_real_workdir_open(o->workdir, cp_real_plan_disk_bytes(p), &s->wd, diag);
 }
 
-int cp_real_workdir_open(const char *dir, const struct cp_real_plan *p, struct cp_workdir *wd,
+int cp_real_workdir_open(const char *dir, uint64_t disk_bytes, struct cp_workdir *wd,
 			 struct cp_diag *diag)
 {
 	uint64_t free_bytes;
@@ -165,11 +165,11 @@ int cp_real_workdir_open(const char *dir, const struct cp_real_plan *p, struct c
 	if (rc)
 		return rc;
 	rc = cp_workdir_free_bytes(wd, &free_bytes, diag);
-	if (!rc && free_bytes < cp_real_plan_disk_bytes(p) + 512 * MIB)
+	if (!rc && free_bytes < disk_bytes + 512 * MIB)
 		rc = cp_diag_set(diag, -CP_ENOSPC,
 				 "%s has %" PRIu64 " MiB free; the run needs about %" PRIu64
 				 " MiB + 512 MiB",
-				 wd->path, free_bytes >> 20, cp_real_plan_disk_bytes(p) >> 20);
+				 wd->path, free_bytes >> 20, disk_bytes >> 20);
 	if (rc)
 		cp_workdir_release(wd);
 	return rc;
