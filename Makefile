@@ -4,7 +4,8 @@
 #   make test   the whole suite, then again with ASan+UBSan
 #   make bench  benchmarks (not part of the tests)
 #   make test-lab  build the lab kernels (stock and legacy 6.1) if missing,
-#                  then boot one under qemu (tests/real/lab_boot.sh)
+#                  then the lab tests: boot one under qemu, calibrate a
+#                  guest, and a 2-run A/B of the two (tests/real/lab_*.sh)
 
 BUILD     ?= build
 SAN_BUILD ?= build-san
@@ -49,8 +50,8 @@ lab-kernels:
 		--patch patches/linux-6.1-legacy-referenced.patch
 
 test-lab: build lab-kernels
-	CP_LAB_KERNEL=$(LAB_STOCK)/bzImage ctest --test-dir $(BUILD) --output-on-failure \
-		-R '^real\.lab_'
+	CP_LAB_KERNEL=$(LAB_STOCK)/bzImage CP_LAB_LEGACY=$(LAB_LEGACY)/bzImage \
+		ctest --test-dir $(BUILD) --output-on-failure -R '^real\.lab_'
 
 lint:
 	@scripts/lint-determinism.sh
