@@ -38,6 +38,7 @@
 #include "guest.h"
 #include "kfile.h"
 #include "proc.h"
+#include "resident.h"
 #include "sample.h"
 #include "sig.h"
 
@@ -595,6 +596,7 @@ static int setup_phase(struct run *R, struct cp_diag *diag)
 	const struct cp_real_plan *p = R->p;
 	struct writer wr[CP_REAL_MAX_FILES];
 	size_t i;
+	int64_t refetched = 0;
 	int rc, fd;
 
 	for (i = 0; i < p->nr_mkdirs; i++) { /* parents come first */
@@ -655,6 +657,31 @@ static int setup_phase(struct run *R, struct cp_diag *diag)
 		}
 		close(fd);
 	}
+	/* cached = yes: every page resident (resident.h), a few rounds. */
+	for (i = 0; i < p->nr_files; i++) {
+		int64_t got = 0, total = 0;
+		int round;
+
+		if (!p->files[i].cached || p->files[i].sparse)
+			continue;
+		for (round = 0; round < 3; round++) {
+			got = cp_refetch_missing(wr[i].path, wr[i].size_bytes);
+			if (got <= 0)
+				break;
+			total += got;
+		}
+		if (got < 0)
+			return cp_diag_set(diag, -CP_ESYS, "checking the page cache of %s: %s",
+					   wr[i].path, strerror(errno));
+		if (total) {
+			progress(R, "%s: %" PRId64 " MiB were not in the page cache after "
+				    "writing; read back", p->files[i].name, total >> 20);
+			refetched += total;
+		}
+	}
+	rc = cp_run_result_set_counter(R->r, "cp_setup_refetched_bytes", refetched);
+	if (rc)
+		return cp_diag_set(diag, rc, "out of memory");
 	return 0;
 }
 
