@@ -9,15 +9,7 @@
 set -u
 . "$2/tests/real/common.inc"
 K=${CP_LAB_KERNEL:-/var/tmp/cp-kbuild-stock/bzImage}
-[ -r "$K" ] || skip "no lab kernel at $K (scripts/build-kernel.sh /var/tmp/cp-kbuild-stock, or make test-lab)"
-command -v qemu-system-x86_64 >/dev/null 2>&1 || skip "no qemu-system-x86_64 (Debian package qemu-system-x86)"
-command -v cpio >/dev/null 2>&1 || skip "no cpio (Debian package cpio)"
-[ -x /bin/busybox ] || command -v busybox >/dev/null 2>&1 || skip "no busybox (busybox-static)"
-[ -x /usr/bin/fs_mark ] || command -v fs_mark >/dev/null 2>&1 || skip "no fs_mark (fsmark)"
-command -v mkfs.xfs >/dev/null 2>&1 || [ -x /usr/sbin/mkfs.xfs ] || [ -x /sbin/mkfs.xfs ] ||
-	skip "no mkfs.xfs (xfsprogs)"
-# the guest gets 512 MiB; leave the host room
-[ "$(mem_available_mib)" -ge 1024 ] || skip "less than 1 GiB available"
+need_lab "$K" "scripts/build-kernel.sh /var/tmp/cp-kbuild-stock, or make test-lab"
 make_tmp
 
 start_cp real seed --mem 256M --repeat 1 --kernel "$K" --workdir "$WORK" --json "$JSON"

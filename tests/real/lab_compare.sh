@@ -11,11 +11,8 @@ set -u
 . "$2/tests/real/common.inc"
 A=${CP_LAB_KERNEL:-/var/tmp/cp-kbuild-stock/bzImage}
 B=${CP_LAB_LEGACY:-/var/tmp/cp-kbuild-legacy/bzImage}
-[ -r "$A" ] || skip "no stock lab kernel at $A (make test-lab builds it)"
-[ -r "$B" ] || skip "no legacy lab kernel at $B (make test-lab builds it)"
-command -v qemu-system-x86_64 >/dev/null 2>&1 || skip "no qemu-system-x86_64 (Debian package qemu-system-x86)"
-command -v cpio >/dev/null 2>&1 || skip "no cpio (Debian package cpio)"
-[ "$(mem_available_mib)" -ge 1024 ] || skip "less than 1 GiB available"
+need_lab "$A" "the stock kernel; make test-lab builds it"
+need_lab "$B" "the legacy kernel; make test-lab builds it"
 make_tmp
 
 start_cp real compare seed --mem 256M --repeat 2 --kernel "stock=$A" --kernel "legacy=$B" \
