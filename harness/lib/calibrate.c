@@ -111,14 +111,7 @@ static void set(struct cp_calibration *c, const char *section, const char *key,
 	v->measured = true;
 }
 
-/* snprintf for message text, where truncation is acceptable. */
-static void msg(char *buf, size_t len, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static void msg(char *buf, size_t len, const char *fmt, ...)
+void cp_calib_text(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -295,7 +288,7 @@ static int write_direct(struct ctx *x, struct cp_diag *diag)
 	t = cp_proc_now_ns() - t;
 	close(fd);
 	fmt_rate(v, sizeof(v), (double)x->file_bytes / secs(t));
-	msg(how, sizeof(how),
+	cp_calib_text(how, sizeof(how),
 		 "%" PRIu64 " pwrite()s of 1 MiB with O_DIRECT + fsync to a new file on xfs on "
 		 "%s: %.2f s%s",
 		 (uint64_t)(x->file_bytes / MIB), x->dev_desc, secs(t), x->tag);
@@ -333,7 +326,7 @@ static void rate_format(const struct rate_acc *a, char v[RATE_CHARS], char range
 	fmt_rate(v, RATE_CHARS, a->sum / a->n);
 	fmt_rate(lo, sizeof(lo), a->lo);
 	fmt_rate(hi, sizeof(hi), a->hi);
-	msg(range, RANGE_CHARS, "%s..%s", lo, hi);
+	cp_calib_text(range, RANGE_CHARS, "%s..%s", lo, hi);
 }
 
 static int read_rates(struct ctx *x, int fd, int nr, const char *what, char v[RATE_CHARS],
@@ -370,7 +363,7 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 		close(fd);
 		return rc;
 	}
-	msg(how, sizeof(how),
+	cp_calib_text(how, sizeof(how),
 		 "mean of %d passes of 1 MiB read()s over a cached %" PRIu64 " MiB file on xfs "
 		 "(one process; includes the per-page lookup; the first, cold pass took %.2f "
 		 "s)%s",
@@ -384,7 +377,7 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 			break;
 	t = cp_proc_now_ns() - t;
 	close(fd);
-	msg(how, sizeof(how),
+	cp_calib_text(how, sizeof(how),
 		 "1000000 read(fd, buf, 0) calls on the cached file: the system call and VFS "
 		 "entry without a page (%.3f s)%s",
 		 secs(t), x->tag);
@@ -477,7 +470,7 @@ static int device_reads(struct ctx *x, struct cp_diag *diag)
 	if (i < DIRECT_PASSES)
 		return stopped(diag);
 	rate_format(&acc, v, range);
-	msg(how, sizeof(how),
+	cp_calib_text(how, sizeof(how),
 		 "mean of %d passes: two processes read the two halves of the %" PRIu64
 		 " MiB file on xfs at once with 1 MiB read()s after POSIX_FADV_DONTNEED "
 		 "(readahead, read_ahead_kb of the device), on %s%s",
@@ -531,9 +524,9 @@ static int latency(struct ctx *x, int writing, struct cp_diag *diag)
 		return stopped(diag);
 	}
 	qsort(lat, (size_t)n, sizeof(*lat), cmp_u64);
-	msg(range, sizeof(range), "%" PRIu64 "us..%" PRIu64 "us (p5..p95)",
+	cp_calib_text(range, sizeof(range), "%" PRIu64 "us..%" PRIu64 "us (p5..p95)",
 		 (lat[n / 20] + 500) / 1000, (lat[n - 1 - n / 20] + 500) / 1000);
-	msg(how, sizeof(how),
+	cp_calib_text(how, sizeof(how),
 		 "mean of %d %s of 4 KiB with O_DIRECT at random page offsets of the %" PRIu64
 		 " MiB file, one at a time (queue depth 1), through xfs and %s%s",
 		 n, writing ? "pwrite()s" : "pread()s", (uint64_t)(x->file_bytes / MIB), x->dev_desc, x->tag);
@@ -657,7 +650,7 @@ static void system_facts(struct ctx *x)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int zones;
 
-	msg(how, sizeof(how), "sysconf(_SC_NPROCESSORS_ONLN) (as `nproc`)%s", x->tag);
+	cp_calib_text(how, sizeof(how), "sysconf(_SC_NPROCESSORS_ONLN) (as `nproc`)%s", x->tag);
 	set(x->c, "machine", "cpus", NULL, how, "%ld", cpus);
 	if (cp_kv_read("/proc/meminfo", &kv, NULL) == 0 && cp_kv_get(&kv, "MemTotal", &total) == 0) {
 		int64_t base = 0;
@@ -667,13 +660,13 @@ static void system_facts(struct ctx *x)
 
 		ram = installed_ram((uint64_t)total);
 		if (ram) {
-			msg(how, sizeof(how),
+			cp_calib_text(how, sizeof(how),
 				 "online memory blocks x block_size_bytes in /sys/devices/system/memory "
 				 "(MemTotal is %" PRId64 " MiB)%s",
 				 total >> 20, x->tag);
 		} else if (x->w->guest_disk && (ram = guest_vm_mem()) >= (uint64_t)total) {
 			/* the lab kernel has no memory hotplug sysfs */
-			msg(how, sizeof(how),
+			cp_calib_text(how, sizeof(how),
 				 "the guest's RAM as given to qemu (-m; the host passed it as "
 				 CP_LAB_VM_MEM_ARG "%" PRIu64 " on the kernel command line; MemTotal "
 				 "is %" PRId64 " MiB)%s",
@@ -686,7 +679,7 @@ static void system_facts(struct ctx *x)
 			for (i = 0; i < sizeof(kern) / sizeof(kern[0]); i++)
 				if (cp_kv_get(&kv, kern[i], &v) == 0)
 					base += v;
-			msg(how, sizeof(how),
+			cp_calib_text(how, sizeof(how),
 				 "ram - MemTotal (%" PRIu64 " MiB) + SUnreclaim + KernelStack + "
 				 "PageTables + Percpu of /proc/meminfo at calibration (%" PRId64
 				 " MiB)%s",
@@ -699,13 +692,13 @@ static void system_facts(struct ctx *x)
 	if (cp_kfile_read("/sys/kernel/mm/transparent_hugepage/enabled", &text, NULL) == 0) {
 		int never = strstr(text, "[never]") != NULL;
 
-		msg(how, sizeof(how), "/sys/kernel/mm/transparent_hugepage/enabled: %.*s%s",
+		cp_calib_text(how, sizeof(how), "/sys/kernel/mm/transparent_hugepage/enabled: %.*s%s",
 			 (int)strcspn(text, "\n"), text, x->tag);
 		set(x->c, "machine", "thp", NULL, how, "%s", never ? "no" : "yes");
 		cp_free(text);
 	} else if (access("/sys/kernel", F_OK) == 0 &&
 		   access("/sys/kernel/mm/transparent_hugepage", F_OK) != 0) {
-		msg(how, sizeof(how),
+		cp_calib_text(how, sizeof(how),
 			 "/sys/kernel/mm/transparent_hugepage does not exist: the kernel was built "
 			 "without THP%s",
 			 x->tag);
@@ -713,18 +706,18 @@ static void system_facts(struct ctx *x)
 	}
 	zones = nr_populated_zones();
 	if (zones > 0) {
-		msg(how, sizeof(how), "zones with present pages > 0 in /proc/zoneinfo%s", x->tag);
+		cp_calib_text(how, sizeof(how), "zones with present pages > 0 in /proc/zoneinfo%s", x->tag);
 		set(x->c, "machine", "nr_zones", NULL, how, "%d", zones);
 	}
 	if (cp_kfile_read_u64("/proc/sys/vm/min_free_kbytes", &u, NULL) == 0) {
-		msg(how, sizeof(how),
+		cp_calib_text(how, sizeof(how),
 			 "/proc/sys/vm/min_free_kbytes as set on this machine (0 would mean the "
 			 "kernel default)%s",
 			 x->tag);
 		set(x->c, "machine", "min_free_kbytes", NULL, how, "%" PRIu64, u);
 	}
 	if (cp_kfile_read_u64("/proc/sys/vm/watermark_scale_factor", &u, NULL) == 0) {
-		msg(how, sizeof(how), "/proc/sys/vm/watermark_scale_factor%s", x->tag);
+		cp_calib_text(how, sizeof(how), "/proc/sys/vm/watermark_scale_factor%s", x->tag);
 		set(x->c, "machine", "watermark_scale_factor", NULL, how, "%" PRIu64, u);
 	}
 }
@@ -737,15 +730,15 @@ static void device_facts(struct ctx *x)
 
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb", dev);
 	if (cp_kfile_read_u64(path, &v, NULL) == 0) {
-		msg(how, sizeof(how), "%s of the device the files were read from%s", path, x->tag);
+		cp_calib_text(how, sizeof(how), "%s of the device the files were read from%s", path, x->tag);
 		set(x->c, "device", "max_request", NULL, how, "%" PRIu64 "K", v);
 	}
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/read_ahead_kb", dev);
 	if (cp_kfile_read_u64(path, &v, NULL) == 0) {
-		msg(how, sizeof(how), "%s of the device the files were read from%s", path, x->tag);
+		cp_calib_text(how, sizeof(how), "%s of the device the files were read from%s", path, x->tag);
 		set(x->c, "readahead", "read_ahead_kb", NULL, how, "%" PRIu64, v);
 	}
-	msg(how, sizeof(how), "the device calibrate measured%s", x->tag);
+	cp_calib_text(how, sizeof(how), "the device calibrate measured%s", x->tag);
 	if (x->w->guest_disk)
 		set(x->c, "device", "model", NULL, how,
 		    "virtio disk %s of a qemu guest (an image file on the host)", x->w->guest_disk);
@@ -860,7 +853,7 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 		struct cp_calib_value *cpus = cp_calibration_get(c, "machine", "cpus");
 		struct cp_calib_value *ram = cp_calibration_get(c, "machine", "ram");
 
-		msg(desc, sizeof(desc), "%s CPUs, %s RAM, %s %s (calibrated)",
+		cp_calib_text(desc, sizeof(desc), "%s CPUs, %s RAM, %s %s (calibrated)",
 			 cpus && cpus->measured ? cpus->value : "?",
 			 ram && ram->measured ? ram->value : "?",
 			 w.guest_disk ? "virtio disk" : "loop device on",

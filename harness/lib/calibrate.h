@@ -53,6 +53,14 @@ struct cp_calibration {
 	char fs_mark_how[256];
 };
 
+/* snprintf for the text of a calibration (how a number was measured,
+ * descriptions), where truncation is acceptable. */
+void cp_calib_text(char *buf, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
 /* The profile's keys in order, measured or not (for the writer). */
 void cp_calibration_init(struct cp_calibration *c, const char *name);
 

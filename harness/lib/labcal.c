@@ -77,22 +77,6 @@ void cp_labcal_guest_kernel(const char *console_line, char *out, size_t len)
 	out[n] = '\0';
 }
 
-/* snprintf for description text, where truncation is acceptable. */
-static void text(char *buf, size_t len, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static void text(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
 struct progress {
 	void (*fn)(void *, const char *);
 	void *arg;
@@ -130,15 +114,15 @@ static int take(const struct cp_calibrate_opts *o, struct cp_lab_session *s,
 		return rc;
 	gmtime_r(&now, &tm);
 	strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	text(c->kernel, sizeof(c->kernel), "%s (the guest's)", kernel[0] ? kernel : "?");
-	text(c->host, sizeof(c->host), "a qemu %s guest of %s on %s", kvm ? "KVM" : "TCG",
+	cp_calib_text(c->kernel, sizeof(c->kernel), "%s (the guest's)", kernel[0] ? kernel : "?");
+	cp_calib_text(c->host, sizeof(c->host), "a qemu %s guest of %s on %s", kvm ? "KVM" : "TCG",
 	     o->lab.kernel, host);
 	snprintf(c->command, sizeof(c->command), "%s", command);
 	cpus = cp_calibration_get(c, "machine", "cpus");
 	ram = cp_calibration_get(c, "machine", "ram");
 	desc = cp_calibration_get(c, "machine", "description");
 	if (desc) {
-		text(desc->value, sizeof(desc->value),
+		cp_calib_text(desc->value, sizeof(desc->value),
 			 "qemu %s guest of %s: %s CPUs, %s RAM, virtio disk (calibrated)",
 			 kvm ? "KVM" : "TCG", kernel[0] ? kernel : "?",
 			 cpus && cpus->measured ? cpus->value : "?",
