@@ -761,16 +761,9 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 	int rc, trc;
 	char desc[200];
 
-	if (o->guest_disk) {
-		/* the guard first: on a host, nothing else happens */
-		rc = cp_lab_guest_verify(diag);
-		if (rc)
-			return rc;
-	}
-	if (geteuid() != 0)
-		return cp_diag_set(diag, -CP_EPERM,
-				   "needs root (it makes a filesystem on a loop device); nothing "
-				   "was touched");
+	rc = cp_lab_admit(o->guest_disk, "it makes a filesystem on a loop device", diag);
+	if (rc)
+		return rc;
 	memset(&w, 0, sizeof(w));
 	w.guest_disk = o->guest_disk;
 	if (!w.guest_disk && cp_proc_find_tool("losetup", w.losetup, sizeof(w.losetup)))

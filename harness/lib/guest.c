@@ -73,3 +73,16 @@ int cp_lab_guest_verify(struct cp_diag *diag)
 				   CP_LAB_GUEST_CMDLINE_FLAG);
 	return 0;
 }
+
+int cp_lab_admit(const char *guest_disk, const char *what, struct cp_diag *diag)
+{
+	if (guest_disk) {
+		int rc = cp_lab_guest_verify(diag);
+
+		if (rc)
+			return rc;
+	}
+	if (geteuid() != 0)
+		return cp_diag_set(diag, -CP_EPERM, "needs root (%s); nothing was touched", what);
+	return 0;
+}

@@ -37,4 +37,10 @@ bool cp_lab_guest_check(const char *proc_cmdline, const char *pid1_argv, size_t 
  * guest, -CP_EPERM otherwise (diag: "--guest-disk is only honoured ..."). */
 int cp_lab_guest_verify(struct cp_diag *diag);
 
+/* The admission of a run that touches the system (real, calibrate): with
+ * guest_disk the guest guard first (cp_lab_guest_verify: on a host nothing
+ * else happens), then root. -CP_EPERM with diag "needs root (what);
+ * nothing was touched". */
+int cp_lab_admit(const char *guest_disk, const char *what, struct cp_diag *diag);
+
 #endif /* CP_GUEST_H */

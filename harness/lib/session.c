@@ -103,16 +103,11 @@ int cp_real_session_open(struct cp_real_session *s, const struct cp_real_opts *o
 
 	memset(s, 0, sizeof(*s));
 	s->opts = *o;
-	if (o->guest_disk) {
-		/* the guard first: on a host, nothing else happens */
-		rc = cp_lab_guest_verify(diag);
-		if (rc)
-			return rc;
-	}
-	if (geteuid() != 0)
-		return cp_diag_set(diag, -CP_EPERM,
-				   "needs root (it makes a filesystem on a loop device, mounts it "
-				   "and confines memory); nothing was touched");
+	rc = cp_lab_admit(o->guest_disk,
+			  "it makes a filesystem on a loop device, mounts it and confines memory",
+			  diag);
+	if (rc)
+		return rc;
 	if (o->guest_disk) {
 		rc = guest_open(s, o, diag);
 		if (rc)
