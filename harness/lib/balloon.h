@@ -20,10 +20,19 @@ struct cp_diag;
 int cp_meminfo_available(const char *meminfo, uint64_t *out, struct cp_diag *diag);
 
 /* Bytes the balloon must lock so that mem_bytes stay available:
- * available - mem_bytes. Returns 0, or -CP_ENOSPC when available <
+ * cp_balloon_lockable(available - mem_bytes). Returns 0, or -CP_ENOSPC when available <
  * mem_bytes + CP_BALLOON_HEADROOM_BYTES (diag gives the numbers). */
 int cp_balloon_size(uint64_t available, uint64_t mem_bytes, uint64_t *out,
 		    struct cp_diag *diag);
+
+/* Page-table bytes of an anonymous mapping of bytes, faulted in with
+ * 4 KiB pages on x86-64 (4-level): PTE pages per 2 MiB, PMD per 1 GiB,
+ * PUD per 512 GiB. */
+uint64_t cp_balloon_page_table_bytes(uint64_t bytes);
+
+/* The most the balloon may lock inside span bytes of free memory once its
+ * own page tables are paid for, rounded down to a page. */
+uint64_t cp_balloon_lockable(uint64_t span);
 
 /* The same with another headroom (a lab guest: CP_LAB_GUEST_HEADROOM_BYTES). */
 int cp_balloon_size_headroom(uint64_t available, uint64_t mem_bytes, uint64_t headroom_bytes,

@@ -109,9 +109,11 @@ static void meminfo_available_from_a_file(void **state)
 	unlink(path);
 }
 
-/* The balloon takes available - SIZE, and the run refuses unless
- * available >= SIZE + 1.5 GiB: 24 GiB available, --mem 1G -> 23 GiB
- * locked; 2.4 GiB available, --mem 1G -> 2.4 < 2.5: refused. */
+/* The balloon takes available - SIZE less its own page tables, and the
+ * run refuses unless available >= SIZE + 1.5 GiB: 24 GiB available,
+ * --mem 1G -> a span of 23 GiB, of which the tables of 23 GiB (11776 PTE
+ * pages + 23 PMD pages + 1 PUD page = 11800 pages) are not locked;
+ * 2.4 GiB available, --mem 1G -> 2.4 < 2.5: refused. */
 static void balloon_leaves_size_and_keeps_headroom(void **state)
 {
 	const uint64_t gib = 1ULL << 30;
@@ -120,13 +122,35 @@ static void balloon_leaves_size_and_keeps_headroom(void **state)
 
 	(void)state;
 	assert_int_equal(cp_balloon_size(24 * gib, gib, &b, NULL), 0);
-	assert_int_equal(b, 23 * gib);
+	assert_int_equal(b, 23 * gib - 11800ULL * 4096);
 	assert_int_equal(cp_balloon_size(5 * gib / 2, gib, &b, NULL), 0); /* exactly 2.5 */
-	assert_int_equal(b, 3 * gib / 2);
+	/* 1.5 GiB: 768 PTE + 2 PMD + 1 PUD pages */
+	assert_int_equal(b, 3 * gib / 2 - 771ULL * 4096);
 	b = 7;
 	assert_int_equal(cp_balloon_size(24 * gib / 10, gib, &b, &d), -CP_ENOSPC);
 	assert_int_equal(b, 7);
 	assert_non_null(strstr(d.msg, "SIZE + 1536 MiB"));
+}
+
+/* x86-64 4-level paging with 4 KiB pages: a PTE page maps 2 MiB, a PMD
+ * page 1 GiB, a PUD page 512 GiB. The measured case: a 21713 MiB balloon
+ * raised PageTables by 42 MiB. */
+static void balloon_page_tables_one_pte_page_per_2mib(void **state)
+{
+	const uint64_t mib = 1ULL << 20;
+
+	(void)state;
+	assert_int_equal(cp_balloon_page_table_bytes(0), 0);
+	assert_int_equal(cp_balloon_page_table_bytes(4096), 3 * 4096);    /* one of each */
+	assert_int_equal(cp_balloon_page_table_bytes(2 * mib), 3 * 4096);
+	assert_int_equal(cp_balloon_page_table_bytes(2 * mib + 1), 4 * 4096); /* second PTE */
+	/* 21713 MiB: 10857 PTE + 22 PMD + 1 PUD pages = 42.5 MiB */
+	assert_int_equal(cp_balloon_page_table_bytes(21713 * mib), 10880ULL * 4096);
+	/* what the balloon locks plus its tables fits the span */
+	assert_true(cp_balloon_lockable(21713 * mib) +
+			    cp_balloon_page_table_bytes(cp_balloon_lockable(21713 * mib)) <=
+		    21713 * mib);
+	assert_int_equal(cp_balloon_lockable(21713 * mib) % 4096, 0);
 }
 
 static void kfile_write_never_creates_files(void **state)
@@ -161,6 +185,7 @@ int main(void)
 		cmocka_unit_test(xfs_ig_line_is_found_among_others),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
+		cmocka_unit_test(balloon_page_tables_one_pte_page_per_2mib),
 		cmocka_unit_test(kfile_write_never_creates_files),
 		cmocka_unit_test(sampler_columns_start_with_time),
 	};
