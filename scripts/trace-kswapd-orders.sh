@@ -1,0 +1,100 @@
+#!/bin/sh
+# trace-kswapd-orders.sh - which allocations wake kswapd, at which order,
+# and how much kswapd reclaims for each, while one command runs (root).
+#
+#   scripts/trace-kswapd-orders.sh [-o TRACE_FILE] -- COMMAND [ARG...]
+#
+# e.g. scripts/trace-kswapd-orders.sh -- build/cachepressure real seed \
+#          --mem 2G --confine global
+#
+# Uses a tracing instance of its own (/sys/kernel/tracing/instances/
+# cachepressure-trace-PID), created here and removed on every exit path,
+# so the machine's main trace buffer and its settings are left alone.
+# Events: vmscan:mm_vmscan_wakeup_kswapd (order, gfp of the allocation
+# that woke it: wakeup_kswapd() in mm/vmscan.c), vmscan:mm_vmscan_kswapd_wake
+# (balance_pgdat() starting at an order), vmscan:mm_vmscan_lru_shrink_inactive
+# (pages scanned and reclaimed per batch, with the priority),
+# compaction:mm_compaction_begin and kmem:mm_page_alloc_extfrag (fallbacks
+# to another migratetype's pageblock: what boosts the watermarks).
+# Prints: kswapd runs and reclaimed pages by the order kswapd was woken
+# at, reclaimed pages by priority, the gfp masks of high-order wake-ups,
+# and the counts of compactions and fallbacks. The raw trace is kept with -o.
+# Exits with the command's status (130 on SIGINT/SIGTERM, after stopping it).
+set -eu
+out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o) [ $# -ge 2 ] || { echo "trace-kswapd-orders: -o needs a file" >&2; exit 2; }
+	    out=$2; shift 2 ;;
+	--) shift; break ;;
+	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "trace-kswapd-orders: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "trace-kswapd-orders: no command given (see --help)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "trace-kswapd-orders: needs root" >&2; exit 2; }
+T=/sys/kernel/tracing
+[ -d "$T/instances" ] || T=/sys/kernel/debug/tracing
+[ -d "$T/instances" ] || { echo "trace-kswapd-orders: no tracefs with instances" >&2; exit 2; }
+I=$T/instances/cachepressure-trace-$$
+raw=$(mktemp /tmp/cachepressure-trace.XXXXXX)
+cleanup() {
+	[ -d "$I" ] && { echo 0 > "$I/tracing_on"; rmdir "$I"; }
+	if [ -n "$out" ]; then mv "$raw" "$out"; else rm -f "$raw"; fi
+}
+child=
+trap cleanup EXIT
+trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; exit 130' INT TERM
+mkdir "$I"
+echo 65536 > "$I/buffer_size_kb"
+for e in vmscan/mm_vmscan_wakeup_kswapd vmscan/mm_vmscan_kswapd_wake \
+	 vmscan/mm_vmscan_lru_shrink_inactive compaction/mm_compaction_begin \
+	 kmem/mm_page_alloc_extfrag; do
+	echo 1 > "$I/events/$e/enable"
+done
+echo 1 > "$I/tracing_on"
+rc=0
+# in the background so that a stop signal is handled at once; the child
+# (ours) is stopped with SIGTERM by the trap
+"$@" &
+child=$!
+wait "$child" || rc=$?
+child=
+echo 0 > "$I/tracing_on"
+cat "$I/trace" > "$raw"
+lost=$(cat "$I"/per_cpu/cpu*/stats | awk '/^overrun/ { n += $2 } END { print n + 0 }')
+awk -v lost="$lost" '
+function field(name,   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, name "=") == 1)
+			return substr($i, length(name) + 2);
+	return "";
+}
+/mm_vmscan_wakeup_kswapd:/ {
+	o = field("order"); wakeups[o]++
+	if (o > 0) gfp[field("gfp_flags")]++
+}
+/mm_vmscan_kswapd_wake:/ { cur = field("order"); runs[cur]++ }
+/mm_vmscan_lru_shrink_inactive:/ && $1 ~ /^kswapd/ {
+	r = field("nr_reclaimed"); reclaimed[cur] += r; total += r
+	by_prio[field("priority")] += r
+}
+/mm_compaction_begin:/ { compactions++ }
+/mm_page_alloc_extfrag:/ { fallbacks++ }
+END {
+	printf "%-6s %10s %12s %16s %10s\n", "order", "wake-ups", "kswapd runs", "kswapd reclaimed", "per run"
+	for (o = 0; o <= 10; o++)
+		if (wakeups[o] || runs[o])
+			printf "%-6d %10d %12d %16d %10.0f\n", o, wakeups[o], runs[o],
+			       reclaimed[o], runs[o] ? reclaimed[o] / runs[o] : 0
+	printf "kswapd reclaimed %d pages in all\n", total
+	printf "by priority:"
+	for (p = 12; p >= 0; p--)
+		if (by_prio[p]) printf " %d:%d", p, by_prio[p]
+	printf "\n"
+	print "gfp of the high-order wake-ups:"
+	for (g in gfp) printf "  %6d %s\n", gfp[g], g
+	printf "compactions begun %d, migratetype fallbacks %d, trace events lost %d\n",
+	       compactions, fallbacks, lost
+}' "$raw"
+exit "$rc"
