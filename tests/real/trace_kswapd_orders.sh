@@ -13,7 +13,13 @@ TR=/sys/kernel/tracing
 S=$2/scripts/trace-kswapd-orders.sh
 make_tmp
 
-left() { ls "$TR/instances" | grep -c '^cachepressure-trace-' || true; }
+left() {
+	n=0
+	for d in "$TR"/instances/cachepressure-trace-*; do
+		[ -d "$d" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
 
 sh "$S" -o "$T/raw" -- sh -c 'exit 3' >"$OUT" 2>"$ERR"
 RC=$?
