@@ -100,6 +100,7 @@ int cp_pagecache_add_mapping(struct cp_pagecache *pc, uint32_t nr_index, struct 
 		p->prev = p->next = CP_NIL;
 		p->shadow = 0;
 		p->flags = 0;
+		p->pflags = 0;
 		memset(p->pad, 0, sizeof(p->pad));
 	}
 	pc->mappings[pc->nr_mappings] = (struct cp_mapping){
@@ -248,6 +249,26 @@ void cp_mark_page_accessed(struct cp_pagecache *pc, uint32_t slot, int cpu)
 	cp_workingset_activation(pc, 1);
 }
 
+void cp_page_attach_private(struct cp_pagecache *pc, uint32_t slot, uint32_t private)
+{
+	struct cp_page *p = &pc->pages[slot];
+
+	CP_BUG_ON(!(p->flags & CP_PG_RESIDENT) || (p->pflags & CP_PG_PRIVATE) ||
+		  !pc->release_private);
+	p->private = private;
+	p->pflags |= CP_PG_PRIVATE;
+}
+
+/* try_to_release_page(): free the page's buffers before it goes. */
+static void release_private(struct cp_pagecache *pc, struct cp_page *p)
+{
+	if (!(p->pflags & CP_PG_PRIVATE))
+		return;
+	p->pflags &= (uint8_t)~CP_PG_PRIVATE;
+	pc->release_private(pc->release_private_priv, p->private);
+	p->private = 0;
+}
+
 /* Take a resident page out of the cache; the caller frees the memory. */
 static void page_cache_delete(struct cp_pagecache *pc, uint32_t id, uint32_t slot)
 {
@@ -273,6 +294,7 @@ void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot)
 	bool ws = p->flags & CP_PG_WORKINGSET;
 
 	CP_BUG_ON(!(p->flags & CP_PG_RESIDENT) || (p->flags & CP_PG_LRU));
+	release_private(pc, p);
 	m->nrpages--;
 	p->shadow = cp_workingset_eviction(pc, 1);
 	p->flags = (uint8_t)(CP_PG_SHADOW | (ws ? CP_PG_SHADOW_WS : 0));
@@ -298,6 +320,7 @@ static uint64_t drop_mapping_pages(struct cp_pagecache *pc, uint32_t id, bool sh
 		if (p->flags & CP_PG_RESIDENT) {
 			if (p->flags & CP_PG_ISOLATED)
 				continue;
+			release_private(pc, p);
 			page_cache_delete(pc, id, slot);
 			p->flags = 0;
 			dropped++;
@@ -366,6 +389,8 @@ bool cp_pagecache_check(const struct cp_pagecache *pc)
 			if ((f & CP_PG_RESIDENT) && (f & CP_PG_SHADOW))
 				return false;
 			if ((f & CP_PG_LRU) && !(f & CP_PG_RESIDENT))
+				return false;
+			if ((pc->pages[s].pflags & CP_PG_PRIVATE) && !(f & CP_PG_RESIDENT))
 				return false;
 			np += !!(f & CP_PG_RESIDENT);
 			ns += !!(f & CP_PG_SHADOW);

@@ -33,13 +33,20 @@ enum cp_page_flags {
 	CP_PG_ISOLATED = 1u << 7,   /* taken off the LRU by reclaim */
 };
 
+/* pflags: page_has_private() - buffer heads attached (buffer_head.c) */
+#define CP_PG_PRIVATE (1u << 0)
+
 /* 16 bytes. Invariants: RESIDENT and SHADOW exclusive; LRU implies
- * RESIDENT; prev/next are CP_NIL unless LRU. */
+ * RESIDENT; PRIVATE implies RESIDENT; prev/next are CP_NIL unless LRU. */
 struct cp_page {
 	uint32_t prev, next; /* LRU neighbours (slot numbers) */
-	uint32_t shadow;     /* eviction timestamp when SHADOW */
+	union {
+		uint32_t shadow;  /* eviction timestamp when SHADOW */
+		uint32_t private; /* the owner's handle of its buffers when PRIVATE */
+	};
 	uint8_t flags;       /* enum cp_page_flags */
-	uint8_t pad[3];
+	uint8_t pflags;      /* CP_PG_PRIVATE */
+	uint8_t pad[2];
 };
 
 /* One LRU list: head is the most recently added end. */
@@ -96,6 +103,10 @@ struct cp_pagecache {
 	/* called when a mapping loses its last page (inode_add_lru); may be NULL */
 	void (*mapping_emptied)(void *priv, void *host);
 	void *mapping_emptied_priv;
+	/* try_to_release_page(): a page with PRIVATE leaves the cache
+	 * (reclaim or truncation); the owner frees what `private` names */
+	void (*release_private)(void *priv, uint32_t private);
+	void *release_private_priv;
 };
 
 int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params *p,
@@ -111,6 +122,10 @@ static inline struct cp_mapping *cp_mapping_get(struct cp_pagecache *pc, uint32_
 {
 	return &pc->mappings[id];
 }
+
+/* Attach private data (buffer heads) to a resident page: the page holds
+ * `private` until it leaves the cache, when release_private gets it. */
+void cp_page_attach_private(struct cp_pagecache *pc, uint32_t slot, uint32_t private);
 
 /* filemap lookup: slot of (mapping, index); test RESIDENT in its flags. */
 static inline uint32_t cp_mapping_slot(const struct cp_pagecache *pc, uint32_t id, uint32_t index)

@@ -20,6 +20,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.inode_lru_with_pagecache = true, /* fs/inode.c before 5.16 */
 	.xfs_reclaim_blocks = true,       /* fs/xfs/xfs_icache.c SYNC_WAIT */
 	.xfs_buf_lru_first_visit_frees = true, /* fs/xfs/xfs_buf.c xfs_buftarg_isolate (inverted) */
+	.iomap_write_buffer_heads = true, /* fs/iomap.c iomap_write_begin */
 	.readahead_nofs = false,          /* mm/readahead.c: readahead_gfp_mask(mapping) */
 	.has_vfs_cache_pressure_denom = false,
 };
@@ -38,6 +39,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.inode_lru_with_pagecache = false, /* 5.16 "keep inodes with page cache off the LRU" */
 	.xfs_reclaim_blocks = false,       /* 5.9 reclaim rework */
 	.xfs_buf_lru_first_visit_frees = false,
+	.iomap_write_buffer_heads = false, /* fs/iomap/buffered-io.c: IOMAP_F_BUFFER_HEAD only */
 	.readahead_nofs = true,            /* mm/readahead.c page_cache_ra_unbounded */
 	.has_vfs_cache_pressure_denom = false,
 };
@@ -61,6 +63,7 @@ static const struct cp_kernel_profile linux_6_x = {
 	.inode_lru_with_pagecache = false, /* ref §13: no (vendor sysctl aside) */
 	.xfs_reclaim_blocks = false,       /* non-blocking */
 	.xfs_buf_lru_first_visit_frees = false, /* ref §13 "(not checked)": kept as 6.1 */
+	.iomap_write_buffer_heads = false, /* as 6.1 */
 	.readahead_nofs = true,            /* as 6.1: page_cache_ra_unbounded */
 	.has_vfs_cache_pressure_denom = true,   /* fs/dcache.c, 6.16+ */
 };

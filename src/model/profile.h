@@ -59,6 +59,10 @@ struct cp_kernel_profile {
 	 * goes at visit b_lru_ref; 6.1 (after 19957a181608, 2019) rotates
 	 * while it can decrement and frees at visit b_lru_ref + 1. */
 	bool xfs_buf_lru_first_visit_frees;
+	/* fs/iomap: a buffered write attaches buffer heads to the page
+	 * (4.11 iomap_write_begin -> __block_write_begin_int: true; 6.1
+	 * only for IOMAP_F_BUFFER_HEAD, never set by XFS: false) */
+	bool iomap_write_buffer_heads;
 	/* mm/readahead.c: readahead allocates under memalloc_nofs_save() on
 	 * every filesystem (6.1: true; 4.11: the mapping's gfp decides) */
 	bool readahead_nofs;

@@ -11,6 +11,8 @@
  * counters with no vmstat twin). Reports sort by name themselves. */
 #define CP_VMSTAT_ITEMS(X) \
 	X(ALLOCSTALL, "allocstall") \
+	X(BUFFER_HEADS_ALLOCATED, "cp_buffer_heads_allocated") \
+	X(BUFFER_HEADS_FREED, "cp_buffer_heads_freed") \
 	X(DENTRIES_ALLOCATED, "cp_dentries_allocated") \
 	X(DENTRIES_FREED, "cp_dentries_freed") \
 	X(INODES_ALLOCATED, "cp_inodes_allocated") \

@@ -255,6 +255,14 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	rc = cp_pagecache_init(&w->pc, &pp, &w->mem, &w->vs);
 	if (rc)
 		return cp_diag_set(diag, rc, "page cache: %s", cp_strerror(rc));
+	if (cp_write_attaches_buffers(cfg->fs, cfg->kernel)) {
+		rc = cp_buffer_heads_init(&w->bh, &w->mem, &w->vs);
+		if (rc)
+			return cp_diag_set(diag, rc, "buffer heads: %s", cp_strerror(rc));
+		w->use_bh = true;
+		w->pc.release_private = cp_buffer_heads_release_page;
+		w->pc.release_private_priv = &w->bh;
+	}
 	rc = cp_fs_init(&w->fs, &fp, diag);
 	if (rc)
 		return rc;
@@ -281,6 +289,30 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	w->cost.stat_cpu_ns = cfg->fs_costs.stat_cpu_ns;
 	w->cost.inode_read_ns = cfg->fs_costs.inode_read_ns;
 	w->ra_pages = (uint32_t)(cfg->machine->read_ahead_kb / 4);
+	return 0;
+}
+
+/* One page of dd's buffered write: the page, and (4.11 XFS, ext4) the
+ * buffer head __block_write_begin attaches to it. The kernel allocates
+ * the head after the page, with the page locked so that reclaim cannot
+ * take it; the model allocates it first, which needs no lock. */
+static int dd_write_page(struct cp_world *w, uint32_t id, uint32_t index,
+			 struct cp_alloc_ctx *ctx)
+{
+	struct cp_slab_obj bh;
+	int rc;
+
+	if (!w->use_bh)
+		return cp_add_to_page_cache_lru(&w->pc, id, index, ctx);
+	rc = cp_create_empty_buffers(&w->bh, ctx, &bh);
+	if (rc)
+		return rc;
+	rc = cp_add_to_page_cache_lru(&w->pc, id, index, ctx);
+	if (rc) {
+		cp_try_to_free_buffers(&w->bh, bh);
+		return rc;
+	}
+	cp_page_attach_private(&w->pc, cp_mapping_slot(&w->pc, id, index), bh.slab);
 	return 0;
 }
 
@@ -322,7 +354,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 			if (!sc->files[i].cached || chunk >= nr)
 				continue;
 			for (p = (uint32_t)chunk; p < nr && p < chunk + 256; p++) {
-				rc = cp_add_to_page_cache_lru(&w->pc, id, p, &dd.ctx);
+				rc = dd_write_page(w, id, p, &dd.ctx);
 				if (rc)
 					return cp_diag_set(diag, rc,
 							   "%s: [file %s]: the cached files do not fit in memory",
@@ -709,6 +741,8 @@ static void run_release(struct run *r)
 	if (r->w.fs_ready)
 		cp_fs_release(&r->w.fs);
 	cp_pagecache_release(&r->w.pc);
+	if (r->w.use_bh)
+		cp_buffer_heads_release(&r->w.bh);
 }
 
 int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struct cp_diag *diag)

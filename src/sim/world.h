@@ -13,6 +13,7 @@
 #include "engine/blockdev.h"
 #include "engine/engine.h"
 #include "engine/work.h"
+#include "model/buffer_head.h"
 #include "model/memory.h"
 #include "model/namei.h"
 #include "model/pagecache.h"
@@ -50,6 +51,10 @@ struct cp_world {
 	struct cp_memcg memcg;
 	bool use_memcg;
 	struct cp_pagecache pc;
+	/* buffer heads on pages the setup's dd wrote, when the kernel and
+	 * filesystem attach them (cp_write_attaches_buffers) */
+	struct cp_buffer_heads bh;
+	bool use_bh;
 	struct cp_fs fs;
 	bool fs_ready;
 	struct cp_super sb;
