@@ -5,7 +5,9 @@
 #   scripts/validate-grid.sh [BUILD_DIR [OUT_DIR [CONFINE:MEM ...]]]
 #
 # (defaults: build, /var/tmp/cp-validate-grid, memcg:1G global:2G memcg:2G
-# global:1G). Calibrates this machine once into OUT_DIR/machine.ini (kept:
+# global:1G global:16G; the 16G row, the seed's full scale, needs about
+# 17.5 GiB available and some 18 GB of disk for its image, and is refused
+# otherwise). Calibrates this machine once into OUT_DIR/machine.ini (kept:
 # delete it to measure again) and runs, for each row,
 #   cachepressure validate seed --mem MEM --confine CONFINE --repeat 3 \
 #       --machine OUT_DIR/machine.ini --json OUT_DIR/seed-CONFINE-MEM.json
@@ -15,7 +17,7 @@
 set -eu
 BUILD=${1:-build}
 OUT=${2:-/var/tmp/cp-validate-grid}
-[ $# -gt 2 ] && shift 2 || set -- memcg:1G global:2G memcg:2G global:1G
+[ $# -gt 2 ] && shift 2 || set -- memcg:1G global:2G memcg:2G global:1G global:16G
 CP=$BUILD/cachepressure
 [ -x "$CP" ] || { echo "validate-grid: no $CP (make build)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "validate-grid: needs root" >&2; exit 2; }
