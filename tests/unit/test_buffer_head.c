@@ -64,6 +64,15 @@ static void write_page(struct fixture *f, uint32_t index)
 	cp_page_attach_private(&f->pc, cp_mapping_slot(&f->pc, f->id, index), o.slab);
 }
 
+/* Pages 0 .. n-1, as dd writes them. */
+static void write_pages(struct fixture *f, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		write_page(f, i);
+}
+
 /* XFS on 4.11 writes through iomap_write_begin -> __block_write_begin_int
  * (buffer heads); XFS on 6.1 only for IOMAP_F_BUFFER_HEAD, which it never
  * sets; ext4 goes through __block_write_begin on both. */
@@ -88,11 +97,9 @@ static void who_attaches_buffer_heads(void **state)
 static void one_head_per_page_39_to_a_slab_page(void **state)
 {
 	struct fixture *f = fixture_new(128);
-	uint32_t i;
 
 	(void)state;
-	for (i = 0; i < 78; i++)
-		write_page(f, i);
+	write_pages(f, 78);
 	assert_int_equal(cp_buffer_head_pages(&f->bh), 2);
 	write_page(f, 78);
 	assert_int_equal(cp_buffer_head_pages(&f->bh), 3);
@@ -111,8 +118,7 @@ static void reclaim_frees_the_heads_with_the_pages(void **state)
 	uint32_t i;
 
 	(void)state;
-	for (i = 0; i < 78; i++)
-		write_page(f, i);
+	write_pages(f, 78);
 	for (i = 0; i < 39; i++) {
 		uint32_t slot = cp_lru_tail(&f->pc, CP_LRU_INACTIVE_FILE);
 
@@ -133,11 +139,10 @@ static void reclaim_frees_the_heads_with_the_pages(void **state)
 static void truncation_frees_them_and_reads_attach_none(void **state)
 {
 	struct fixture *f = fixture_new(16);
-	uint32_t slot, i;
+	uint32_t slot;
 
 	(void)state;
-	for (i = 0; i < 4; i++)
-		write_page(f, i);
+	write_pages(f, 4);
 	slot = cp_lru_tail(&f->pc, CP_LRU_INACTIVE_FILE);
 	cp_lru_del(&f->pc, slot);
 	cp_pagecache_evict(&f->pc, slot);
