@@ -53,17 +53,20 @@
  *   blocks as large as alignment allows, in ascending pfn, to the list
  *   tail (FPI_TO_TAIL), so the lowest pfns are allocated first.
  *
- * 4.11 (kernel_4_11): no watermark boost (5.0) and no ALLOC_NOFRAGMENT
- * (5.0); the fallback takes the largest block even for a MOVABLE request
- * that may not steal (no find_smallest) and does not move it to the
- * requested type's list: it removes it and expand()s it onto that type's
- * lists directly; stealing claims the pageblock only when the free pages
- * moved are at least half of it (the movable/alike count came in 4.12,
- * "mm, page_alloc: count movable pages when stealing from pageblock");
- * move_freepages() puts blocks at the list head, not the tail; boot frees
- * go to the list head (FPI_TO_TAIL is 5.10). fallbacks[], can_steal_
- * fallback(), expand(), merging and the watermark test are the same.
- * These 4.11 rules come from the patch history, not from a 4.11 tree.
+ * 4.11 (kernel_4_11): no watermark boost and no ALLOC_NOFRAGMENT (both
+ * 5.0); __rmqueue_fallback() takes the largest block even for a MOVABLE
+ * request that may not steal (find_smallest is 7a8f58f39188, 4.13) and
+ * does not move it to the requested type's list: it steals when allowed,
+ * then removes that very block and expand()s it onto the requested
+ * type's lists (the retry through __rmqueue_smallest is 3bc48f96cf11,
+ * after 4.11); stealing claims the pageblock when the free pages moved
+ * are at least half of it (the movable/alike count is 02aa0cdd7248,
+ * after 4.11); move_freepages() and the boot frees put blocks at the list
+ * head (tail since 293ffa5ebb9c and 7fef431be9c9, 5.10). fallbacks[],
+ * can_steal_fallback(), expand(), merging, buddy_merge_likely and the
+ * watermark test are the same. The 4.11 __rmqueue_fallback() was checked
+ * against a quoted copy of the 4.11 function; the rest of the 4.11 rules
+ * come from those commits' diffs, not from a 4.11 tree.
  *
  * SIMPLIFIED:
  * - One zone, no per-CPU page lists (pcp): every order-0 allocation and

@@ -353,6 +353,33 @@ static void rmqueue_fallback_4_11_takes_largest_block(void **state)
 	cp_buddy_release(&b);
 }
 
+/* 4.11 move_freepages() puts moved blocks at the list head (the tail
+ * since 5.10, 293ffa5ebb9c). 4.11 zone of 1024 pages: UNMOVABLE 0/o0
+ * (whole zone UNMOVABLE), 512/o9, 1/o0, 2/o0 (splitting 2/o1, 3 left);
+ * freeing 1 lists it at the head: UNMOVABLE order 0 = [1, 3]. MOVABLE
+ * order 8 steals 256/o8 (can steal: 8 >= 4) and moves pageblock 0's free
+ * blocks in pfn order, each to the head: MOVABLE order 0 = [3, 1]; 510
+ * free pages >= 256: claimed. The next MOVABLE order 0 takes 3. */
+static void move_freepages_4_11_moves_blocks_to_list_head(void **state)
+{
+	struct cp_buddy b;
+	struct cp_buddy_params p = { .nr_pages = 1024, .kernel_4_11 = true };
+
+	(void)state;
+	assert_int_equal(cp_buddy_init(&b, &p, NULL), 0);
+	assert_int_equal(alloc_ok(&b, 0, UNMOV, 0), 0);
+	assert_int_equal(alloc_ok(&b, 9, UNMOV, 0), 512);
+	assert_int_equal(alloc_ok(&b, 0, UNMOV, 0), 1);
+	assert_int_equal(alloc_ok(&b, 0, UNMOV, 0), 2);
+	free_ok(&b, 1, 0);
+	assert_int_equal(b.free_area[0][UNMOV].head, 1);
+	assert_int_equal(alloc_ok(&b, 8, MOV, 0), 256);
+	assert_int_equal(cp_buddy_pageblock_migratetype(&b, 0), MOV);
+	assert_int_equal(b.free_area[0][MOV].head, 3);
+	assert_int_equal(alloc_ok(&b, 0, MOV, 0), 3);
+	cp_buddy_release(&b);
+}
+
 /* A 2048-page zone (4 pageblocks) with MOVABLE allocations 0/o10,
  * 1024/o9, 1536/o0: pageblock 3 (1536-2047) has 511 pages free
  * (1537/o0 ... 1792/o8), all MOVABLE. Boost cap mult_frac(1000, 15000,
@@ -423,6 +450,110 @@ static void steal_suitable_fallback_keeps_pageblock_under_half_free(void **state
 	free_ok(&b, 1792, 0);
 	assert_int_equal(cp_buddy_nr_free_blocks(&b, 0, MOV), 1);
 	cp_buddy_release(&b);
+}
+
+/* The half rule at its edge: with only 1536/o8 allocated, pageblock 3
+ * has exactly 256 free pages (1792/o8) and 256 movable. RECLAIMABLE
+ * order 0: alike = 512 - (256 + 256) = 0, 256 + 0 >= 256: claimed. */
+static void steal_suitable_fallback_claims_pageblock_at_exactly_half_free(void **state)
+{
+	struct cp_buddy b;
+
+	(void)state;
+	zone_init(&b, 2048);
+	alloc_ok(&b, 10, MOV, 0);
+	alloc_ok(&b, 9, MOV, 0);
+	assert_int_equal(alloc_ok(&b, 8, MOV, 0), 1536);
+	assert_int_equal(b.nr_free_pages, 256);
+	assert_int_equal(alloc_ok(&b, 0, RECL, 0), 1792);
+	assert_int_equal(cp_buddy_pageblock_migratetype(&b, 1536), RECL);
+	assert_int_equal(b.nr_pageblocks_claimed, 1);
+	cp_buddy_release(&b);
+}
+
+/* A RECLAIMABLE request stealing from a MOVABLE pageblock counts the
+ * non-movable allocated pages as alike. Reserving pfns 1536-1835 (300
+ * UNMOVABLE pages) leaves pageblock 3 with 212 free pages (1836/o2,
+ * 1840/o4, 1856/o6, 1920/o7); after MOVABLE 0/o10 and 1024/o9 those are
+ * all that is free. RECLAIMABLE order 0 falls back to 1920/o7: free 212,
+ * movable 0, alike = 512 - 212 = 300; 212 + 300 >= 256: claimed (212
+ * alone would not be). __rmqueue_smallest takes 1836/o2 split to 1836. */
+static void steal_suitable_fallback_counts_unmovable_pages_alike_for_reclaimable(void **state)
+{
+	struct cp_buddy b;
+	struct cp_buddy_range r = { 1536, 300 };
+	struct cp_buddy_params p = { .nr_pages = 2048, .reserved = &r, .nr_reserved = 1 };
+
+	(void)state;
+	assert_int_equal(cp_buddy_init(&b, &p, NULL), 0);
+	assert_int_equal(cp_buddy_free_block_order(&b, 1836), 2);
+	assert_int_equal(cp_buddy_free_block_order(&b, 1920), 7);
+	assert_int_equal(alloc_ok(&b, 10, MOV, 0), 0);
+	assert_int_equal(alloc_ok(&b, 9, MOV, 0), 1024);
+	assert_int_equal(b.nr_free_pages, 212);
+	assert_int_equal(alloc_ok(&b, 0, RECL, 0), 1836);
+	assert_int_equal(cp_buddy_pageblock_migratetype(&b, 1536), RECL);
+	assert_int_equal(cp_buddy_nr_free_blocks(&b, 7, RECL), 1);
+	cp_buddy_release(&b);
+}
+
+/* A MOVABLE request counts the pageblock's MOVABLE allocations as alike,
+ * and an order-4 block may be stolen (can_steal_fallback: 4 >= 9 / 2).
+ * A 1024-page zone filled with UNMOVABLE order-0 pages (both pageblocks
+ * UNMOVABLE); round k frees pfns 16k..16k+15 (merging to 16k/o4, UNMOVABLE
+ * list) and a MOVABLE order-4 request takes it: 16 free + 16k movable.
+ * Rounds 0-14: at most 16 + 224 = 240 < 256, pageblock 0 stays UNMOVABLE;
+ * round 15: 16 + 240 = 256: claimed for MOVABLE. */
+static void steal_suitable_fallback_counts_movable_pages_alike_for_movable(void **state)
+{
+	struct cp_buddy b;
+	uint32_t i, k;
+
+	(void)state;
+	zone_init(&b, 1024);
+	for (i = 0; i < 1024; i++)
+		alloc_ok(&b, 0, UNMOV, 0);
+	for (k = 0; k < 16; k++) {
+		for (i = 16 * k; i < 16 * k + 16; i++)
+			free_ok(&b, i, 0);
+		assert_int_equal(cp_buddy_nr_free_blocks(&b, 4, UNMOV), 1);
+		assert_int_equal(alloc_ok(&b, 4, MOV, 0), 16 * k);
+		assert_int_equal(cp_buddy_pageblock_migratetype(&b, 0), k < 15 ? UNMOV : MOV);
+	}
+	assert_int_equal(b.nr_extfrag, 1 + 16);
+	cp_buddy_release(&b);
+}
+
+/* fallbacks[]: at the same order, MOVABLE tries RECLAIMABLE before
+ * UNMOVABLE, UNMOVABLE tries RECLAIMABLE before MOVABLE, RECLAIMABLE
+ * tries UNMOVABLE before MOVABLE. Each case on a fresh 2048-page zone:
+ * an order-0 request of type X steals 0/o10 (pageblocks 0-1 become X,
+ * free 1..1023 of type X, 512/o9 the largest), an order-9 request of
+ * type Y takes 1024 from 1024/o10 (1536/o9 left as Y); then an order-9
+ * request of type Z sees X and Y blocks at order 9 and takes 512 if X
+ * comes first in fallbacks[Z], 1536 otherwise. */
+static void fallbacks_table_order_per_migratetype(void **state)
+{
+	static const enum cp_migratetype cases[][3] = {
+		/* X (first choice of Z), Y, Z */
+		{ RECL, UNMOV, MOV },
+		{ RECL, MOV, UNMOV },
+		{ UNMOV, MOV, RECL },
+	};
+	unsigned c;
+
+	(void)state;
+	for (c = 0; c < 3; c++) {
+		struct cp_buddy b;
+
+		zone_init(&b, 2048);
+		assert_int_equal(alloc_ok(&b, 0, cases[c][0], 0), 0);
+		assert_int_equal(alloc_ok(&b, 9, cases[c][1], 0), 1024);
+		assert_int_equal(cp_buddy_nr_free_blocks(&b, 9, cases[c][0]), 1);
+		assert_int_equal(cp_buddy_nr_free_blocks(&b, 9, cases[c][1]), 1);
+		assert_int_equal(alloc_ok(&b, 9, cases[c][2], 0), 512);
+		cp_buddy_release(&b);
+	}
 }
 
 /* boost_watermark adds a pageblock per fallback, capped at
@@ -829,8 +960,13 @@ int main(void)
 		cmocka_unit_test(boost_watermark_skipped_in_zone_under_four_pageblocks),
 		cmocka_unit_test(rmqueue_fallback_movable_that_cannot_steal_takes_smallest),
 		cmocka_unit_test(rmqueue_fallback_4_11_takes_largest_block),
+		cmocka_unit_test(move_freepages_4_11_moves_blocks_to_list_head),
 		cmocka_unit_test(rmqueue_fallback_reclaimable_steals_mostly_free_movable_pageblock),
 		cmocka_unit_test(steal_suitable_fallback_keeps_pageblock_under_half_free),
+		cmocka_unit_test(steal_suitable_fallback_claims_pageblock_at_exactly_half_free),
+		cmocka_unit_test(steal_suitable_fallback_counts_unmovable_pages_alike_for_reclaimable),
+		cmocka_unit_test(steal_suitable_fallback_counts_movable_pages_alike_for_movable),
+		cmocka_unit_test(fallbacks_table_order_per_migratetype),
 		cmocka_unit_test(boost_watermark_adds_pageblock_per_fallback_up_to_cap),
 		cmocka_unit_test(boost_watermark_off_with_factor_zero),
 		cmocka_unit_test(alloc_nofragment_refuses_fallback_below_pageblock_order),
