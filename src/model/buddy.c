@@ -60,9 +60,10 @@
  * then removes that very block and expand()s it onto the requested
  * type's lists (the retry through __rmqueue_smallest is 3bc48f96cf11,
  * after 4.11); stealing claims the pageblock when the free pages moved
- * are at least half of it (the movable/alike count is 02aa0cdd7248,
- * after 4.11); move_freepages() and the boot frees put blocks at the list
- * head (tail since 293ffa5ebb9c and 7fef431be9c9, 5.10). fallbacks[],
+ * are at least half of it (the movable/alike count is "mm, page_alloc:
+ * count movable pages when stealing from pageblock", 2017, after 4.11);
+ * move_freepages() and the boot frees put blocks at the list head (tail
+ * since 293ffa5ebb9c and 7fef431be9c9, 5.10). fallbacks[],
  * can_steal_fallback(), expand(), merging, buddy_merge_likely and the
  * watermark test are the same. The 4.11 __rmqueue_fallback() was checked
  * against a quoted copy of the 4.11 function; the rest of the 4.11 rules
