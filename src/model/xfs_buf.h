@@ -51,6 +51,8 @@ struct cp_xfs_buf {
 	uint8_t b_lru_ref;      /* passes through the LRU it may still take */
 	uint8_t b_state;        /* CP_XFS_BSTATE_* */
 	uint8_t b_pages;        /* memory pages (CP_OWNER_FSBUF) */
+	uint32_t b_pfns[];      /* b_pages order-0 pages (the pool's objects
+				 * have room for the largest buffer) */
 };
 
 struct cp_xfs_buftarg {
@@ -59,6 +61,7 @@ struct cp_xfs_buftarg {
 	 * test in xfs_buftarg_isolate() */
 	bool inverted_isolate;
 	uint8_t pages[CP_XFS_NR_BUF_TYPES]; /* pages per buffer of each type */
+	uint8_t max_pages;                  /* the largest of pages[] */
 	bool ready;                         /* initialised (XFS only) */
 
 	struct cp_pool pool;     /* struct cp_xfs_buf by index */
