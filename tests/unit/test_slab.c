@@ -69,6 +69,7 @@ static int teardown(void **state)
 	cp_slab_cache_release(&f->dentry);
 	cp_slab_cache_release(&f->inode);
 	cp_slab_cache_release(&f->ili);
+	cp_mem_release(&f->mem);
 	cp_free(f);
 	return 0;
 }
