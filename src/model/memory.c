@@ -35,10 +35,11 @@
  * does not decide anything); the reserve is pfns 0 .. reserve_pages - 1,
  * in the kernel memblock reservations lie here and there, and part of
  * "reserve" (struct pages) is not in any zone; process memory is placed
- * at set-up in blocks of up to order 10, not page by page; memcg charges are exact (no
- * per-CPU charge stock of MEMCG_CHARGE_BATCH pages); the OOM killer is
- * not modelled: an allocation that cannot be satisfied fails with
- * -CP_ENOSPC and the caller reports it.
+ * at set-up in blocks of up to order 10, not page by page; no per-CPU
+ * page lists (buddy.c); memcg charges are exact (no per-CPU charge stock
+ * of MEMCG_CHARGE_BATCH pages); the OOM killer is not modelled: an
+ * allocation that cannot be satisfied fails with -CP_ENOSPC and the
+ * caller reports it.
  */
 #include "model/memory.h"
 

@@ -174,8 +174,9 @@ static inline bool cp_mem_watermark_ok(const struct cp_mem *m, uint64_t mark, ui
  * Allocate nr pages for owner in context ctx: charge ctx->memcg (memcg
  * limit reclaim when over the limit), then take pages from the free pool,
  * waking kswapd below the low watermark and reclaiming directly below min
- * (__alloc_pages_slowpath). Returns 0, or -CP_ENOSPC when reclaim made no
- * progress (the kernel would OOM); on failure nothing is charged or taken.
+ * (__alloc_pages_slowpath). Returns 0, -CP_ENOSPC when reclaim made no
+ * progress (the kernel would OOM), or -CP_ENOMEM (host memory for the
+ * placement record); on failure nothing is charged or taken.
  */
 int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx);
 
@@ -185,7 +186,8 @@ int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_
 void cp_mem_free(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg);
 
 /* Take nr free pages for owner without reclaim or watermarks (process
- * memory set up front, tests). 0 or -CP_ENOSPC. */
+ * memory set up front, tests). 0, -CP_ENOSPC or -CP_ENOMEM (host); on
+ * failure nothing is taken. */
 int cp_mem_take(struct cp_mem *m, unsigned owner, uint64_t nr);
 
 /*

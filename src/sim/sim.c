@@ -227,8 +227,12 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 	if (rc)
 		return rc;
 	/* mostly fs_mark's table of names (-n of them): scales like the run */
-	if (cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
-			cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) / CP_PAGE_SIZE))
+	rc = cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
+			 cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) /
+				 CP_PAGE_SIZE);
+	if (rc == -CP_ENOMEM)
+		return rc;
+	if (rc)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "machine: process memory of %llu bytes does not fit in %llu bytes",
 				   (unsigned long long)m->process_bytes, (unsigned long long)ram);
