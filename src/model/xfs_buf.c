@@ -496,6 +496,11 @@ bool cp_xfs_buf_check(const struct cp_xfs_buftarg *bt)
 		/* on the dirty list <=> a dirty non-inode buffer */
 		if (cp_list_linked(&bp->b_dirty) != (is_dirty && bp->b_type != CP_XFS_BUF_INODE))
 			return false;
+		/* its pages are allocated pages of the zone */
+		for (b = 0; b < bp->b_pages; b++)
+			if (bp->b_pfns[b] >= bt->mem->total_pages ||
+			    cp_buddy_free_block_order(&bt->mem->buddy, bp->b_pfns[b]) >= 0)
+				return false;
 		nr++;
 		pages += bp->b_pages;
 		on_lru += cp_list_linked(&bp->b_lru);

@@ -189,7 +189,8 @@ uint64_t cp_xfs_buftarg_count(const struct cp_xfs_buftarg *bt);
 uint64_t cp_xfs_buftarg_scan(struct cp_xfs_buftarg *bt, uint64_t nr_to_scan);
 
 /* Invariants: hash, LRU, dirty list and counters agree; held/dirty/
- * dispose states are consistent; pages add up. O(buffers). */
+ * dispose states are consistent; pages add up and are allocated pages
+ * of the zone. O(buffers). */
 bool cp_xfs_buf_check(const struct cp_xfs_buftarg *bt);
 
 #endif /* CP_XFS_BUF_H */

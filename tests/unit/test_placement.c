@@ -1,8 +1,9 @@
 /*
  * test_placement.c - the model's pages placed in the buddy allocator
  * (memory.c cp_mem_alloc_block and friends): page-cache pages, slabs and
- * their migratetypes, fallbacks, and allocations the count allows but no
- * free block fits.
+ * their migratetypes, fallbacks (claiming and fragmenting, with the
+ * watermark boost), allocations the count allows but no free block fits,
+ * and count-only callers.
  *
  * Every test uses one zone of 2048 pages and no reserve: at boot
  * (memblock_free_all) it is two free order-10 MOVABLE blocks, pfns 0 and
@@ -186,21 +187,13 @@ static void order2_slab_is_an_aligned_order2_block_of_its_migratetype(void **sta
 	cp_slab_cache_release(&c);
 }
 
-/*
- * The decision is the page count's; the buddy only places. Pages 0..1999
- * are taken one by one (ascending pfns: each comes from the smallest
- * block expand() left), the last 48 (2000..2047) by process memory; then
- * every even pfn below 2000 is freed: 1000 free order-0 pages, no two of
- * them buddies. An order-1 MOVABLE block: free 1000 >= low 40 + 2, so the
- * count allows it, but no free block of order >= 1 exists on any list:
- * cp_highorder_nofit 1, and the two pages are order-0 blocks (the two
- * freed last, 1998 then 1996: frees go to the list head).
- */
-static void highorder_allocation_the_count_allows_is_kept_when_no_block_fits(void **state)
+/* Fill the zone: pfns 0..1999 as order-0 MOVABLE page-cache blocks,
+ * taken one by one (ascending: each comes from the smallest block
+ * expand() left), and 2000..2047 as process memory (MOVABLE). */
+static void fill_zone(struct fixture *f)
 {
-	struct fixture *f = *state;
 	struct cp_alloc_ctx ctx = { .gfp = 0 };
-	uint32_t pfn, pfns[2], i;
+	uint32_t pfn, i;
 	bool split;
 
 	for (i = 0; i < 2000; i++) {
@@ -210,6 +203,25 @@ static void highorder_allocation_the_count_allows_is_kept_when_no_block_fits(voi
 		assert_false(split);
 	}
 	assert_int_equal(cp_mem_take(&f->mem, CP_OWNER_PROCESS, 48), 0);
+	assert_int_equal(f->mem.free_pages, 0);
+}
+
+/*
+ * The decision is the page count's; the buddy only places. The zone is
+ * filled (fill_zone), then every even pfn below 2000 is freed: 1000 free
+ * order-0 pages, no two of them buddies. An order-1 MOVABLE block: free 1000 >= low 40 + 2, so the
+ * count allows it, but no free block of order >= 1 exists on any list:
+ * cp_highorder_nofit 1, and the two pages are order-0 blocks (the two
+ * freed last, 1998 then 1996: frees go to the list head).
+ */
+static void highorder_allocation_the_count_allows_is_kept_when_no_block_fits(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_alloc_ctx ctx = { .gfp = 0 };
+	uint32_t pfns[2], i;
+	bool split;
+
+	fill_zone(f);
 	for (i = 0; i < 2000; i += 2)
 		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, i, 0, NULL);
 	assert_int_equal(f->mem.free_pages, 1000);
@@ -225,6 +237,45 @@ static void highorder_allocation_the_count_allows_is_kept_when_no_block_fits(voi
 	assert_true(cp_mem_check(&f->mem));
 	cp_mem_free_pages(&f->mem, CP_OWNER_PAGECACHE, pfns, 2, NULL);
 	assert_int_equal(f->mem.free_pages, 1000);
+	assert_true(cp_mem_check(&f->mem));
+	assert_true(cp_buddy_check(&f->mem.buddy));
+}
+
+/*
+ * steal_suitable_fallback() below pageblock_order: the zone is filled
+ * (fill_zone) and pages 1024..1087 freed, an order-6 MOVABLE block, free
+ * 64 >= low 40 + 1. An order-0 RECLAIMABLE request finds no block of its
+ * type; the fallback takes the order-6 block (can_steal: 6 >= 9 / 2), a
+ * fragmenting fallback, so boost_watermark() raises the boost by a
+ * pageblock: min(512, max(512, high 48 x 15000 / 10000 = 72)) = 512
+ * (the zone has 2048 >= 4 x 512 pages). move_freepages_block() moves the
+ * 64 free pages of pageblock 2 (1024..1535); the other 448 are MOVABLE
+ * page cache, so alike = 512 - (64 + 448) = 0 and 64 + 0 < 256: the
+ * pageblock stays MOVABLE. The page is 1024, the head of the moved block.
+ */
+static void fragmenting_fallback_boosts_watermark_and_leaves_a_used_pageblock(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_alloc_ctx ctx = { .gfp = 0 };
+	uint32_t pfn, i;
+	int owner = cp_mem_register_owner(&f->mem, "reclaimable");
+	bool split;
+
+	assert_true(owner >= 0);
+	fill_zone(f);
+	for (i = 1024; i < 1088; i++)
+		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, i, 0, NULL);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 1024), 6);
+	assert_int_equal(cp_mem_alloc_block(&f->mem, (unsigned)owner, 0, CP_MIGRATE_RECLAIMABLE,
+					    &ctx, &pfn, &split), 0);
+	assert_int_equal(pfn, 1024);
+	assert_int_equal(f->vs.v[CP_VM_EXTFRAG], 1);
+	assert_int_equal(f->vs.v[CP_VM_EXTFRAG_FRAGMENTING], 1);
+	assert_int_equal(f->vs.v[CP_VM_WATERMARK_BOOST], 1);
+	assert_int_equal(f->mem.buddy.watermark_boost, 512);
+	assert_int_equal(f->vs.v[CP_VM_PAGEBLOCKS_CLAIMED], 0);
+	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.buddy, 1024),
+			 CP_MIGRATE_MOVABLE);
 	assert_true(cp_mem_check(&f->mem));
 	assert_true(cp_buddy_check(&f->mem.buddy));
 }
@@ -265,6 +316,9 @@ int main(void)
 			order2_slab_is_an_aligned_order2_block_of_its_migratetype, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			highorder_allocation_the_count_allows_is_kept_when_no_block_fits, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			fragmenting_fallback_boosts_watermark_and_leaves_a_used_pageblock, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(count_only_pages_are_placed_and_freed_last_first,
 						setup, teardown),
