@@ -404,8 +404,11 @@ bool cp_pagecache_check(const struct cp_pagecache *pc)
 				return false;
 			if ((pc->pages[s].pflags & CP_PG_PRIVATE) && !(f & CP_PG_RESIDENT))
 				return false;
+			/* a resident page is an allocated page of the zone */
 			if (((f & CP_PG_RESIDENT) != 0) != (pc->pages[s].pfn != CP_NIL) ||
-			    ((f & CP_PG_RESIDENT) && pc->pages[s].pfn >= pc->mem->total_pages))
+			    ((f & CP_PG_RESIDENT) &&
+			     (pc->pages[s].pfn >= pc->mem->total_pages ||
+			      cp_buddy_free_block_order(&pc->mem->buddy, pc->pages[s].pfn) >= 0)))
 				return false;
 			np += !!(f & CP_PG_RESIDENT);
 			ns += !!(f & CP_PG_SHADOW);

@@ -174,7 +174,8 @@ void cp_lru_add_drain(struct cp_pagecache *pc, int cpu);
 void cp_lru_add_drain_all(struct cp_pagecache *pc);
 
 /* Invariants: list counts equal list lengths, each resident page on at
- * most one list, per-mapping counts add up, memory owner count matches. */
+ * most one list, per-mapping counts add up, memory owner count matches,
+ * resident pages (only they) have a pfn, an allocated page of the zone. */
 bool cp_pagecache_check(const struct cp_pagecache *pc);
 
 #endif /* CP_PAGECACHE_H */
