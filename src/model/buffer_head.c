@@ -53,6 +53,8 @@ int cp_buffer_heads_init(struct cp_buffer_heads *bh, struct cp_mem *mem,
 {
 	const struct cp_slab_geometry g = {
 		"buffer_head", CP_BUFFER_HEAD_SIZE, CP_BUFFER_HEADS_PER_SLAB, 0, false,
+		/* fs/buffer.c buffer_init: SLAB_RECLAIM_ACCOUNT (4.11, 6.1) */
+		CP_MIGRATE_RECLAIMABLE,
 	};
 
 	bh->vmstat = vmstat;

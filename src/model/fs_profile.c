@@ -27,20 +27,28 @@ static const struct cp_fs_profile fs_xfs = {
 	.kind = CP_FS_XFS,
 	/* include/linux/dcache.h: struct dentry is 192 B with
 	 * DNAME_INLINE_LEN 32 (4.11 = 6.1) [V]; SLUB 21 per order-0 slab
-	 * (slabinfo "dentry 192 21 1") [V-run]; SLAB_ACCOUNT [V] (ref §2.6) */
-	.dentry = { "dentry", 192, 21, 0, true },
+	 * (slabinfo "dentry 192 21 1") [V-run]; SLAB_ACCOUNT [V] (ref §2.6);
+	 * SLAB_RECLAIM_ACCOUNT (fs/dcache.c dcache_init, 4.11 and 6.1) [V
+	 * 6.1]: RECLAIMABLE pages */
+	.dentry = { "dentry", 192, 21, 0, true, CP_MIGRATE_RECLAIMABLE },
 	/* __d_alloc: kmalloc(17 + len, GFP_KERNEL_ACCOUNT); 40-char fs_mark
-	 * names -> 57 B -> kmalloc-64, 64 per order-0 slab (ref §2.6, §3.6) */
-	.external_name = { "kmalloc-64", 64, 64, 0, true },
+	 * names -> 57 B -> kmalloc-64, 64 per order-0 slab (ref §2.6, §3.6);
+	 * no __GFP_RECLAIMABLE in 4.11: UNMOVABLE pages (6.1 adds it and the
+	 * name goes to kmalloc-rcl-64: kernel profile dname_reclaimable) */
+	.external_name = { "kmalloc-64", 64, 64, 0, true, CP_MIGRATE_UNMOVABLE },
 	/* xfs_inode incl. the VFS inode: 960 B for 4.11 [U: ref §3.6 gives
 	 * 900-1000 B, 6.18 measures 1024], 16 per order-2 slab as measured
 	 * on 6.18 (960 x 16 = 15360 <= 16384); accounted (4.11
-	 * KM_ZONE_ACCOUNT, ref §9.5) */
-	.inode = { "xfs_inode", 960, 16, 2, true },
+	 * KM_ZONE_ACCOUNT, ref §9.5); KM_ZONE_RECLAIM = SLAB_RECLAIM_ACCOUNT
+	 * (4.11 fs/xfs/kmem.h [I]; 6.1 fs/xfs/xfs_super.c xfs_init_caches [V]):
+	 * RECLAIMABLE pages */
+	.inode = { "xfs_inode", 960, 16, 2, true, CP_MIGRATE_RECLAIMABLE },
 	/* xfs_ili: ~176 B for 4.11 [U: ref §3.6 starting guess]; 4096 / 176
 	 * = 23 per order-0 slab (6.18: 208 B, 19/slab); not accounted
-	 * (ref §9.5) */
-	.inode_log_item = { "xfs_ili", 176, 23, 0, false },
+	 * (ref §9.5); 4.11 xfs_init_zones: KM_ZONE_SPREAD only, UNMOVABLE
+	 * pages (6.1 adds SLAB_RECLAIM_ACCOUNT: kernel profile
+	 * xfs_ili_reclaimable) */
+	.inode_log_item = { "xfs_ili", 176, 23, 0, false, CP_MIGRATE_UNMOVABLE },
 	.dname_inline_len = 32,       /* DNAME_INLINE_LEN on 64-bit [V] */
 	.external_name_overhead = 17, /* offsetof(external_name, name[1]) [V] */
 	/* fs/xfs/xfs_mount.c xfs_mountfs (4.11) [V]: cluster =
@@ -68,12 +76,13 @@ static const struct cp_fs_profile fs_ext4 = {
 	.name = "ext4",
 	.description = "built-in ext4 (inode_size=256), Linux 4.11, SLUB",
 	.kind = CP_FS_EXT4,
-	.dentry = { "dentry", 192, 21, 0, true },
-	.external_name = { "kmalloc-64", 64, 64, 0, true },
+	.dentry = { "dentry", 192, 21, 0, true, CP_MIGRATE_RECLAIMABLE },
+	.external_name = { "kmalloc-64", 64, 64, 0, true, CP_MIGRATE_UNMOVABLE },
 	/* ext4_inode_cache: 1128 B, 14 per order-2 slab [V-run, ref §3.6];
-	 * SLAB_ACCOUNT (ref §9.5) */
-	.inode = { "ext4_inode_cache", 1128, 14, 2, true },
-	.inode_log_item = { "none", 0, 0, 0, false },
+	 * SLAB_ACCOUNT (ref §9.5); SLAB_RECLAIM_ACCOUNT (fs/ext4/super.c
+	 * init_inodecache [V 6.1]): RECLAIMABLE pages */
+	.inode = { "ext4_inode_cache", 1128, 14, 2, true, CP_MIGRATE_RECLAIMABLE },
+	.inode_log_item = { "none", 0, 0, 0, false, CP_MIGRATE_UNMOVABLE },
 	.dname_inline_len = 32,
 	.external_name_overhead = 17,
 	/* mke2fs.conf inode_size = 256 in 4096-byte inode table blocks */

@@ -30,6 +30,9 @@
  *                              xfs_init_zones()), ext4_inode_cache SLAB_ACCOUNT
  *                              (fs/ext4/super.c init_inodecache()); xfs_ili not
  *                              accounted (ref §9.5)
+ *   migratetype                the slab pages' (fs_profile.c cites each;
+ *                              cp_fs_init() applies the kernel profile's
+ *                              dname_reclaimable and xfs_ili_reclaimable)
  *
  * Kernel limits behind the ranges (Linux 4.11, x86-64): PAGE_SIZE 4096;
  * slab orders 0..MAX_ORDER - 1 = 10 (include/linux/mmzone.h); at most
@@ -307,6 +310,10 @@ static void derive(struct fs_pair *f)
 	 * profile names its cache */
 	p->inode_log_item.name = p->inode_log_item.object_size ? b->inode_log_item.name : "none";
 	p->inode_log_item.accounted = b->inode_log_item.accounted;
+	p->dentry.migratetype = b->dentry.migratetype;
+	p->external_name.migratetype = b->external_name.migratetype;
+	p->inode.migratetype = b->inode.migratetype;
+	p->inode_log_item.migratetype = b->inode_log_item.migratetype;
 	p->external_name_overhead = b->external_name_overhead;
 	p->reclaim_batch = b->reclaim_batch;
 	p->create_inode_nofs = b->create_inode_nofs;

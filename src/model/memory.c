@@ -12,12 +12,34 @@
  * cgroup (try_charge -> try_to_free_mem_cgroup_pages) up to
  * memcg_reclaim_retries times before failing.
  *
+ * Placement: every page the model holds is also an allocated page of a
+ * buddy allocator (buddy.c) of total_pages, so memory has a physical
+ * layout - migratetypes, fallbacks, fragmentation. The decisions above
+ * are taken on the page counts exactly as before; only after one has
+ * been taken (where free_pages drops) are the pages taken from the
+ * buddy, and nothing reads the buddy to decide yet. Its events become
+ * vmstat counters: cp_extfrag (trace mm_page_alloc_extfrag: a fallback
+ * to another migratetype), cp_extfrag_fragmenting (of those, the ones
+ * below pageblock_order), cp_pageblocks_claimed, cp_watermark_boost
+ * (boost_watermark() calls; the boost itself has no effect yet) and
+ * cp_highorder_nofit (see cp_mem_alloc_block). Callers that only count
+ * (cp_mem_alloc / cp_mem_take / cp_mem_free: process memory, tests) get
+ * their pages placed as the largest blocks that fit, migratetype by
+ * owner (reserve and fs buffers UNMOVABLE, process and page cache
+ * MOVABLE), kept on a per-owner stack; a free gives back the blocks
+ * placed last (split to pages when it ends inside one).
+ *
  * SIMPLIFIED: one node, one zone holding every managed page (the sums of
  * per-zone watermarks equal the single-zone values); no lowmem reserves,
- * no fragmentation or high-order failures; memcg charges are exact (no
- * per-CPU charge stock of MEMCG_CHARGE_BATCH pages); the OOM killer is
- * not modelled: an allocation that cannot be satisfied fails with
- * -CP_ENOSPC and the caller reports it.
+ * no high-order watermark test or high-order failure (the buddy's state
+ * does not decide anything); the reserve is pfns 0 .. reserve_pages - 1,
+ * in the kernel memblock reservations lie here and there, and part of
+ * "reserve" (struct pages) is not in any zone; process memory is placed
+ * at set-up in blocks of up to order 10, not page by page; no per-CPU
+ * page lists (buddy.c); memcg charges are exact (no per-CPU charge stock
+ * of MEMCG_CHARGE_BATCH pages); the OOM killer is not modelled: an
+ * allocation that cannot be satisfied fails with -CP_ENOSPC and the
+ * caller reports it.
  */
 #include "model/memory.h"
 
@@ -25,6 +47,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bug.h"
 #include "core/intmath.h"
 #include "model/gfp.h"
@@ -34,6 +57,15 @@ static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
 	[CP_OWNER_PROCESS] = "process",
 	[CP_OWNER_PAGECACHE] = "pagecache",
 	[CP_OWNER_FSBUF] = "fs_buffers",
+};
+
+/* The migratetype of pages a count-only caller gets (registered owners,
+ * slab caches, place their own: UNMOVABLE here). */
+static const enum cp_migratetype fixed_owner_mt[CP_NR_FIXED_OWNERS] = {
+	[CP_OWNER_RESERVE] = CP_MIGRATE_UNMOVABLE,
+	[CP_OWNER_PROCESS] = CP_MIGRATE_MOVABLE,   /* GFP_HIGHUSER_MOVABLE anon pages */
+	[CP_OWNER_PAGECACHE] = CP_MIGRATE_MOVABLE, /* see pagecache.c */
+	[CP_OWNER_FSBUF] = CP_MIGRATE_UNMOVABLE,   /* see xfs_buf.c */
 };
 
 uint64_t cp_min_free_kbytes_default(uint64_t lowmem_kbytes, uint64_t max_kbytes)
@@ -74,6 +106,25 @@ struct cp_watermarks cp_watermarks_compute(uint64_t managed_pages, uint64_t min_
 	return w;
 }
 
+/* The zone: the reserve allocated from boot (memblock), the rest free. */
+static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p, struct cp_diag *diag)
+{
+	struct cp_buddy_range reserve = { 0, (uint32_t)p->reserve_pages };
+	struct cp_buddy_params bp = {
+		.nr_pages = (uint32_t)p->total_pages,
+		.reserved = &reserve,
+		.nr_reserved = p->reserve_pages ? 1 : 0,
+		.kernel_4_11 = p->buddy_4_11,
+	};
+	int rc = cp_buddy_init(&m->buddy, &bp, diag);
+
+	if (rc)
+		return rc;
+	cp_buddy_set_boost_cap(&m->buddy, m->wmark.high, p->watermark_boost_factor);
+	m->buddy_alloc_flags = p->alloc_nofragment && !p->buddy_4_11 ? CP_BUDDY_ALLOC_NOFRAGMENT : 0;
+	return 0;
+}
+
 int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmstat *vmstat,
 		struct cp_diag *diag)
 {
@@ -88,6 +139,9 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 				   "memory: reserve of %llu pages does not fit in %llu pages",
 				   (unsigned long long)p->reserve_pages,
 				   (unsigned long long)p->total_pages);
+	if (p->total_pages > CP_BUDDY_MAX_PAGES)
+		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
+				   (unsigned long long)p->total_pages, CP_BUDDY_MAX_PAGES);
 	managed = p->total_pages - p->reserve_pages;
 	lowmem_kbytes = managed * 4;
 	mfk = p->min_free_kbytes;
@@ -116,7 +170,18 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 	m->nr_owners = CP_NR_FIXED_OWNERS;
 	m->nr_owner[CP_OWNER_RESERVE] = p->reserve_pages;
 	m->free_pages -= p->reserve_pages;
-	return 0;
+	return init_buddy(m, p, diag);
+}
+
+void cp_mem_release(struct cp_mem *m)
+{
+	unsigned i;
+
+	cp_buddy_release(&m->buddy);
+	for (i = 0; i < CP_MAX_OWNERS; i++) {
+		cp_free(m->anon[i].blocks);
+		memset(&m->anon[i], 0, sizeof(m->anon[i]));
+	}
 }
 
 int cp_mem_register_owner(struct cp_mem *m, const char *name)
@@ -139,10 +204,157 @@ static void take_pages(struct cp_mem *m, unsigned owner, uint64_t nr)
 	m->nr_owner[owner] += nr;
 }
 
+/* ---- placement -------------------------------------------------------- */
+
+/* The buddy's event counters, copied to vmstat as they move. */
+struct buddy_events {
+	uint64_t extfrag, fragmenting, boost, claimed;
+};
+
+static struct buddy_events events_now(const struct cp_buddy *b)
+{
+	return (struct buddy_events){ b->nr_extfrag, b->nr_extfrag_fragmenting, b->nr_boost,
+				      b->nr_pageblocks_claimed };
+}
+
+static void count_events(struct cp_mem *m, const struct buddy_events *before)
+{
+	struct buddy_events now = events_now(&m->buddy);
+
+	if (!m->vmstat)
+		return;
+	cp_count(m->vmstat, CP_VM_EXTFRAG, now.extfrag - before->extfrag);
+	cp_count(m->vmstat, CP_VM_EXTFRAG_FRAGMENTING, now.fragmenting - before->fragmenting);
+	cp_count(m->vmstat, CP_VM_WATERMARK_BOOST, now.boost - before->boost);
+	cp_count(m->vmstat, CP_VM_PAGEBLOCKS_CLAIMED, now.claimed - before->claimed);
+}
+
+/*
+ * get_page_from_freelist() -> rmqueue() for one block, after the count
+ * decided: with ALLOC_NOFRAGMENT first, then without (the retry at the
+ * end of get_page_from_freelist). -CP_ENOSPC only for order > 0.
+ */
+static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt, unsigned gfp,
+		       uint32_t *pfn)
+{
+	struct buddy_events before = events_now(&m->buddy);
+	unsigned flags = m->buddy_alloc_flags;
+	int rc;
+
+	/* alloc_flags_nofragment(): __GFP_KSWAPD_RECLAIM is ALLOC_KSWAPD */
+	if (gfp & CP_GFP_KSWAPD_RECLAIM)
+		flags |= CP_BUDDY_ALLOC_KSWAPD;
+	rc = cp_buddy_alloc(&m->buddy, order, mt, flags, pfn);
+	if (rc == -CP_ENOSPC && (flags & CP_BUDDY_ALLOC_NOFRAGMENT))
+		rc = cp_buddy_alloc(&m->buddy, order, mt, flags & ~CP_BUDDY_ALLOC_NOFRAGMENT, pfn);
+	/* rmqueue() would wake kswapd for a boosted zone: no behaviour yet */
+	cp_buddy_test_and_clear_boosted(&m->buddy);
+	count_events(m, &before);
+	CP_BUG_ON(rc && (rc != -CP_ENOSPC || order == 0));
+	return rc;
+}
+
+static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
+{
+	int rc = cp_buddy_free(&m->buddy, pfn, order, NULL);
+
+	CP_BUG_ON(rc);
+	(void)rc;
+}
+
+static enum cp_migratetype owner_mt(unsigned owner)
+{
+	return owner < CP_NR_FIXED_OWNERS ? fixed_owner_mt[owner] : CP_MIGRATE_UNMOVABLE;
+}
+
+static int anon_push(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order)
+{
+	struct cp_mem_anon *a = &m->anon[owner];
+
+	if (a->nr == a->cap) {
+		uint32_t cap = a->cap ? 2 * a->cap : 64;
+		struct cp_mem_block *bl = cp_realloc(a->blocks, cap * sizeof(*bl));
+
+		if (!bl)
+			return -CP_ENOMEM;
+		a->blocks = bl;
+		a->cap = cap;
+	}
+	a->blocks[a->nr++] = (struct cp_mem_block){ pfn, (uint16_t)order, 0 };
+	a->nr_pages += 1ull << order;
+	return 0;
+}
+
+static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr);
+
+/* Place nr pages of a count-only caller as the largest blocks that fit.
+ * 0, or -CP_ENOMEM (host) with nothing placed. */
+static int anon_place(struct cp_mem *m, unsigned owner, uint64_t nr, unsigned gfp)
+{
+	uint64_t done = 0;
+
+	while (done < nr) {
+		unsigned order = CP_BUDDY_MAX_ORDER - 1;
+		uint32_t pfn;
+
+		while ((1ull << order) > nr - done)
+			order--;
+		while (place_block(m, order, owner_mt(owner), gfp, &pfn))
+			order--;
+		if (anon_push(m, owner, pfn, order)) {
+			unplace_block(m, pfn, order);
+			anon_unplace(m, owner, done);
+			return -CP_ENOMEM;
+		}
+		done += 1ull << order;
+	}
+	return 0;
+}
+
+/* Give back the last nr pages placed for a count-only caller. */
+static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr)
+{
+	struct cp_mem_anon *a = &m->anon[owner];
+
+	CP_BUG_ON(a->nr_pages < nr);
+	a->nr_pages -= nr;
+	while (nr) {
+		struct cp_mem_block *bl = &a->blocks[a->nr - 1];
+		uint32_t pages = bl->nr_split ? bl->nr_split : 1u << bl->order;
+		uint32_t i;
+		int rc;
+
+		if (pages <= nr && !bl->nr_split) {
+			unplace_block(m, bl->pfn, bl->order);
+		} else if (pages <= nr) {
+			for (i = 0; i < pages; i++)
+				unplace_block(m, bl->pfn + i, 0);
+		} else {
+			/* split_page(): the block becomes pages; its last nr go */
+			if (!bl->nr_split) {
+				rc = cp_buddy_split_page(&m->buddy, bl->pfn, bl->order, NULL);
+				CP_BUG_ON(rc);
+				(void)rc;
+			}
+			for (i = pages - (uint32_t)nr; i < pages; i++)
+				unplace_block(m, bl->pfn + i, 0);
+			bl->nr_split = (uint16_t)(pages - nr);
+			return;
+		}
+		a->nr--;
+		nr -= pages;
+	}
+}
+
 int cp_mem_take(struct cp_mem *m, unsigned owner, uint64_t nr)
 {
+	int rc;
+
 	if (owner >= m->nr_owners || m->free_pages < nr)
 		return -CP_ENOSPC;
+	rc = anon_place(m, owner, nr, 0);
+	if (rc)
+		return rc;
 	take_pages(m, owner, nr);
 	return 0;
 }
@@ -232,7 +444,8 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr,
 	return -CP_ENOSPC;
 }
 
-int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
+/* The allocation decision, on page counts only (as before placement). */
+static int mem_decide(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
 {
 	int rc;
 
@@ -249,11 +462,68 @@ int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_
 	rc = alloc_slowpath(m, owner, nr, ctx);
 	if (rc && ctx->memcg)
 		cp_memcg_uncharge(ctx->memcg, owner, nr);
+	return rc;
+}
+
+static void mem_unaccount(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg);
+
+int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
+{
+	int rc = mem_decide(m, owner, nr, ctx);
+
+	if (!rc) {
+		rc = anon_place(m, owner, nr, ctx->gfp);
+		if (rc) /* host memory: undo the count, as if never taken */
+			mem_unaccount(m, owner, nr, ctx->memcg);
+	}
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return rc;
 }
 
-void cp_mem_free(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg)
+int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split)
+{
+	uint32_t i;
+	int rc;
+
+	CP_BUG_ON(order >= CP_BUDDY_MAX_ORDER);
+	rc = mem_decide(m, owner, 1ull << order, ctx);
+	if (rc)
+		return rc;
+	*split = false;
+	if (place_block(m, order, mt, ctx->gfp, &pfns[0])) {
+		/* The count allowed it, the layout cannot give it: keep the
+		 * decision, take the pages one by one. */
+		if (m->vmstat)
+			cp_count(m->vmstat, CP_VM_HIGHORDER_NOFIT, 1);
+		for (i = 0; i < (1u << order); i++) {
+			rc = place_block(m, 0, mt, ctx->gfp, &pfns[i]);
+			CP_BUG_ON(rc);
+		}
+		*split = true;
+	}
+	CP_DEBUG_CHECK(cp_mem_check(m));
+	return 0;
+}
+
+int cp_mem_alloc_pages(struct cp_mem *m, unsigned owner, uint64_t nr, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfns)
+{
+	uint64_t i;
+	int rc = mem_decide(m, owner, nr, ctx);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < nr; i++) {
+		rc = place_block(m, 0, mt, ctx->gfp, &pfns[i]);
+		CP_BUG_ON(rc);
+	}
+	CP_DEBUG_CHECK(cp_mem_check(m));
+	return 0;
+}
+
+/* The count side of a free. */
+static void mem_unaccount(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg)
 {
 	CP_BUG_ON(owner >= m->nr_owners || m->nr_owner[owner] < nr);
 	m->nr_owner[owner] -= nr;
@@ -262,18 +532,46 @@ void cp_mem_free(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg 
 		cp_memcg_uncharge(memcg, owner, nr);
 }
 
+void cp_mem_free(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg)
+{
+	mem_unaccount(m, owner, nr, memcg);
+	anon_unplace(m, owner, nr);
+}
+
+void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,
+		       struct cp_memcg *memcg)
+{
+	mem_unaccount(m, owner, 1ull << order, memcg);
+	unplace_block(m, pfn, order);
+}
+
+void cp_mem_free_pages(struct cp_mem *m, unsigned owner, const uint32_t *pfns, uint64_t nr,
+		       struct cp_memcg *memcg)
+{
+	uint64_t i;
+
+	mem_unaccount(m, owner, nr, memcg);
+	for (i = 0; i < nr; i++)
+		unplace_block(m, pfns[i], 0);
+}
+
 bool cp_mem_check(const struct cp_mem *m)
 {
 	uint64_t sum = m->free_pages;
 	unsigned i;
 
-	for (i = 0; i < m->nr_owners; i++)
+	for (i = 0; i < m->nr_owners; i++) {
 		sum += m->nr_owner[i];
+		if (m->anon[i].nr_pages > m->nr_owner[i])
+			return false;
+	}
 	for (; i < CP_MAX_OWNERS; i++)
-		if (m->nr_owner[i])
+		if (m->nr_owner[i] || m->anon[i].nr)
 			return false;
 	return sum == m->total_pages && m->wmark.min <= m->wmark.low &&
-	       m->wmark.low <= m->wmark.high;
+	       m->wmark.low <= m->wmark.high &&
+	       m->buddy.nr_allocated_pages == m->total_pages - m->free_pages &&
+	       m->buddy.nr_free_pages == m->free_pages;
 }
 
 bool cp_memcg_check(const struct cp_memcg *memcg)

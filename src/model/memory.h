@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/buddy.h"
 #include "model/vmstat.h"
 
 struct cp_diag;
@@ -89,6 +90,25 @@ struct cp_mem_params {
 	uint64_t min_free_kbytes_max;     /* 65536 (4.11) or 262144 (6.1) */
 	unsigned memcg_reclaim_retries;   /* 5 (4.11) or 16 (6.1) */
 	unsigned max_reclaim_retries;     /* global allocator: 16 */
+	/* Placement only (the buddy allocator; no decision depends on it): */
+	bool buddy_4_11;                  /* 4.11 fallback rules (buddy.c) */
+	unsigned watermark_boost_factor;  /* 15000 (6.1), 0: no boosting (4.11) */
+	bool alloc_nofragment;            /* ALLOC_NOFRAGMENT: a lower zone exists */
+};
+
+/* Blocks placed for count-only callers (cp_mem_alloc / cp_mem_take):
+ * a stack, so cp_mem_free() of n pages gives back the n placed last. */
+struct cp_mem_block {
+	uint32_t pfn;
+	uint16_t order;
+	uint16_t nr_split; /* 0: the whole block; else split_page() was done
+			    * and pages pfn .. pfn + nr_split - 1 are held */
+};
+
+struct cp_mem_anon {
+	struct cp_mem_block *blocks;
+	uint32_t nr, cap;
+	uint64_t nr_pages;     /* invariant: pages of blocks[] <= nr_owner */
 };
 
 struct cp_mem {
@@ -103,6 +123,13 @@ struct cp_mem {
 	unsigned max_reclaim_retries;
 	struct cp_mem_hooks hooks;
 	struct cp_vmstat *vmstat;
+
+	/* Physical placement: every page counted in nr_owner[] is an
+	 * allocated page of buddy (invariant: buddy.nr_allocated_pages ==
+	 * total_pages - free_pages). Decisions never read it. */
+	struct cp_buddy buddy;
+	unsigned buddy_alloc_flags;   /* CP_BUDDY_ALLOC_NOFRAGMENT or 0 */
+	struct cp_mem_anon anon[CP_MAX_OWNERS];
 };
 
 /* Default min_free_kbytes for lowmem_kbytes of memory (mm/page_alloc.c
@@ -120,11 +147,16 @@ uint64_t cp_min_free_kbytes_thp(uint64_t lowmem_kbytes, unsigned nr_zones);
 struct cp_watermarks cp_watermarks_compute(uint64_t managed_pages, uint64_t min_free_kbytes,
 					   unsigned watermark_scale_factor);
 
-/* Initialise m. Returns 0, or -CP_EINVAL (diag says which parameter)
- * when the reserve does not fit or the watermarks leave no memory; on
- * failure m is unusable but needs no release. */
+/* Initialise m: every page free in one buddy zone except the reserve,
+ * pfns [0, reserve_pages) (the buddy's reserved range). Returns 0,
+ * -CP_EINVAL (diag says which parameter) when the reserve does not fit
+ * or the watermarks leave no memory, or -CP_ENOMEM (host); on failure m
+ * needs no release. */
 int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmstat *vmstat,
 		struct cp_diag *diag);
+
+/* Free the host memory of m (the buddy's page map). */
+void cp_mem_release(struct cp_mem *m);
 
 /* Register a new owner (a slab cache). Returns its id (>= 0) or
  * -CP_ENOSPC when CP_MAX_OWNERS are in use. */
@@ -142,17 +174,46 @@ static inline bool cp_mem_watermark_ok(const struct cp_mem *m, uint64_t mark, ui
  * Allocate nr pages for owner in context ctx: charge ctx->memcg (memcg
  * limit reclaim when over the limit), then take pages from the free pool,
  * waking kswapd below the low watermark and reclaiming directly below min
- * (__alloc_pages_slowpath). Returns 0, or -CP_ENOSPC when reclaim made no
- * progress (the kernel would OOM); on failure nothing is charged or taken.
+ * (__alloc_pages_slowpath). Returns 0, -CP_ENOSPC when reclaim made no
+ * progress (the kernel would OOM), or -CP_ENOMEM (host memory for the
+ * placement record); on failure nothing is charged or taken.
  */
 int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx);
 
-/* Return nr pages of owner (and uncharge memcg, if not NULL). */
+/* Return nr pages of owner (and uncharge memcg, if not NULL). Only for
+ * pages cp_mem_alloc() or cp_mem_take() gave: the last nr placed for
+ * owner go back to the buddy. */
 void cp_mem_free(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg);
 
-/* Move nr pages from one owner to another without touching the free pool
- * (used for the reserve and for process memory set up front). */
+/* Take nr free pages for owner without reclaim or watermarks (process
+ * memory set up front, tests). 0, -CP_ENOSPC or -CP_ENOMEM (host); on
+ * failure nothing is taken. */
 int cp_mem_take(struct cp_mem *m, unsigned owner, uint64_t nr);
+
+/*
+ * cp_mem_alloc() of 2^order pages, then placed: one block of migratetype
+ * mt from the buddy (__rmqueue), its first pfn in pfns[0] and *split
+ * false. When the count allowed the allocation but no free block of
+ * that order exists (fragmentation; order > 0 only) the decision stands:
+ * cp_highorder_nofit is counted and the pages are 2^order order-0 blocks
+ * in pfns[0 .. 2^order - 1], *split true. pfns has room for 2^order
+ * entries. Returns as cp_mem_alloc(); on failure nothing is placed.
+ */
+int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split);
+
+/* cp_mem_alloc() of nr pages placed as nr order-0 blocks in pfns[]
+ * (alloc_pages_bulk_array / a loop of alloc_page). */
+int cp_mem_alloc_pages(struct cp_mem *m, unsigned owner, uint64_t nr, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfns);
+
+/* cp_mem_free() of the block of 2^order pages at pfn. */
+void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,
+		       struct cp_memcg *memcg);
+
+/* cp_mem_free() of nr order-0 blocks. */
+void cp_mem_free_pages(struct cp_mem *m, unsigned owner, const uint32_t *pfns, uint64_t nr,
+		       struct cp_memcg *memcg);
 
 void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages);
 
@@ -160,7 +221,9 @@ void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages);
 int cp_memcg_try_charge_nowait(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 
-/* Invariants: free + owners == total; watermarks ordered. */
+/* Invariants: free + owners == total; watermarks ordered; the buddy's
+ * allocated pages equal the owners' sum and its free pages free_pages;
+ * count-only blocks of an owner no more than its count. O(owners). */
 bool cp_mem_check(const struct cp_mem *m);
 bool cp_memcg_check(const struct cp_memcg *memcg);
 

@@ -111,6 +111,7 @@ static int mount_root(struct cp_fs *fs)
 int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *diag)
 {
 	const struct cp_fs_profile *fsp = p->fs;
+	struct cp_slab_geometry name_geo = fsp->external_name, ili_geo = fsp->inode_log_item;
 	struct cp_icache_params ip;
 	struct cp_dcache_params dp;
 	int rc;
@@ -122,13 +123,18 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 	fs->pc = p->pc;
 	fs->vmstat = p->vmstat;
 	fs->next_ino = 1;
+	/* the slab pages' migratetype where the kernels differ (profile.h) */
+	if (p->kernel->dname_reclaimable)
+		name_geo.migratetype = CP_MIGRATE_RECLAIMABLE;
+	if (p->kernel->xfs_ili_reclaimable)
+		ili_geo.migratetype = CP_MIGRATE_RECLAIMABLE;
 	if ((rc = cp_slab_cache_init(&fs->dentry_cache, p->mem, &fsp->dentry)) ||
-	    (rc = cp_slab_cache_init(&fs->name_cache, p->mem, &fsp->external_name)) ||
+	    (rc = cp_slab_cache_init(&fs->name_cache, p->mem, &name_geo)) ||
 	    (rc = cp_slab_cache_init(&fs->inode_cache, p->mem, &fsp->inode)))
 		goto out_caches;
 	fs->has_ili = fsp->inode_log_item.objects_per_slab > 0;
 	if (fs->has_ili &&
-	    (rc = cp_slab_cache_init(&fs->ili_cache, p->mem, &fsp->inode_log_item)))
+	    (rc = cp_slab_cache_init(&fs->ili_cache, p->mem, &ili_geo)))
 		goto out_caches;
 	if (is_xfs(fs) && fsp->inodes_per_cluster == 0) {
 		rc = -CP_EINVAL;

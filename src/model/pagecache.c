@@ -18,6 +18,12 @@
  *  - invalidate_mapping_pages() / truncate_inode_pages_final(): drop pages
  *    without shadows (drop_caches, inode steal) / with their shadows.
  *
+ * Placement: a page is an order-0 MOVABLE block of the buddy (memory.c)
+ * while resident. include/linux/gfp.h: the mapping's gfp mask is
+ * GFP_HIGHUSER_MOVABLE (fs/inode.c inode_init_always; XFS only clears
+ * __GFP_FS, fs/xfs/xfs_iops.c xfs_setup_inode), and __GFP_MOVABLE
+ * selects MIGRATE_MOVABLE (gfp_migratetype).
+ *
  * SIMPLIFIED: 4 KiB pages only (6.1's large folios are not modelled); one
  * node and one lruvec; every page of a mapping is charged to the
  * mapping's memcg; pages are never dirty (the scenarios' data files are
@@ -99,6 +105,7 @@ int cp_pagecache_add_mapping(struct cp_pagecache *pc, uint32_t nr_index, struct 
 
 		p->prev = p->next = CP_NIL;
 		p->shadow = 0;
+		p->pfn = CP_NIL;
 		p->flags = 0;
 		p->pflags = 0;
 		memset(p->pad, 0, sizeof(p->pad));
@@ -186,14 +193,16 @@ int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t inde
 	struct cp_mapping *m;
 	struct cp_page *p;
 	struct cp_memcg *saved = ctx->memcg;
-	uint32_t slot;
+	uint32_t slot, pfn;
+	bool split;
 	int rc;
 
 	CP_BUG_ON(id >= pc->nr_mappings || index >= pc->mappings[id].nr_index);
 	/* Page cache is charged to the mapping's memcg. Allocation may
 	 * reclaim, which may evict other pages: look at the slot after. */
 	ctx->memcg = pc->mappings[id].memcg;
-	rc = cp_mem_alloc(pc->mem, CP_OWNER_PAGECACHE, 1, ctx);
+	rc = cp_mem_alloc_block(pc->mem, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, ctx, &pfn,
+				&split);
 	ctx->memcg = saved;
 	if (rc)
 		return rc;
@@ -217,6 +226,7 @@ int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t inde
 		p->flags = CP_PG_RESIDENT;
 	}
 	p->shadow = 0;
+	p->pfn = pfn;
 	m->nrpages++;
 	lru_cache_add(pc, slot, ctx->cpu);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
@@ -292,14 +302,16 @@ void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot)
 	struct cp_mapping *m = &pc->mappings[id];
 	struct cp_page *p = &pc->pages[slot];
 	bool ws = p->flags & CP_PG_WORKINGSET;
+	uint32_t pfn = p->pfn;
 
 	CP_BUG_ON(!(p->flags & CP_PG_RESIDENT) || (p->flags & CP_PG_LRU));
 	release_private(pc, p);
 	m->nrpages--;
 	p->shadow = cp_workingset_eviction(pc, 1);
 	p->flags = (uint8_t)(CP_PG_SHADOW | (ws ? CP_PG_SHADOW_WS : 0));
+	p->pfn = CP_NIL;
 	m->nrshadows++;
-	cp_mem_free(pc->mem, CP_OWNER_PAGECACHE, 1, m->memcg);
+	cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, pfn, 0, m->memcg);
 }
 
 /* Drop resident pages of a mapping, not those isolated by reclaim or
@@ -323,14 +335,14 @@ static uint64_t drop_mapping_pages(struct cp_pagecache *pc, uint32_t id, bool sh
 			release_private(pc, p);
 			page_cache_delete(pc, id, slot);
 			p->flags = 0;
+			cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, p->pfn, 0, m->memcg);
+			p->pfn = CP_NIL;
 			dropped++;
 		} else if (shadows && (p->flags & CP_PG_SHADOW)) {
 			p->flags = 0;
 			m->nrshadows--;
 		}
 	}
-	if (dropped)
-		cp_mem_free(pc->mem, CP_OWNER_PAGECACHE, dropped, m->memcg);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return dropped;
 }
@@ -391,6 +403,12 @@ bool cp_pagecache_check(const struct cp_pagecache *pc)
 			if ((f & CP_PG_LRU) && !(f & CP_PG_RESIDENT))
 				return false;
 			if ((pc->pages[s].pflags & CP_PG_PRIVATE) && !(f & CP_PG_RESIDENT))
+				return false;
+			/* a resident page is an allocated page of the zone */
+			if (((f & CP_PG_RESIDENT) != 0) != (pc->pages[s].pfn != CP_NIL) ||
+			    ((f & CP_PG_RESIDENT) &&
+			     (pc->pages[s].pfn >= pc->mem->total_pages ||
+			      cp_buddy_free_block_order(&pc->mem->buddy, pc->pages[s].pfn) >= 0)))
 				return false;
 			np += !!(f & CP_PG_RESIDENT);
 			ns += !!(f & CP_PG_SHADOW);

@@ -2,7 +2,7 @@
  * pagecache.h - file address spaces of 4 KiB pages, the file LRU lists of
  * one lruvec, shadow entries.
  *
- * Page metadata is compact (16 bytes a page slot) so a 16 GiB scenario
+ * Page metadata is compact (20 bytes a page slot) so a 16 GiB scenario
  * with 4M+ pages fits easily: each file (mapping) owns a contiguous range
  * of slots, one per page index; a slot holds either a resident page (on
  * an LRU list or in a per-CPU add batch), a shadow entry of an evicted
@@ -36,7 +36,8 @@ enum cp_page_flags {
 /* pflags: page_has_private() - buffer heads attached (buffer_head.c) */
 #define CP_PG_PRIVATE (1u << 0)
 
-/* 16 bytes. Invariants: RESIDENT and SHADOW exclusive; LRU implies
+/* 20 bytes (16 before pages were placed: the pfn adds 4, 16 MiB per 4M
+ * slots). Invariants: RESIDENT and SHADOW exclusive; LRU implies
  * RESIDENT; PRIVATE implies RESIDENT; prev/next are CP_NIL unless LRU. */
 struct cp_page {
 	uint32_t prev, next; /* LRU neighbours (slot numbers) */
@@ -44,6 +45,7 @@ struct cp_page {
 		uint32_t shadow;  /* eviction timestamp when SHADOW */
 		uint32_t private; /* the owner's handle of its buffers when PRIVATE */
 	};
+	uint32_t pfn;        /* its order-0 block in the buddy when RESIDENT */
 	uint8_t flags;       /* enum cp_page_flags */
 	uint8_t pflags;      /* CP_PG_PRIVATE */
 	uint8_t pad[2];
@@ -172,7 +174,8 @@ void cp_lru_add_drain(struct cp_pagecache *pc, int cpu);
 void cp_lru_add_drain_all(struct cp_pagecache *pc);
 
 /* Invariants: list counts equal list lengths, each resident page on at
- * most one list, per-mapping counts add up, memory owner count matches. */
+ * most one list, per-mapping counts add up, memory owner count matches,
+ * resident pages (only they) have a pfn, an allocated page of the zone. */
 bool cp_pagecache_check(const struct cp_pagecache *pc);
 
 #endif /* CP_PAGECACHE_H */

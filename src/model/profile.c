@@ -23,6 +23,12 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.iomap_write_buffer_heads = true, /* fs/iomap.c iomap_write_begin */
 	.readahead_nofs = false,          /* mm/readahead.c: readahead_gfp_mask(mapping) */
 	.has_vfs_cache_pressure_denom = false,
+	.page_alloc_4_11 = true,          /* mm/page_alloc.c (buddy.c lists the commits) */
+	/* boost_watermark() came in 5.0 ("mm: reclaim small amounts of
+	 * memory when an external fragmentation event occurs") */
+	.watermark_boost_factor = 0,
+	.dname_reclaimable = false,       /* fs/dcache.c __d_alloc: kmalloc(GFP_KERNEL_ACCOUNT) */
+	.xfs_ili_reclaimable = false,     /* fs/xfs/xfs_super.c xfs_init_zones: KM_ZONE_SPREAD */
 };
 
 /* v6.1 (Debian linux-source-6.1). */
@@ -42,6 +48,10 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.iomap_write_buffer_heads = false, /* fs/iomap/buffered-io.c: IOMAP_F_BUFFER_HEAD only */
 	.readahead_nofs = true,            /* mm/readahead.c page_cache_ra_unbounded */
 	.has_vfs_cache_pressure_denom = false,
+	.page_alloc_4_11 = false,
+	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
+	.dname_reclaimable = true,         /* fs/dcache.c __d_alloc: | __GFP_RECLAIMABLE */
+	.xfs_ili_reclaimable = true,       /* fs/xfs/xfs_super.c xfs_init_caches */
 };
 
 /* Mainline as these machines run it (6.16 and later; ref §13 'mainline'
@@ -66,6 +76,12 @@ static const struct cp_kernel_profile linux_6_x = {
 	.iomap_write_buffer_heads = false, /* as 6.1 */
 	.readahead_nofs = true,            /* as 6.1: page_cache_ra_unbounded */
 	.has_vfs_cache_pressure_denom = true,   /* fs/dcache.c, 6.16+ */
+	/* as 6.1 [U: 6.16's mm/page_alloc.c not read; its fallback code
+	 * has been reworked since] */
+	.page_alloc_4_11 = false,
+	.watermark_boost_factor = 15000,   /* as 6.1 */
+	.dname_reclaimable = true,         /* as 6.1 */
+	.xfs_ili_reclaimable = true,       /* as 6.1 */
 };
 
 const struct cp_kernel_profile *const cp_kernel_profiles[] = {

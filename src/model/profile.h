@@ -68,6 +68,21 @@ struct cp_kernel_profile {
 	bool readahead_nofs;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
+
+	/* Physical placement (memory.c -> buddy.c); no decision uses these yet.
+	 * mm/page_alloc.c: 4.11's __rmqueue_fallback / steal rules (true)
+	 * or 6.1's (false; see buddy.c) */
+	bool page_alloc_4_11;
+	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
+	unsigned watermark_boost_factor;
+	/* fs/dcache.c __d_alloc: external names kmalloc'ed with
+	 * __GFP_RECLAIMABLE (kmalloc-rcl-*, RECLAIMABLE pageblocks; 4.20+)
+	 * rather than plain GFP_KERNEL_ACCOUNT (kmalloc-64, UNMOVABLE) */
+	bool dname_reclaimable;
+	/* fs/xfs/xfs_super.c: the xfs_ili cache has SLAB_RECLAIM_ACCOUNT
+	 * (6.1 xfs_init_caches: true; 4.11 xfs_init_zones KM_ZONE_SPREAD
+	 * only: false) */
+	bool xfs_ili_reclaimable;
 };
 
 /* The built-in profiles, NULL-terminated, in a fixed order. */

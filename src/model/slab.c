@@ -13,7 +13,17 @@
  * memcg and keep separate slabs per memcg (4.11 memcg_kmem_get_cache:
  * a child cache per memcg).
  *
+ * Placement: a slab is one block of 1 << order pages of the cache's
+ * migratetype (allocate_slab -> alloc_slab_page with s->allocflags:
+ * __GFP_RECLAIMABLE for SLAB_RECLAIM_ACCOUNT caches, mm/slub.c
+ * calculate_sizes, 4.11 and 6.1), recorded in struct cp_slab.
+ *
  * SIMPLIFIED:
+ * - When the page count allows a slab but the buddy has no free block of
+ *   its order, the kernel's SLUB would retry at the cache's minimum order
+ *   (allocate_slab: alloc_slab_page(oo) fails -> oo = s->min), so the
+ *   slab would hold fewer objects; the model keeps the geometry and
+ *   takes 1 << order order-0 pages instead (cp_highorder_nofit).
  * - No per-CPU slab, per-CPU partial list or node partial list: one
  *   partial list per memcg part, and every free moves the slab to its
  *   head, so allocations refill the slab most recently freed into (LIFO,
@@ -46,7 +56,8 @@ int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 	int owner;
 
 	memset(c, 0, sizeof(*c));
-	if (g->objects_per_slab == 0 || g->order > 10)
+	if (g->objects_per_slab == 0 || g->order > 10 ||
+	    (unsigned)g->migratetype >= CP_MIGRATE_TYPES)
 		return -CP_EINVAL;
 	owner = cp_mem_register_owner(mem, g->name);
 	if (owner < 0)
@@ -56,14 +67,17 @@ int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 	c->objects_per_slab = g->objects_per_slab;
 	c->order = g->order;
 	c->accounted = g->accounted;
+	c->migratetype = g->migratetype;
 	c->owner = (unsigned)owner;
 	c->mem = mem;
 	c->free_slot = CP_SLAB_NONE;
+	cp_pool_init(&c->split_pfns, sizeof(uint32_t) << c->order, 8);
 	return 0;
 }
 
 void cp_slab_cache_release(struct cp_slab_cache *c)
 {
+	cp_pool_release(&c->split_pfns);
 	cp_free(c->slabs);
 	cp_free(c->parts);
 	c->slabs = NULL;
@@ -188,7 +202,8 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	struct cp_alloc_ctx unaccounted;
 	struct cp_alloc_ctx *actx = ctx;
 	struct cp_memcg *memcg = NULL;
-	uint32_t i;
+	uint32_t i, pfn, split_idx = 0, *split_pfns = NULL;
+	bool split;
 	int idx, rc;
 
 	idx = part_index(c, ctx);
@@ -206,6 +221,13 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	rc = reserve_slot(c);
 	if (rc)
 		return rc;
+	if (c->order > 0) {
+		/* room to record a split slab, taken before memory so that a
+		 * host failure changes nothing; given back if unused */
+		split_pfns = cp_pool_alloc(&c->split_pfns, &split_idx);
+		if (!split_pfns)
+			return -CP_ENOMEM;
+	}
 	if (!c->accounted && ctx && ctx->memcg) {
 		/* not a SLAB_ACCOUNT cache: nothing is charged, so no memcg
 		 * limit reclaim either */
@@ -213,8 +235,16 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 		unaccounted.memcg = NULL;
 		actx = &unaccounted;
 	}
-	/* May reclaim and free objects of this cache: no pointers held. */
-	rc = cp_mem_alloc(c->mem, c->owner, 1ull << c->order, actx);
+	/* May reclaim and free objects of this cache: no pointers held (the
+	 * pool's objects do not move). */
+	rc = cp_mem_alloc_block(c->mem, c->owner, c->order, c->migratetype, actx,
+				split_pfns ? split_pfns : &pfn, &split);
+	if (split_pfns && !rc && split) {
+		pfn = CP_SLAB_PFN_SPLIT | split_idx;
+	} else if (split_pfns) {
+		pfn = split_pfns[0];
+		cp_pool_free(&c->split_pfns, split_idx);
+	}
 	if (rc)
 		return rc;
 	i = take_slot(c);
@@ -222,6 +252,7 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 		.nr_inuse = 0,
 		.prev = CP_SLAB_NONE,
 		.next = CP_SLAB_NONE,
+		.pfn = pfn,
 		.memcg_idx = (uint16_t)idx,
 		.on_partial = 0,
 		.in_use = 1,
@@ -259,7 +290,26 @@ void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
 	s->in_use = 0;
 	s->next = c->free_slot;
 	c->free_slot = i;
-	cp_mem_free(c->mem, c->owner, 1ull << c->order, p->memcg);
+	if (s->pfn & CP_SLAB_PFN_SPLIT) {
+		uint32_t idx = s->pfn & ~CP_SLAB_PFN_SPLIT;
+
+		cp_mem_free_pages(c->mem, c->owner, cp_pool_at(&c->split_pfns, idx),
+				  1ull << c->order, p->memcg);
+		cp_pool_free(&c->split_pfns, idx);
+	} else {
+		cp_mem_free_block(c->mem, c->owner, s->pfn, c->order, p->memcg);
+	}
+}
+
+uint32_t cp_slab_page_pfn(const struct cp_slab_cache *c, uint32_t slab, uint32_t i)
+{
+	const struct cp_slab *s = &c->slabs[slab];
+
+	CP_BUG_ON(slab >= c->nr_slots || !s->in_use || i >= (1u << c->order));
+	if (s->pfn & CP_SLAB_PFN_SPLIT)
+		return ((const uint32_t *)cp_pool_at(&c->split_pfns,
+						      s->pfn & ~CP_SLAB_PFN_SPLIT))[i];
+	return s->pfn + i;
 }
 
 int cp_slab_obj_memcg_id(const struct cp_slab_cache *c, struct cp_slab_obj obj)
@@ -285,6 +335,10 @@ bool cp_slab_check(const struct cp_slab_cache *c)
 		}
 		if (s->nr_inuse == 0 || s->nr_inuse > c->objects_per_slab ||
 		    s->memcg_idx >= c->nr_parts)
+			return false;
+		if (!(s->pfn & CP_SLAB_PFN_SPLIT) &&
+		    ((s->pfn & ((1u << c->order) - 1)) ||
+		     (uint64_t)s->pfn + (1u << c->order) > c->mem->total_pages))
 			return false;
 		partial = s->nr_inuse < c->objects_per_slab;
 		if (partial != (bool)s->on_partial)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pool.h"
 #include "model/memory.h"
 
 #define CP_SLAB_NONE UINT32_MAX
@@ -19,11 +20,17 @@ struct cp_slab_obj {
 	uint32_t slab; /* CP_SLAB_NONE: no object */
 };
 
+/* cp_slab.pfn with this bit: the slab's pages are 1 << order order-0
+ * blocks (cp_highorder_nofit), listed in cache->split_pfns at the index
+ * in the low bits. */
+#define CP_SLAB_PFN_SPLIT (1u << 31)
+
 /* One slab: 1 << order pages holding objects_per_slab objects. */
 struct cp_slab {
 	uint32_t nr_inuse;   /* objects allocated; 0 only while the slot is free */
 	uint32_t prev, next; /* partial list of its memcg part (most recently
 			      * freed into first); next also links free slots */
+	uint32_t pfn;        /* first pfn of its block, or CP_SLAB_PFN_SPLIT | index */
 	uint16_t memcg_idx;  /* index into cache->parts */
 	uint8_t on_partial;  /* on the partial list: 0 < nr_inuse < per slab */
 	uint8_t in_use;      /* slot holds a live slab */
@@ -47,6 +54,7 @@ struct cp_slab_cache {
 	uint32_t objects_per_slab; /* >= 1 */
 	unsigned order;            /* pages per slab = 1 << order */
 	bool accounted;            /* SLAB_ACCOUNT: slabs charged to ctx->memcg */
+	enum cp_migratetype migratetype; /* of its slab pages */
 	unsigned owner;            /* memory owner id (cp_mem_register_owner) */
 	struct cp_mem *mem;
 
@@ -56,18 +64,25 @@ struct cp_slab_cache {
 
 	struct cp_slab_part *parts; /* indexed by memcg id; may move on growth */
 	unsigned nr_parts;
+	/* pfn arrays (1 << order each) of split slabs; order > 0 only */
+	struct cp_pool split_pfns;
 
 	uint64_t nr_objects;       /* invariant: sum of slab nr_inuse */
 	uint64_t nr_slabs;         /* invariant: live slabs */
 };
 
-/* Geometry of a cache as a filesystem profile states it. */
+/* Geometry of a cache as a filesystem profile states it. migratetype
+ * comes from the cache's flags in the kernel (SLAB_RECLAIM_ACCOUNT ->
+ * __GFP_RECLAIMABLE in s->allocflags, mm/slub.c calculate_sizes); the
+ * one who creates the cache sets it (namei.c cp_fs_init, per kernel
+ * profile), profiles leave it 0 (UNMOVABLE). */
 struct cp_slab_geometry {
 	const char *name;
 	uint32_t object_size;
 	uint32_t objects_per_slab;
 	unsigned order;
 	bool accounted;
+	enum cp_migratetype migratetype;
 };
 
 /* Create the cache and register its memory owner. Returns 0, -CP_EINVAL
@@ -103,9 +118,12 @@ static inline uint64_t cp_slab_pages(const struct cp_slab_cache *c)
 /* memcg id a slab object was charged to (0: root/unaccounted). */
 int cp_slab_obj_memcg_id(const struct cp_slab_cache *c, struct cp_slab_obj obj);
 
+/* The pfn of page i (< 1 << order) of a live slab. */
+uint32_t cp_slab_page_pfn(const struct cp_slab_cache *c, uint32_t slab, uint32_t i);
+
 /* Invariants: per-slab counts within bounds, partial lists hold exactly
  * the partially used slabs, counters add up, memory owner count equals
- * slab pages. O(slabs). */
+ * slab pages, every live slab has a pfn in the zone. O(slabs). */
 bool cp_slab_check(const struct cp_slab_cache *c);
 
 #endif /* CP_SLAB_H */

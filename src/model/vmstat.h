@@ -15,13 +15,18 @@
 	X(BUFFER_HEADS_FREED, "cp_buffer_heads_freed") \
 	X(DENTRIES_ALLOCATED, "cp_dentries_allocated") \
 	X(DENTRIES_FREED, "cp_dentries_freed") \
+	X(EXTFRAG, "cp_extfrag") \
+	X(EXTFRAG_FRAGMENTING, "cp_extfrag_fragmenting") \
+	X(HIGHORDER_NOFIT, "cp_highorder_nofit") \
 	X(INODES_ALLOCATED, "cp_inodes_allocated") \
 	X(INODES_EVICTED, "cp_inodes_evicted") \
 	X(INODES_FREED, "cp_inodes_freed") \
 	X(OOM, "cp_oom") \
+	X(PAGEBLOCKS_CLAIMED, "cp_pageblocks_claimed") \
 	X(PGSCAN_MEMCG, "cp_pgscan_memcg") \
 	X(PGSTEAL_MEMCG, "cp_pgsteal_memcg") \
 	X(SB_OBJECTS_FREED, "cp_sb_objects_freed") \
+	X(WATERMARK_BOOST, "cp_watermark_boost") \
 	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \
 	X(PAGEOUTRUN, "pageoutrun") \
 	X(PGACTIVATE, "pgactivate") \

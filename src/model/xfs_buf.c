@@ -57,6 +57,11 @@
  *   buffer keeps the AIL position of its first logging until written
  *   (relogging does not move it). No pinning, no log forces.
  * - No locks: isolate never skips a buffer (the kernel's trylock).
+ * - Placement: a buffer's pages are order-0 UNMOVABLE blocks (4.11
+ *   xfs_buf_allocate_memory: alloc_page(GFP_NOFS) per page; 6.1
+ *   xfs_buf_alloc_pages: alloc_pages_bulk_array(GFP_NOFS); no
+ *   __GFP_MOVABLE or __GFP_RECLAIMABLE), taken in one decision for the
+ *   whole buffer (the kernel decides per page or per bulk batch).
  * - Reads are synchronous and counted (nr_reads, nr_read_bytes); the
  *   caller's owner charges the I/O time.
  */
@@ -107,7 +112,11 @@ int cp_xfs_buftarg_init(struct cp_xfs_buftarg *bt, struct cp_mem *mem,
 	bt->pages[CP_XFS_BUF_DIR_DATA] = pages_of(dir_block_bytes);
 	bt->pages[CP_XFS_BUF_DIR_LEAF] = pages_of(dir_block_bytes);
 	bt->pages[CP_XFS_BUF_DIR_FREE] = pages_of(dir_block_bytes);
-	cp_pool_init(&bt->pool, sizeof(struct cp_xfs_buf), POOL_CHUNK_SHIFT);
+	bt->max_pages = bt->pages[CP_XFS_BUF_INODE] > bt->pages[CP_XFS_BUF_DIR_DATA]
+				? bt->pages[CP_XFS_BUF_INODE]
+				: bt->pages[CP_XFS_BUF_DIR_DATA];
+	cp_pool_init(&bt->pool, sizeof(struct cp_xfs_buf) + bt->max_pages * sizeof(uint32_t),
+		     POOL_CHUNK_SHIFT);
 	cp_list_init(&bt->dirty);
 	bt->nr_buckets = 1024;
 	bt->buckets = cp_malloc(bt->nr_buckets * sizeof(*bt->buckets));
@@ -215,7 +224,7 @@ static void buf_free(struct cp_xfs_buftarg *bt, uint32_t idx)
 	CP_BUG_ON(bp->b_hold || (bp->b_state & CP_XFS_BSTATE_DIRTY) ||
 		  cp_list_linked(&bp->b_lru) || cp_list_linked(&bp->b_dirty));
 	hash_remove(bt, idx);
-	cp_mem_free(bt->mem, CP_OWNER_FSBUF, bp->b_pages, NULL);
+	cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, bp->b_pfns, bp->b_pages, NULL);
 	bt->nr_pages -= bp->b_pages;
 	bt->nr_by_type[bp->b_type]--;
 	bt->nr_bufs--;
@@ -232,6 +241,7 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 	struct cp_alloc_ctx actx = *ctx;
 	struct cp_xfs_buf *bp;
 	uint32_t i = cp_xfs_buf_find(bt, key);
+	uint32_t pfns[255];
 	int rc;
 
 	CP_BUG_ON(!bt->ready || type >= CP_XFS_NR_BUF_TYPES);
@@ -250,14 +260,16 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 	 * cache - so nothing of the new buffer exists yet. */
 	actx.gfp &= ~(unsigned)CP_GFP_FS;
 	actx.memcg = NULL;
-	rc = cp_mem_alloc(bt->mem, CP_OWNER_FSBUF, bt->pages[type], &actx);
+	rc = cp_mem_alloc_pages(bt->mem, CP_OWNER_FSBUF, bt->pages[type], CP_MIGRATE_UNMOVABLE,
+				&actx, pfns);
 	if (rc)
 		return rc;
 	bp = cp_pool_alloc(&bt->pool, &i);
 	if (!bp) {
-		cp_mem_free(bt->mem, CP_OWNER_FSBUF, bt->pages[type], NULL);
+		cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, pfns, bt->pages[type], NULL);
 		return -CP_ENOMEM;
 	}
+	memcpy(bp->b_pfns, pfns, bt->pages[type] * sizeof(uint32_t));
 	cp_list_init(&bp->b_lru);
 	cp_list_init(&bp->b_dirty);
 	bp->b_index = i;
@@ -484,6 +496,11 @@ bool cp_xfs_buf_check(const struct cp_xfs_buftarg *bt)
 		/* on the dirty list <=> a dirty non-inode buffer */
 		if (cp_list_linked(&bp->b_dirty) != (is_dirty && bp->b_type != CP_XFS_BUF_INODE))
 			return false;
+		/* its pages are allocated pages of the zone */
+		for (b = 0; b < bp->b_pages; b++)
+			if (bp->b_pfns[b] >= bt->mem->total_pages ||
+			    cp_buddy_free_block_order(&bt->mem->buddy, bp->b_pfns[b]) >= 0)
+				return false;
 		nr++;
 		pages += bp->b_pages;
 		on_lru += cp_list_linked(&bp->b_lru);

@@ -51,6 +51,8 @@ struct cp_xfs_buf {
 	uint8_t b_lru_ref;      /* passes through the LRU it may still take */
 	uint8_t b_state;        /* CP_XFS_BSTATE_* */
 	uint8_t b_pages;        /* memory pages (CP_OWNER_FSBUF) */
+	uint32_t b_pfns[];      /* b_pages order-0 pages (the pool's objects
+				 * have room for the largest buffer) */
 };
 
 struct cp_xfs_buftarg {
@@ -59,6 +61,7 @@ struct cp_xfs_buftarg {
 	 * test in xfs_buftarg_isolate() */
 	bool inverted_isolate;
 	uint8_t pages[CP_XFS_NR_BUF_TYPES]; /* pages per buffer of each type */
+	uint8_t max_pages;                  /* the largest of pages[] */
 	bool ready;                         /* initialised (XFS only) */
 
 	struct cp_pool pool;     /* struct cp_xfs_buf by index */
@@ -186,7 +189,8 @@ uint64_t cp_xfs_buftarg_count(const struct cp_xfs_buftarg *bt);
 uint64_t cp_xfs_buftarg_scan(struct cp_xfs_buftarg *bt, uint64_t nr_to_scan);
 
 /* Invariants: hash, LRU, dirty list and counters agree; held/dirty/
- * dispose states are consistent; pages add up. O(buffers). */
+ * dispose states are consistent; pages add up and are allocated pages
+ * of the zone. O(buffers). */
 bool cp_xfs_buf_check(const struct cp_xfs_buftarg *bt);
 
 #endif /* CP_XFS_BUF_H */

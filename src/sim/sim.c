@@ -215,14 +215,24 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		.min_free_kbytes_max = cfg->kernel->min_free_kbytes_max,
 		.memcg_reclaim_retries = cfg->kernel->memcg_reclaim_retries,
 		.max_reclaim_retries = 16,
+		.buddy_4_11 = cfg->kernel->page_alloc_4_11,
+		.watermark_boost_factor = cfg->kernel->watermark_boost_factor,
+		/* alloc_flags_nofragment(): on x86-64 the third populated zone
+		 * (DMA, DMA32, Normal) is ZONE_NORMAL, the preferred zone of
+		 * these allocations, with DMA32 below it */
+		.alloc_nofragment = m->nr_zones >= 3,
 	};
 	int rc = cp_mem_init(&r->w.mem, &p, &r->w.vs, diag);
 
 	if (rc)
 		return rc;
 	/* mostly fs_mark's table of names (-n of them): scales like the run */
-	if (cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
-			cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) / CP_PAGE_SIZE))
+	rc = cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
+			 cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) /
+				 CP_PAGE_SIZE);
+	if (rc == -CP_ENOMEM)
+		return rc;
+	if (rc)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "machine: process memory of %llu bytes does not fit in %llu bytes",
 				   (unsigned long long)m->process_bytes, (unsigned long long)ram);
@@ -743,6 +753,7 @@ static void run_release(struct run *r)
 	cp_pagecache_release(&r->w.pc);
 	if (r->w.use_bh)
 		cp_buffer_heads_release(&r->w.bh);
+	cp_mem_release(&r->w.mem);
 }
 
 int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struct cp_diag *diag)

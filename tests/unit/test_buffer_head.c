@@ -51,6 +51,7 @@ static void fixture_free(struct fixture *f)
 {
 	cp_buffer_heads_release(&f->bh);
 	cp_pagecache_release(&f->pc);
+	cp_mem_release(&f->mem);
 	free(f);
 }
 

@@ -193,6 +193,7 @@ static void loaded_xfs_profile_mounts_the_model_fs(void **state)
 	assert_true(fs.has_ili);
 	assert_int_equal(fs.ili_cache.object_size, 168);
 	cp_fs_release(&fs);
+	cp_mem_release(&mem);
 }
 
 /* ---- bad input ------------------------------------------------------- */

@@ -132,6 +132,7 @@ static void alloc_above_low_wakes_nobody(void **state)
 	assert_int_equal(m.free_pages, 1000);
 	assert_int_equal(log.kswapd_wakeups, 0);
 	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
 }
 
 /* __alloc_pages_slowpath: below low, wake kswapd; still above min: no
@@ -149,6 +150,7 @@ static void alloc_below_low_wakes_kswapd_only(void **state)
 	assert_int_equal(log.kswapd_wakeups, 1);
 	assert_int_equal(log.direct_calls, 0);
 	assert_int_equal(vs.v[CP_VM_ALLOCSTALL], 0);
+	cp_mem_release(&m);
 }
 
 /* Below min the task reclaims in place (allocstall) and then succeeds. */
@@ -168,6 +170,7 @@ static void alloc_below_min_reclaims_directly(void **state)
 	assert_int_equal(vs.v[CP_VM_ALLOCSTALL], 1);
 	assert_int_equal(m.free_pages, 131);
 	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
 }
 
 /* No progress for max_reclaim_retries rounds: the allocation fails (the
@@ -187,6 +190,7 @@ static void alloc_fails_when_reclaim_makes_no_progress(void **state)
 	assert_int_equal(vs.v[CP_VM_OOM], 1);
 	assert_int_equal(m.free_pages, 100);
 	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
 }
 
 /* An atomic allocation (no __GFP_DIRECT_RECLAIM) never reclaims. */
@@ -203,6 +207,7 @@ static void atomic_alloc_does_not_reclaim(void **state)
 	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 1, &ctx), -CP_ENOSPC);
 	assert_int_equal(log.direct_calls, 0);
 	assert_int_equal(log.kswapd_wakeups, 1);
+	cp_mem_release(&m);
 }
 
 /* try_charge: over the limit the memcg reclaims, then the charge fits. */
@@ -224,6 +229,7 @@ static void memcg_charge_over_limit_reclaims_memcg(void **state)
 	assert_int_equal(cg.usage_pages, 1000 - 64 + 10);
 	assert_true(cp_memcg_check(&cg));
 	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
 }
 
 /* Retries exhausted (4.11: MEM_CGROUP_RECLAIM_RETRIES = 5): the first
@@ -244,6 +250,7 @@ static void memcg_charge_fails_after_retries(void **state)
 	assert_int_equal(log.memcg_calls, 6);
 	assert_int_equal(cg.failcnt, 1);
 	assert_int_equal(cg.usage_pages, 100);
+	cp_mem_release(&m);
 }
 
 static void init_rejects_reserve_larger_than_memory(void **state)

@@ -88,6 +88,7 @@ static void world_release(struct world *w)
 	}
 	cp_fs_release(&w->fs);
 	cp_pagecache_release(&w->pc);
+	cp_mem_release(&w->mem);
 }
 
 static void check_all(struct world *w)

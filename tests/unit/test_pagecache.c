@@ -46,6 +46,7 @@ static struct fixture *fixture_new(unsigned batch, bool ws_flag)
 static void fixture_free(struct fixture *f)
 {
 	cp_pagecache_release(&f->pc);
+	cp_mem_release(&f->mem);
 	free(f);
 }
 

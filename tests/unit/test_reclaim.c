@@ -89,6 +89,7 @@ static struct rig *rig_new(const char *profile, uint64_t total_pages)
 static void rig_free(struct rig *g)
 {
 	cp_pagecache_release(&g->pc);
+	cp_mem_release(&g->mem);
 	free(g);
 }
 

@@ -27,9 +27,12 @@ struct fixture {
 	struct cp_alloc_ctx ctx;
 };
 
-static const struct cp_slab_geometry dentry_geo = { "dentry", 192, 21, 0, true };
-static const struct cp_slab_geometry inode_geo = { "xfs_inode", 960, 16, 2, true };
-static const struct cp_slab_geometry ili_geo = { "xfs_ili", 176, 23, 0, false };
+static const struct cp_slab_geometry dentry_geo = { "dentry", 192, 21, 0, true,
+						    CP_MIGRATE_RECLAIMABLE };
+static const struct cp_slab_geometry inode_geo = { "xfs_inode", 960, 16, 2, true,
+						   CP_MIGRATE_RECLAIMABLE };
+static const struct cp_slab_geometry ili_geo = { "xfs_ili", 176, 23, 0, false,
+						 CP_MIGRATE_UNMOVABLE };
 
 static void mem_setup(struct fixture *f, uint64_t total_pages)
 {
@@ -66,6 +69,7 @@ static int teardown(void **state)
 	cp_slab_cache_release(&f->dentry);
 	cp_slab_cache_release(&f->inode);
 	cp_slab_cache_release(&f->ili);
+	cp_mem_release(&f->mem);
 	cp_free(f);
 	return 0;
 }

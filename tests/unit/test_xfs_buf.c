@@ -71,6 +71,7 @@ static int bt_teardown(void **state)
 
 	cp_xfs_dirs_release(&b->dirs);
 	cp_xfs_buftarg_release(&b->bt);
+	cp_mem_release(&b->mem);
 	cp_free(b);
 	return 0;
 }
