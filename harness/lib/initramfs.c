@@ -104,14 +104,12 @@ static int add_entry(struct cp_ir_manifest *m, enum cp_ir_kind kind, const char 
 				   src);
 	if (cp_ir_manifest_find(m, dest))
 		return 0; /* first one wins (a library two binaries need) */
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct cp_ir_entry *ne = cp_realloc(m->e, cap * sizeof(*ne));
+	{
+		struct cp_ir_entry *ne = cp_grow(m->e, &m->cap, m->n + 1, sizeof(*ne), 64);
 
 		if (!ne)
 			return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 		m->e = ne;
-		m->cap = cap;
 	}
 	e = &m->e[m->n++];
 	memset(e, 0, sizeof(*e));

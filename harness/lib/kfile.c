@@ -132,14 +132,12 @@ static int kv_add(struct cp_kv *kv, const char *name, size_t name_len, int64_t v
 {
 	char *copy;
 
-	if (kv->nr == kv->cap) {
-		size_t cap = kv->cap ? 2 * kv->cap : 64;
-		struct cp_kv_entry *e = cp_realloc(kv->e, cap * sizeof(*e));
+	{
+		struct cp_kv_entry *e = cp_grow(kv->e, &kv->cap, kv->nr + 1, sizeof(*e), 64);
 
 		if (!e)
 			return -CP_ENOMEM;
 		kv->e = e;
-		kv->cap = cap;
 	}
 	copy = cp_malloc(name_len + 1);
 	if (!copy)

@@ -58,3 +58,18 @@ char *cp_strdup(const char *s)
 		memcpy(p, s, len);
 	return p;
 }
+
+void *cp_grow(void *ptr, size_t *cap, size_t need, size_t elem_size, size_t min_cap)
+{
+	size_t n = *cap ? *cap : min_cap;
+	void *p;
+
+	if (need <= *cap)
+		return ptr;
+	while (n < need)
+		n *= 2;
+	p = cp_realloc(ptr, n * elem_size);
+	if (p)
+		*cap = n;
+	return p;
+}

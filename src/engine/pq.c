@@ -35,14 +35,12 @@ int cp_pq_push(struct cp_pq *q, uint64_t key, uint32_t id, uint32_t gen)
 	struct cp_pq_entry e = { .key = key, .seq = q->next_seq, .id = id, .gen = gen };
 	size_t i;
 
-	if (q->nr == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 16;
-		struct cp_pq_entry *h = cp_realloc(q->heap, cap * sizeof(*h));
+	{
+		struct cp_pq_entry *h = cp_grow(q->heap, &q->cap, q->nr + 1, sizeof(*h), 16);
 
 		if (!h)
 			return -CP_ENOMEM;
 		q->heap = h;
-		q->cap = cap;
 	}
 	q->next_seq++;
 	for (i = q->nr++; i > 0; ) {

@@ -271,14 +271,12 @@ static int anon_push(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned or
 {
 	struct cp_mem_anon *a = &m->anon[owner];
 
-	if (a->nr == a->cap) {
-		uint32_t cap = a->cap ? 2 * a->cap : 64;
-		struct cp_mem_block *bl = cp_realloc(a->blocks, cap * sizeof(*bl));
+	{
+		struct cp_mem_block *bl = cp_grow(a->blocks, &a->cap, a->nr + 1, sizeof(*bl), 64);
 
 		if (!bl)
 			return -CP_ENOMEM;
 		a->blocks = bl;
-		a->cap = cap;
 	}
 	a->blocks[a->nr++] = (struct cp_mem_block){ pfn, (uint16_t)order, 0 };
 	a->nr_pages += 1ull << order;

@@ -14,6 +14,7 @@
 #define CP_MEMORY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/buddy.h"
@@ -107,7 +108,7 @@ struct cp_mem_block {
 
 struct cp_mem_anon {
 	struct cp_mem_block *blocks;
-	uint32_t nr, cap;
+	size_t nr, cap;
 	uint64_t nr_pages;     /* invariant: pages of blocks[] <= nr_owner */
 };
 
