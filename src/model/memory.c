@@ -229,6 +229,12 @@ static void count_events(struct cp_mem *m, const struct buddy_events *before)
 	cp_count(m->vmstat, CP_VM_PAGEBLOCKS_CLAIMED, now.claimed - before->claimed);
 }
 
+static void wake_kswapd(struct cp_mem *m, unsigned order)
+{
+	if (m->hooks.wake_kswapd)
+		m->hooks.wake_kswapd(m->hooks.priv, order);
+}
+
 /*
  * get_page_from_freelist() -> rmqueue() for one block, after the count
  * decided: with ALLOC_NOFRAGMENT first, then without (the retry at the
@@ -247,8 +253,9 @@ static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt,
 	rc = cp_buddy_alloc(&m->buddy, order, mt, flags, pfn);
 	if (rc == -CP_ENOSPC && (flags & CP_BUDDY_ALLOC_NOFRAGMENT))
 		rc = cp_buddy_alloc(&m->buddy, order, mt, flags & ~CP_BUDDY_ALLOC_NOFRAGMENT, pfn);
-	/* rmqueue() would wake kswapd for a boosted zone: no behaviour yet */
-	cp_buddy_test_and_clear_boosted(&m->buddy);
+	/* rmqueue(): a boost set by this allocation wakes kswapd */
+	if (cp_buddy_test_and_clear_boosted(&m->buddy))
+		wake_kswapd(m, 0);
 	count_events(m, &before);
 	CP_BUG_ON(rc && (rc != -CP_ENOSPC || order == 0));
 	return rc;
@@ -405,29 +412,55 @@ static int memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned o
 	return -CP_ENOSPC;
 }
 
-/* __alloc_pages_slowpath() for one zone. */
-static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr,
+bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark)
+{
+	if (order == 0)
+		return cp_mem_watermark_ok(m, mark, 1);
+	return cp_buddy_watermark_ok(&m->buddy, order, mark, (int64_t)m->free_pages);
+}
+
+/* The watermark test of one attempt: nr pages by count (order-0 and
+ * count-only callers), or one block of `order` (a folio). */
+static bool attempt_ok(const struct cp_mem *m, uint64_t mark, uint64_t nr, int folio_order)
+{
+	if (folio_order < 0)
+		return cp_mem_watermark_ok(m, mark, nr);
+	return cp_mem_order_watermark_ok(m, (unsigned)folio_order, mark);
+}
+
+#define PAGE_ALLOC_COSTLY_ORDER 3 /* include/linux/mmzone.h */
+
+/* __alloc_pages_slowpath() for one zone; folio_order >= 0 for a folio
+ * (its order decides the watermark test and kswapd's order), -1 for a
+ * count-only allocation of nr pages. */
+static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int folio_order,
 			  struct cp_alloc_ctx *ctx)
 {
 	unsigned no_progress = 0;
+	unsigned order = folio_order > 0 ? (unsigned)folio_order : 0;
 
-	if ((ctx->gfp & CP_GFP_KSWAPD_RECLAIM) && m->hooks.wake_kswapd)
-		m->hooks.wake_kswapd(m->hooks.priv);
+	if (ctx->gfp & CP_GFP_KSWAPD_RECLAIM)
+		wake_kswapd(m, order);
 	for (;;) {
 		uint64_t progress;
 
-		if (cp_mem_watermark_ok(m, m->wmark.min, nr)) {
+		if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
 			take_pages(m, owner, nr);
 			return 0;
 		}
 		if (!(ctx->gfp & CP_GFP_DIRECT_RECLAIM) || !m->hooks.direct_reclaim)
+			break;
+		/* SIMPLIFIED: __alloc_pages_direct_compact() is not modelled;
+		 * a costly __GFP_NORETRY request gives up as it does when
+		 * compaction is skipped or deferred */
+		if (order > PAGE_ALLOC_COSTLY_ORDER && (ctx->gfp & CP_GFP_NORETRY))
 			break;
 		if (m->vmstat)
 			cp_count(m->vmstat, CP_VM_ALLOCSTALL, 1);
 		if (ctx->work)
 			ctx->work->nr_stalls++;
 		progress = m->hooks.direct_reclaim(m->hooks.priv, ctx, nr);
-		if (cp_mem_watermark_ok(m, m->wmark.min, nr)) {
+		if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
 			take_pages(m, owner, nr);
 			return 0;
 		}
@@ -442,8 +475,10 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr,
 	return -CP_ENOSPC;
 }
 
-/* The allocation decision, on page counts only (as before placement). */
-static int mem_decide(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
+/* The allocation decision: on page counts (folio_order < 0), or for one
+ * folio against the buddy's free lists. */
+static int mem_decide(struct cp_mem *m, unsigned owner, uint64_t nr, int folio_order,
+		      struct cp_alloc_ctx *ctx)
 {
 	int rc;
 
@@ -453,11 +488,11 @@ static int mem_decide(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_a
 		if (rc)
 			return rc;
 	}
-	if (cp_mem_watermark_ok(m, m->wmark.low, nr)) {
+	if (attempt_ok(m, cp_mem_wmark_low(m), nr, folio_order)) {
 		take_pages(m, owner, nr);
 		return 0;
 	}
-	rc = alloc_slowpath(m, owner, nr, ctx);
+	rc = alloc_slowpath(m, owner, nr, folio_order, ctx);
 	if (rc && ctx->memcg)
 		cp_memcg_uncharge(ctx->memcg, owner, nr);
 	return rc;
@@ -467,7 +502,7 @@ static void mem_unaccount(struct cp_mem *m, unsigned owner, uint64_t nr, struct 
 
 int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
 {
-	int rc = mem_decide(m, owner, nr, ctx);
+	int rc = mem_decide(m, owner, nr, -1, ctx);
 
 	if (!rc) {
 		rc = anon_place(m, owner, nr, ctx->gfp);
@@ -485,7 +520,7 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 	int rc;
 
 	CP_BUG_ON(order >= CP_BUDDY_MAX_ORDER);
-	rc = mem_decide(m, owner, 1ull << order, ctx);
+	rc = mem_decide(m, owner, 1ull << order, -1, ctx);
 	if (rc)
 		return rc;
 	*split = false;
@@ -504,11 +539,29 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 	return 0;
 }
 
+int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfn)
+{
+	int rc;
+
+	CP_BUG_ON(order == 0 || order >= CP_BUDDY_MAX_ORDER);
+	rc = mem_decide(m, owner, 1ull << order, (int)order, ctx);
+	if (rc)
+		return rc;
+	/* the watermark test saw a block of this order: it is there */
+	rc = place_block(m, order, mt, ctx->gfp, pfn);
+	CP_BUG_ON(rc);
+	rc = cp_buddy_split_page(&m->buddy, *pfn, order, NULL);
+	CP_BUG_ON(rc);
+	CP_DEBUG_CHECK(cp_mem_check(m));
+	return rc;
+}
+
 int cp_mem_alloc_pages(struct cp_mem *m, unsigned owner, uint64_t nr, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfns)
 {
 	uint64_t i;
-	int rc = mem_decide(m, owner, nr, ctx);
+	int rc = mem_decide(m, owner, nr, -1, ctx);
 
 	if (rc)
 		return rc;

@@ -51,8 +51,10 @@ struct cp_alloc_ctx;
 
 /* Reclaim entry points installed by whoever owns reclaim (reclaim.c). */
 struct cp_mem_hooks {
-	/* wakeup_kswapd(): free memory fell below the low watermark. */
-	void (*wake_kswapd)(void *priv);
+	/* wakeup_kswapd(zone, gfp, order): an allocation of 2^order pages
+	 * fell below the low watermark, or a watermark boost asks for
+	 * reclaim (order 0). */
+	void (*wake_kswapd)(void *priv, unsigned order);
 	/* try_to_free_pages(): reclaim in the caller's context; returns the
 	 * number of pages reclaimed (0: no progress). */
 	uint64_t (*direct_reclaim)(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr_pages);
@@ -171,6 +173,29 @@ static inline bool cp_mem_watermark_ok(const struct cp_mem *m, uint64_t mark, ui
 	return m->free_pages >= mark + nr;
 }
 
+/* The watermarks as the allocator and kswapd read them: 5.0+
+ * min/low/high_wmark_pages() add zone->watermark_boost (include/linux/
+ * mmzone.h); the boost is always 0 when boosting is off (4.11). */
+static inline uint64_t cp_mem_wmark_min(const struct cp_mem *m)
+{
+	return m->wmark.min + m->buddy.watermark_boost;
+}
+
+static inline uint64_t cp_mem_wmark_low(const struct cp_mem *m)
+{
+	return m->wmark.low + m->buddy.watermark_boost;
+}
+
+static inline uint64_t cp_mem_wmark_high(const struct cp_mem *m)
+{
+	return m->wmark.high + m->buddy.watermark_boost;
+}
+
+/* zone_watermark_ok() for an order-`order` block against mark: the
+ * count test, and for order > 0 a free block that large (the buddy's
+ * free lists). */
+bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark);
+
 /*
  * Allocate nr pages for owner in context ctx: charge ctx->memcg (memcg
  * limit reclaim when over the limit), then take pages from the free pool,
@@ -202,6 +227,23 @@ int cp_mem_take(struct cp_mem *m, unsigned owner, uint64_t nr);
  */
 int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split);
+
+/*
+ * filemap_alloc_folio(gfp, order) for a large folio (order > 0): the
+ * fast path at the low watermark for this order (a free block of it must
+ * exist), else __alloc_pages_slowpath(): wake kswapd at `order`, retry
+ * at the min watermark; an order above PAGE_ALLOC_COSTLY_ORDER (3) with
+ * __GFP_NORETRY stops there (readahead's folios: compaction is not
+ * modelled, so it ends as COMPACT_SKIPPED does), smaller orders reclaim
+ * directly once per __GFP_NORETRY. The block is split into 2^order
+ * order-0 pages (pfns *pfn .. *pfn + 2^order - 1), each freed on its
+ * own with cp_mem_free_block(..., 0, ...): when all are back they merge
+ * as the folio's free would. memcg: 2^order pages charged at once.
+ * Returns 0, -CP_ENOSPC (no folio: the caller falls back to smaller
+ * ones; nothing charged or taken) or -CP_ENOMEM.
+ */
+int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfn);
 
 /* cp_mem_alloc() of nr pages placed as nr order-0 blocks in pfns[]
  * (alloc_pages_bulk_array / a loop of alloc_page). */

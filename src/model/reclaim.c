@@ -34,11 +34,19 @@ void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecac
 	r->vm.shrinkers = shrinkers;
 	r->vm.vmstat = vmstat;
 	r->vm.profile = profile;
+	r->kswapd_sleeping = true;
 }
 
-bool cp_pgdat_balanced(const struct cp_reclaim *r)
+bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order)
 {
-	return r->mem->free_pages > r->mem->wmark.high;
+	if (order == 0)
+		return r->mem->free_pages > cp_mem_wmark_high(r->mem);
+	return cp_mem_order_watermark_ok(r->mem, order, cp_mem_wmark_high(r->mem));
+}
+
+bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r)
+{
+	return r->mem->buddy.watermark_boost != 0;
 }
 
 static void snapshot_refaults(struct cp_reclaim *r)
@@ -46,37 +54,75 @@ static void snapshot_refaults(struct cp_reclaim *r)
 	r->vm.pc->lruvec.refaults_at_last_cycle = r->vm.vmstat->v[CP_VM_WORKINGSET_ACTIVATE];
 }
 
-uint64_t cp_balance_pgdat(struct cp_reclaim *r, struct cp_alloc_ctx *ctx)
+/* compact_gap(): reclaim this much before compaction has room to work */
+static uint64_t compact_gap(unsigned order)
+{
+	return 2ull << order;
+}
+
+/* kswapd_shrink_node(): one shrink_node() aimed at the high watermark;
+ * true when it scanned enough that the priority need not rise. */
+static bool kswapd_shrink_node(struct cp_reclaim *r, struct cp_scan_control *sc, unsigned *order)
+{
+	uint64_t high = cp_mem_wmark_high(r->mem);
+
+	sc->nr_to_reclaim = high > CP_SWAP_CLUSTER_MAX ? high : CP_SWAP_CLUSTER_MAX;
+	cp_shrink_node(&r->vm, sc);
+	if (*order && sc->nr_reclaimed >= compact_gap(*order))
+		*order = 0;
+	return sc->nr_scanned >= sc->nr_to_reclaim;
+}
+
+uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_ctx *ctx,
+			  unsigned *reclaim_order)
 {
 	struct cp_scan_control sc = {
-		.priority = CP_DEF_PRIORITY,
 		.gfp = CP_GFP_KERNEL,
 		.is_kswapd = true,
 		.ctx = ctx,
 	};
-	uint64_t total = 0, high = r->mem->wmark.high;
+	uint64_t boost = r->mem->buddy.watermark_boost;
+	uint64_t nr_boost_reclaim = boost;
 
 	r->kswapd_wanted = false;
 	r->nr_kswapd_runs++;
 	cp_count(r->vm.vmstat, CP_VM_PAGEOUTRUN, 1);
+restart:
+	sc.priority = CP_DEF_PRIORITY;
 	do {
+		uint64_t before = sc.nr_reclaimed, nr_reclaimed;
 		bool raise_priority = true;
+		bool balanced = cp_pgdat_balanced(r, order);
 
-		if (cp_pgdat_balanced(r))
+		if (!balanced && nr_boost_reclaim) {
+			nr_boost_reclaim = 0;
+			goto restart;
+		}
+		if (!nr_boost_reclaim && balanced)
 			break;
-		sc.nr_reclaimed = 0;
-		sc.nr_scanned = 0;
-		/* kswapd_shrink_node() */
-		sc.nr_to_reclaim = high > CP_SWAP_CLUSTER_MAX ? high : CP_SWAP_CLUSTER_MAX;
-		cp_shrink_node(&r->vm, &sc);
-		total += sc.nr_reclaimed;
-		if (sc.nr_scanned >= sc.nr_to_reclaim)
+		/* boosted reclaim never goes below DEF_PRIORITY - 2 */
+		if (nr_boost_reclaim && sc.priority == CP_DEF_PRIORITY - 2)
 			raise_priority = false;
-		if (raise_priority || !sc.nr_reclaimed)
+		sc.nr_scanned = 0;
+		if (kswapd_shrink_node(r, &sc, &order))
+			raise_priority = false;
+		nr_reclaimed = sc.nr_reclaimed - before;
+		nr_boost_reclaim -= nr_boost_reclaim < nr_reclaimed ? nr_boost_reclaim : nr_reclaimed;
+		if (nr_boost_reclaim && !nr_reclaimed)
+			break;
+		if (raise_priority || !nr_reclaimed)
 			sc.priority--;
 	} while (sc.priority >= 1);
+	if (boost) {
+		struct cp_buddy *b = &r->mem->buddy;
+
+		b->watermark_boost -= b->watermark_boost < boost ? b->watermark_boost : boost;
+		/* SIMPLIFIED: the kcompactd wake-up that follows is not modelled */
+	}
 	snapshot_refaults(r);
-	return total;
+	if (reclaim_order)
+		*reclaim_order = order;
+	return sc.nr_reclaimed;
 }
 
 /* The priority loop shared by direct and memcg reclaim. */
@@ -118,10 +164,20 @@ uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *
 	return do_try_to_free_pages(r, &sc);
 }
 
-static void hook_wake(void *priv)
+/* wakeup_kswapd(): remember the order; wake a sleeping kswapd unless the
+ * zone is balanced at that order and not boosted (then the kernel would
+ * leave a high-order request to kcompactd, not modelled). */
+static void hook_wake(void *priv, unsigned order)
 {
 	struct cp_reclaim *r = priv;
 
+	if (r->kswapd_order < order)
+		r->kswapd_order = order;
+	if (!r->kswapd_sleeping)
+		return;
+	if (cp_pgdat_balanced(r, order) && !cp_pgdat_watermark_boosted(r))
+		return;
+	r->nr_kswapd_wakeups[order]++;
 	r->kswapd_wanted = true;
 	if (r->wake_kswapd)
 		r->wake_kswapd(r->wake_priv);

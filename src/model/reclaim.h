@@ -19,7 +19,13 @@ struct cp_reclaim {
 	void (*wake_kswapd)(void *priv);
 	void *wake_priv;
 	bool kswapd_wanted;      /* set by the allocator, cleared by kswapd */
+	/* waitqueue_active(&pgdat->kswapd_wait): kswapd is asleep (the
+	 * kswapd actor clears it when woken and sets it when it sleeps;
+	 * without an actor it stays true) */
+	bool kswapd_sleeping;
+	unsigned kswapd_order;   /* pgdat->kswapd_order: the largest order asked */
 	uint64_t nr_kswapd_runs;
+	uint64_t nr_kswapd_wakeups[CP_BUDDY_MAX_ORDER]; /* wake-ups by order */
 };
 
 void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecache *pc,
@@ -29,18 +35,29 @@ void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecac
 /* Install r as the allocator's reclaim (cp_mem_set_hooks). */
 void cp_reclaim_install(struct cp_reclaim *r);
 
-/* pgdat_balanced(): free pages above the high watermark. */
-bool cp_pgdat_balanced(const struct cp_reclaim *r);
+/* pgdat_balanced(pgdat, order): the high watermark (with any boost) is
+ * met for an allocation of this order - for order > 0 a free block of
+ * at least that order must exist. */
+bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order);
+
+/* pgdat_watermark_boosted(): the zone's watermarks carry a boost. */
+bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r);
 
 /*
- * balance_pgdat(): kswapd's pass. From DEF_PRIORITY down, until free
- * memory is above the high watermark: one shrink_node() per step with
- * nr_to_reclaim = max(high watermark, SWAP_CLUSTER_MAX); keep the
- * priority while a step scanned at least nr_to_reclaim and reclaimed
- * something, else lower it. ctx is kswapd's (GFP_KERNEL). Returns the
- * pages reclaimed.
+ * balance_pgdat(pgdat, order): kswapd's pass. From DEF_PRIORITY down,
+ * until the zone is balanced at sc.order: one shrink_node() per step
+ * with nr_to_reclaim = max(high watermark, SWAP_CLUSTER_MAX)
+ * (kswapd_shrink_node); once compact_gap(order) = 2 << order pages are
+ * reclaimed, sc.order drops to 0; keep the priority while a step scanned
+ * at least nr_to_reclaim and reclaimed something, else lower it. A
+ * boosted zone (5.0+) is reclaimed until the boost's worth of pages is
+ * freed even when balanced, never below priority DEF_PRIORITY - 2, and
+ * the boost is cleared at the end; an unbalanced zone drops the boost
+ * reclaim and restarts. ctx is kswapd's (GFP_KERNEL). Returns the pages
+ * reclaimed; *reclaim_order (may be NULL) gets sc.order at the end.
  */
-uint64_t cp_balance_pgdat(struct cp_reclaim *r, struct cp_alloc_ctx *ctx);
+uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_ctx *ctx,
+			  unsigned *reclaim_order);
 
 /*
  * do_try_to_free_pages(): direct reclaim in the allocating task's context:

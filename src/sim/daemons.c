@@ -32,31 +32,50 @@
 struct kswapd {
 	struct cp_task task;
 	unsigned failures;
+	unsigned reclaim_order; /* sc.order balance_pgdat() ended at */
+	bool ran;               /* balance_pgdat() ran since the last wake-up */
 };
 
 struct xfs_daemon {
 	struct cp_task task;
 };
 
+/* kswapd_try_to_sleep() -> prepare_kswapd_sleep(): sleep when balanced
+ * at the order reclaim ended at (kcompactd would then be woken for the
+ * order asked: not modelled). */
+static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
+{
+	k->ran = false;
+	k->task.w->reclaim.kswapd_sleeping = true;
+	out->next = CP_STEP_BLOCK;
+}
+
 static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
 {
 	struct kswapd *k = priv;
 	struct cp_world *w = k->task.w;
+	struct cp_reclaim *r = &w->reclaim;
 	struct cp_work work = { 0 };
+	unsigned alloc_order;
 	uint64_t reclaimed;
 
 	(void)e;
-	if (cp_pgdat_balanced(&w->reclaim)) {
+	r->kswapd_sleeping = false;
+	if (k->ran && cp_pgdat_balanced(r, k->reclaim_order)) {
 		k->failures = 0;
-		out->next = CP_STEP_BLOCK;
+		kswapd_sleep(k, out);
 		return 0;
 	}
+	/* kswapd(): the order asked since the last pass, then reset */
+	alloc_order = r->kswapd_order;
+	r->kswapd_order = 0;
 	cp_task_begin(&k->task);
-	reclaimed = cp_balance_pgdat(&w->reclaim, &k->task.ctx);
+	reclaimed = cp_balance_pgdat(r, alloc_order, &k->task.ctx, &k->reclaim_order);
 	cp_task_end(&k->task, &work, now_ns, out);
+	k->ran = true;
 	if (reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
 		k->failures = 0;
-		out->next = CP_STEP_BLOCK;
+		kswapd_sleep(k, out);
 	}
 	return 0;
 }
@@ -166,8 +185,10 @@ int cp_daemons_start(struct cp_world *w)
 	w->kswapd_waker.id = d->kswapd.task.id;
 	w->reclaim.wake_kswapd = cp_engine_waker_wake;
 	w->reclaim.wake_priv = &w->kswapd_waker;
-	if (w->reclaim.kswapd_wanted)
+	if (w->reclaim.kswapd_wanted) {
+		w->reclaim.kswapd_sleeping = false;
 		cp_engine_wake(w->e, d->kswapd.task.id);
+	}
 	if (w->fs.fsp->kind != CP_FS_XFS)
 		return 0;
 	task_setup(&d->xfsaild.task, w, "xfsaild", 1);

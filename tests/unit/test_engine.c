@@ -511,7 +511,7 @@ static void wake_during_a_step_prevents_the_next_block(void **state)
 	cp_engine_destroy(e);
 }
 
-/* The memory model's wake_kswapd hook is void (*)(void *priv): the
+/* The reclaim model's engine wake-up (cp_reclaim.wake_kswapd) is void (*)(void *priv): the
  * waker adapter lets it wake an engine actor from inside another
  * actor's step, which cp_engine_current() names. */
 struct hooked {

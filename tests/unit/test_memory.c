@@ -55,6 +55,7 @@ static void watermarks_follow_setup_per_zone_wmarks(void **state)
 
 struct hook_log {
 	int kswapd_wakeups;
+	unsigned last_wake_order;
 	int direct_calls;
 	int memcg_calls;
 	uint64_t free_per_call; /* pages the fake reclaim returns to free */
@@ -62,9 +63,12 @@ struct hook_log {
 	struct cp_memcg *memcg;
 };
 
-static void fake_wake(void *priv)
+static void fake_wake(void *priv, unsigned order)
 {
-	((struct hook_log *)priv)->kswapd_wakeups++;
+	struct hook_log *log = priv;
+
+	log->kswapd_wakeups++;
+	log->last_wake_order = order;
 }
 
 static uint64_t fake_direct(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr)

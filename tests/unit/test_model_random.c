@@ -143,7 +143,7 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 			break;
 		case 4: /* kswapd, when woken */
 			if (w->r.kswapd_wanted)
-				cp_balance_pgdat(&w->r, &kern);
+				cp_balance_pgdat(&w->r, w->r.kswapd_order, &kern, NULL);
 			break;
 		case 5: /* direct reclaim, with or without __GFP_FS */
 			cp_try_to_free_pages(&w->r, cp_rng_below(&rng, 2) ? &kern : &nofs);

@@ -116,8 +116,8 @@ static void kswapd_stops_at_high_watermark(void **state)
 	assert_int_equal(high, 456);
 	fill(g, 99700); /* leaves 300 free: below low */
 	assert_true(g->r.kswapd_wanted);
-	assert_true(cp_balance_pgdat(&g->r, &g->kswapd_ctx) > 0);
-	assert_true(cp_pgdat_balanced(&g->r));
+	assert_true(cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL) > 0);
+	assert_true(cp_pgdat_balanced(&g->r, 0));
 	/* it stops early: no more than one kswapd_shrink_node target
 	 * (max(high, 32) = 456) beyond what was needed */
 	assert_true(g->mem.free_pages <= high + 456 + 32);
@@ -197,7 +197,7 @@ static uint64_t cyclic_read(struct rig *g, uint32_t id, uint32_t nr_pages, int p
 			}
 			cp_mark_page_accessed(&g->pc, slot, 0);
 			if (g->r.kswapd_wanted)
-				cp_balance_pgdat(&g->r, &g->kswapd_ctx);
+				cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
 		}
 		hits_per_pass[pass] = hits;
 	}
