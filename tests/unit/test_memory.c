@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 #include <string.h>
@@ -269,6 +270,135 @@ static void init_rejects_reserve_larger_than_memory(void **state)
 	assert_non_null(strstr(d.msg, "reserve"));
 }
 
+/* Fill the zone with order-0 page-cache pages (and a process), then give back every
+ * even pfn: half the zone is free, but no two free pages are buddies, so
+ * no free block is larger than order 0. */
+static void fragment_zone(struct cp_mem *m)
+{
+	struct cp_alloc_ctx nowait = { .gfp = 0 };
+	uint64_t nr = 0, cap = m->free_pages, i;
+	uint32_t *pfns = calloc(cap, sizeof(*pfns));
+	bool split;
+
+	assert_non_null(pfns);
+	/* no reclaim allowed: fills down to the min watermark */
+	while (nr < cap && cp_mem_alloc_block(m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE,
+					       &nowait, &pfns[nr], &split) == 0)
+		nr++;
+	/* the rest, below min, goes to a process */
+	assert_int_equal(cp_mem_take(m, CP_OWNER_PROCESS, m->free_pages), 0);
+	for (i = 0; i < nr; i++)
+		if (pfns[i] % 2 == 0)
+			cp_mem_free_block(m, CP_OWNER_PAGECACHE, pfns[i], 0, NULL);
+	free(pfns);
+	assert_false(cp_buddy_has_free_block(&m->buddy, 1));
+	assert_true(cp_mem_check(m));
+}
+
+/* filemap_alloc_folio() on an unfragmented zone: the fast path gives
+ * one aligned block, split into pages that are freed one by one and
+ * merge back (__free_one_page). No kswapd. */
+static void folio_fast_path_gives_an_aligned_block(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	uint64_t free_before, nr_free_before[CP_BUDDY_MAX_ORDER];
+	uint32_t pfn, i;
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	free_before = m.free_pages;
+	memcpy(nr_free_before, m.buddy.nr_free, sizeof(nr_free_before));
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), 0);
+	assert_int_equal(pfn % 16, 0);
+	assert_int_equal(m.free_pages, free_before - 16);
+	assert_int_equal(m.nr_owner[CP_OWNER_PAGECACHE], 16);
+	assert_int_equal(log.kswapd_wakeups, 0);
+	for (i = 0; i < 16; i++)
+		cp_mem_free_block(&m, CP_OWNER_PAGECACHE, pfn + i, 0, NULL);
+	/* merged back: the free blocks are those of before, order by order */
+	assert_memory_equal(m.buddy.nr_free, nr_free_before, sizeof(nr_free_before));
+	assert_int_equal(m.free_pages, free_before);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* __alloc_pages_slowpath() for a costly order (> PAGE_ALLOC_COSTLY_ORDER)
+ * with __GFP_NORETRY on a zone with plenty of free pages but no block of
+ * that order: kswapd is woken at the folio's order, there is no direct
+ * reclaim (compaction, not modelled, would be skipped), the folio fails
+ * and nothing is taken. */
+static void costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	uint64_t free_before;
+	uint32_t pfn;
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	fragment_zone(&m);
+	memset(&vs, 0, sizeof(vs)); /* the fill's last failure counted an OOM */
+	free_before = m.free_pages;
+	assert_true(free_before > m.wmark.high + 16);
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), -CP_ENOSPC);
+	assert_int_equal(log.kswapd_wakeups, 1);
+	assert_int_equal(log.last_wake_order, 4);
+	assert_int_equal(log.direct_calls, 0);
+	assert_int_equal(m.free_pages, free_before);
+	assert_int_equal(vs.v[CP_VM_OOM], 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* A non-costly order (2) with __GFP_NORETRY reclaims directly once, then
+ * gives up (the __GFP_NORETRY exit after direct reclaim/compaction). */
+static void small_folio_noretry_reclaims_once_then_fails(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	uint32_t pfn;
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	fragment_zone(&m);
+	memset(&vs, 0, sizeof(vs));
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 2, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), -CP_ENOSPC);
+	assert_int_equal(log.last_wake_order, 2);
+	assert_int_equal(log.direct_calls, 1);
+	assert_int_equal(vs.v[CP_VM_ALLOCSTALL], 1);
+	cp_mem_release(&m);
+}
+
+/* low_wmark_pages() includes zone->watermark_boost (5.0+): a boosted
+ * zone sends an allocation that clears the plain low watermark to the
+ * slow path, which wakes kswapd. */
+static void boost_raises_the_low_watermark(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	m.buddy.watermark_boost = 50; /* low 125 + 50 */
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 8840, &ctx), 0); /* free 160 */
+	assert_int_equal(log.kswapd_wakeups, 1);
+	assert_int_equal(log.last_wake_order, 0);
+	assert_int_equal(log.direct_calls, 0);
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +413,10 @@ int main(void)
 		cmocka_unit_test(memcg_charge_over_limit_reclaims_memcg),
 		cmocka_unit_test(memcg_charge_fails_after_retries),
 		cmocka_unit_test(init_rejects_reserve_larger_than_memory),
+		cmocka_unit_test(folio_fast_path_gives_an_aligned_block),
+		cmocka_unit_test(costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order),
+		cmocka_unit_test(small_folio_noretry_reclaims_once_then_fails),
+		cmocka_unit_test(boost_raises_the_low_watermark),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -302,6 +302,97 @@ static void inactive_ratio_follows_sqrt_of_size(void **state)
 	assert_true(cp_inactive_file_is_low(&pc)); /* 2850000 < 2860728 */
 }
 
+/* A zone whose free pages are all single: page-cache pages of one
+ * mapping at pfns 4k, process pages at 4k+1 and 4k+3 and everything past
+ * the pattern, and 4k+2 free (a second mapping, truncated). Reclaiming
+ * the page cache frees pages whose buddies stay allocated: no free block
+ * can ever grow past order 0. Returns the page-cache pages. */
+static uint64_t fragment(struct rig *g, uint32_t nr_patterns)
+{
+	uint32_t a, c, i;
+
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, nr_patterns, NULL, NULL, &a), 0);
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, nr_patterns, NULL, NULL, &c), 0);
+	for (i = 0; i < nr_patterns; i++) {
+		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, a, i, &g->reader), 0);
+		assert_int_equal(cp_mem_take(&g->mem, CP_OWNER_PROCESS, 1), 0);
+		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, c, i, &g->reader), 0);
+		assert_int_equal(cp_mem_take(&g->mem, CP_OWNER_PROCESS, 1), 0);
+	}
+	assert_int_equal(cp_mem_take(&g->mem, CP_OWNER_PROCESS, g->mem.free_pages), 0);
+	cp_lru_add_drain_all(&g->pc);
+	cp_truncate_inode_pages_final(&g->pc, c);
+	assert_false(cp_buddy_has_free_block(&g->mem.buddy, 1));
+	return nr_patterns;
+}
+
+/* kswapd_shrink_node(): woken for order 9 in a zone balanced at order 0
+ * but holding no order-9 block, kswapd reclaims until compact_gap(9) =
+ * 1024 pages are freed, then checks order 0 only and stops. The same
+ * zone asked at order 0 needs no reclaim. */
+static void kswapd_high_order_reclaims_compact_gap_then_stops(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	unsigned order = 9;
+	uint64_t reclaimed;
+
+	(void)state;
+	fragment(g, 24000);
+	assert_true(cp_pgdat_balanced(&g->r, 0));
+	assert_false(cp_pgdat_balanced(&g->r, 9));
+	assert_int_equal(cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL), 0);
+	reclaimed = cp_balance_pgdat(&g->r, 9, &g->kswapd_ctx, &order);
+	assert_int_equal(order, 0);
+	assert_true(reclaimed >= 1024);
+	/* it stopped at the first check after the gap: less than twice it */
+	assert_true(reclaimed < 2048);
+	assert_false(cp_pgdat_balanced(&g->r, 9));
+	assert_true(cp_pagecache_check(&g->pc));
+	rig_free(g);
+}
+
+/* wakeup_kswapd(): the order is always recorded; a sleeping kswapd is
+ * woken unless the zone is balanced at that order and not boosted; an
+ * awake kswapd is not woken again. */
+static void wakeup_kswapd_skips_a_balanced_unboosted_zone(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	struct cp_mem_hooks *h = &g->mem.hooks;
+
+	(void)state;
+	h->wake_kswapd(h->priv, 9); /* all free: order-10 blocks */
+	assert_false(g->r.kswapd_wanted);
+	assert_int_equal(g->r.kswapd_order, 9);
+	g->mem.buddy.watermark_boost = 512;
+	h->wake_kswapd(h->priv, 0);
+	assert_true(g->r.kswapd_wanted);
+	assert_int_equal(g->r.kswapd_order, 9);
+	g->r.kswapd_wanted = false;
+	g->r.kswapd_sleeping = false;
+	h->wake_kswapd(h->priv, 3);
+	assert_false(g->r.kswapd_wanted);
+	assert_int_equal(g->r.kswapd_order, 9);
+	rig_free(g);
+}
+
+/* balance_pgdat() of a boosted zone (5.0+): balanced even with the
+ * boost, kswapd still reclaims the boost's worth of pages, without
+ * going below priority DEF_PRIORITY - 2, then clears the boost. 99000
+ * inactive pages: priority 12, 11, 10 scan 24, 48, 96 pages (size >>
+ * priority), all reclaimed; 168 < 200, so once more at 10: 264. */
+static void boosted_kswapd_reclaims_the_boost_at_priority_10_or_above(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+
+	(void)state;
+	fill(g, 99000); /* 1000 free: above high 456 */
+	g->mem.buddy.watermark_boost = 200;
+	assert_true(cp_pgdat_balanced(&g->r, 0)); /* 1000 > 456 + 200 */
+	assert_int_equal(cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL), 264);
+	assert_int_equal(g->mem.buddy.watermark_boost, 0);
+	rig_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +404,9 @@ int main(void)
 		cmocka_unit_test(cyclic_reader_that_fits_hits_from_third_pass),
 		cmocka_unit_test(nofs_reclaim_defers_and_kswapd_executes),
 		cmocka_unit_test(inactive_ratio_follows_sqrt_of_size),
+		cmocka_unit_test(kswapd_high_order_reclaims_compact_gap_then_stops),
+		cmocka_unit_test(wakeup_kswapd_skips_a_balanced_unboosted_zone),
+		cmocka_unit_test(boosted_kswapd_reclaims_the_boost_at_priority_10_or_above),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
