@@ -74,6 +74,41 @@ int cp_xfs_ig_parse(const char *text, uint64_t ig[7])
 	return -CP_ENOENT;
 }
 
+int cp_buddyinfo_parse(const char *text, uint64_t out[11])
+{
+	const char *p = text;
+	int zones = 0;
+
+	memset(out, 0, 11 * sizeof(out[0]));
+	while (p && *p) {
+		const char *z = strstr(p, "zone");
+		const char *eol = strchr(p, '\n');
+		uint64_t v[11];
+		int n, used, o;
+
+		if (z && (!eol || z < eol)) {
+			z += 4;
+			while (*z == ' ')
+				z++;
+			while (*z && *z != ' ' && *z != '\n')
+				z++; /* the zone's name */
+			for (o = 0; o < 11; o++) {
+				n = sscanf(z, " %" SCNu64 "%n", &v[o], &used);
+				if (n != 1 || (eol && z + used > eol))
+					break;
+				z += used;
+			}
+			if (o == 11) {
+				for (o = 0; o < 11; o++)
+					out[o] += v[o];
+				zones++;
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return zones ? 0 : -CP_ENOENT;
+}
+
 static int read_ig(const char *path, uint64_t ig[7])
 {
 	char *text;
@@ -92,6 +127,28 @@ static int64_t first_number(const char *path)
 	uint64_t v;
 
 	return cp_kfile_read_u64(path, &v, NULL) ? -1 : (int64_t)v;
+}
+
+static int set(struct cp_run_result *r, const char *name, int64_t v, struct cp_diag *diag);
+
+/* Free blocks by order when the measured phase starts (the model records
+ * the same, buddyinfo_start_order_N); a kernel without the file gives
+ * no counters. */
+static int buddyinfo_start(struct cp_run_result *r, struct cp_diag *diag)
+{
+	uint64_t blocks[11];
+	char *text, name[48];
+	int rc = 0, o;
+
+	if (cp_kfile_read("/proc/buddyinfo", &text, NULL))
+		return 0;
+	if (cp_buddyinfo_parse(text, blocks) == 0)
+		for (o = 0; !rc && o < 11; o++) {
+			snprintf(name, sizeof(name), "buddyinfo_start_order_%d", o);
+			rc = set(r, name, (int64_t)blocks[o], diag);
+		}
+	cp_free(text);
+	return rc;
 }
 
 int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
@@ -121,6 +178,11 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 	rc = cp_kv_read("/proc/vmstat", &s->vm0, diag);
 	if (rc)
 		return rc;
+	rc = buddyinfo_start(r, diag);
+	if (rc) {
+		cp_sampler_release(s);
+		return rc;
+	}
 	if (s->cg) {
 		rc = cp_cgroup_read_stat(s->cg, &s->memcg0, diag);
 		if (rc) {

@@ -56,4 +56,10 @@ void cp_sampler_release(struct cp_sampler *s);
  * attrchg. Returns 0 or -CP_ENOENT. */
 int cp_xfs_ig_parse(const char *text, uint64_t ig[7]);
 
+/* /proc/buddyinfo (mm/vmstat.c frag_show): one line per zone, "Node N,
+ * zone NAME" and the free blocks of order 0..10. out[o] gets the sum over
+ * every zone (the model has one zone for the whole machine). Returns 0,
+ * or -CP_ENOENT when no zone line parses. */
+int cp_buddyinfo_parse(const char *text, uint64_t out[11]);
+
 #endif /* CP_SAMPLE_H */

@@ -187,6 +187,9 @@ static unsigned pagecache_gfp(const struct cp_world *w)
 
 struct run {
 	struct cp_world w;
+	/* /proc/buddyinfo when the measured phase starts (after dd): free
+	 * blocks by order, as the real harness records it */
+	uint64_t buddyinfo_start[CP_BUDDY_MAX_ORDER];
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
 	struct cp_reader *readers;      /* readers then streamers */
@@ -373,6 +376,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		}
 	}
 	cp_lru_add_drain_all(&w->pc);
+	memcpy(r->buddyinfo_start, w->mem.buddy.nr_free, sizeof(r->buddyinfo_start));
 	return 0;
 }
 
@@ -695,6 +699,14 @@ static int fill_counters(struct run *r)
 	}
 	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
 		rc = cp_run_result_set_counter(out, extra[i].name, (int64_t)extra[i].value);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < CP_BUDDY_MAX_ORDER; i++) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "buddyinfo_start_order_%zu", i);
+		rc = cp_run_result_set_counter(out, name, (int64_t)r->buddyinfo_start[i]);
 		if (rc)
 			return rc;
 	}

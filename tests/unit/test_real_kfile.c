@@ -86,6 +86,28 @@ static void xfs_ig_line_is_found_among_others(void **state)
 	assert_int_equal(cp_xfs_ig_parse("dir 1 2 3 4\nigx 1\n", ig), -CP_ENOENT);
 }
 
+/* mm/vmstat.c frag_show(): "Node N, zone NAME" then 11 counts; the
+ * counts of every zone are summed by order; a short line is no zone. */
+static void buddyinfo_sums_the_zones_by_order(void **state)
+{
+	uint64_t b[11];
+
+	(void)state;
+	assert_int_equal(cp_buddyinfo_parse("Node 0, zone      DMA      0      0      0      0"
+					    "      0      0      0      0      1      1      3 \n"
+					    "Node 0, zone    DMA32     25     36     44     57     46"
+					    "     49     47     47     43     42    711 \n"
+					    "Node 0, zone   Normal   7418   1162   2706   1468   1010"
+					    "    720    374    185     93    235   4825 \n",
+					    b),
+			 0);
+	assert_int_equal(b[0], 7443);
+	assert_int_equal(b[8], 137);
+	assert_int_equal(b[10], 5539);
+	assert_int_equal(cp_buddyinfo_parse("Node 0, zone DMA 1 2 3\n", b), -CP_ENOENT);
+	assert_int_equal(cp_buddyinfo_parse("", b), -CP_ENOENT);
+}
+
 static void meminfo_available_from_a_file(void **state)
 {
 	char path[] = "/tmp/cp-test-meminfo-XXXXXX";
@@ -183,6 +205,7 @@ int main(void)
 		cmocka_unit_test(meminfo_lines_become_bytes),
 		cmocka_unit_test(vmstat_lines_are_name_value),
 		cmocka_unit_test(xfs_ig_line_is_found_among_others),
+		cmocka_unit_test(buddyinfo_sums_the_zones_by_order),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
 		cmocka_unit_test(balloon_page_tables_one_pte_page_per_2mib),
