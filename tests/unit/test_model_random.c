@@ -128,7 +128,8 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 			uint32_t at = (uint32_t)cp_rng_below(&rng, 1500);
 
 			rc = cp_filemap_read(&w->pc, cp_file_mapping(w->files[f]), at,
-					     (uint32_t)(1 + cp_rng_below(&rng, 64)), 32, 0, &nofs, &res);
+					     (uint32_t)(1 + cp_rng_below(&rng, 64)), 32, 0, NULL, &nofs,
+					     &res);
 			break;
 		}
 		case 2: /* fs_mark create */
