@@ -84,6 +84,18 @@ static unsigned ra_new_order(unsigned order, uint32_t size)
 	return order;
 }
 
+/* __ffs(): the lowest set bit of x (x != 0). */
+static unsigned lowest_bit(uint32_t x)
+{
+	unsigned b = 0;
+
+	while (!(x & 1u)) {
+		x >>= 1;
+		b++;
+	}
+	return b;
+}
+
 /* The order of the folio at index in page_cache_ra_order()'s walk:
  * new_order, or smaller to stay aligned and not pass last. Order 1 is
  * never used (0 instead). */
@@ -92,7 +104,7 @@ static unsigned ra_folio_order(uint32_t index, unsigned new_order, uint32_t last
 	unsigned order = new_order;
 
 	if (index & ((1u << order) - 1)) {
-		order = (unsigned)__builtin_ctz(index);
+		order = lowest_bit(index);
 		if (order == 1)
 			order = 0;
 	}
