@@ -19,7 +19,33 @@
  * pages, never past end of file) and those pages count toward this
  * read()'s device bytes, as the kernel's readahead does; asynchronous
  * readahead of the next window is not separate (readahead changes I/O
- * size and timing, not which pages miss: ref §10); no large folios.
+ * size and timing, not which pages miss: ref §10).
+ *
+ * Large folios (6.1 mm/readahead.c page_cache_ra_order(),
+ * ra_alloc_folio(); ondemand_readahead() chooses the starting order): on
+ * a mapping with large folio support (XFS on 6.1/6.x) and a window of at
+ * least 4 pages, readahead fills the window with folios. The order
+ * starts from the PG_readahead marker folio's order when the window
+ * continues the previous one (the async readahead a marker hit starts)
+ * and from 0 on a sync miss; page_cache_ra_order() adds 2, caps it at
+ * MAX_PAGECACHE_ORDER and at the window size. Each folio takes that
+ * order unless its index is not aligned to it (then __ffs(index)) or it
+ * would pass the window's end or EOF (then smaller); order 1 becomes 0.
+ * Folios are allocated with readahead's gfp (__GFP_NORETRY) through
+ * cp_mem_alloc_folio(), which wakes kswapd at the folio's order; the
+ * first failure (no block of that order, or a page already cached) ends
+ * the folio walk, and the rest of the window is read with order-0 pages
+ * as before (do_page_cache_ra(); the 6.18 reading, which reads only what
+ * is left of the window, not the whole window again).
+ *
+ * SIMPLIFIED (large folios): the kernel's marker sits at window start +
+ * size - async_size; the model's windows are the full ra_pages with
+ * async_size == size, so the marker is the window's first folio and its
+ * order is what the next window ramps from. A window "continues" the
+ * previous one when it starts exactly where that one ended (the marker
+ * itself is not looked up, nor the hit on it). I/O bytes, requests and
+ * accessed marking count pages as for order 0. 4.11, ext4, or a window
+ * under 4 pages: exactly the order-0 path.
  */
 #include "model/filemap.h"
 
@@ -44,6 +70,120 @@ static int insert_page(struct cp_pagecache *pc, uint32_t id, uint32_t index,
 	return rc;
 }
 
+/* page_cache_ra_order(): the order readahead aims for in a window of
+ * size pages whose previous folio order was `order`. */
+static unsigned ra_new_order(unsigned order, uint32_t size)
+{
+	if (order < CP_MAX_PAGECACHE_ORDER) {
+		order += 2;
+		if (order > CP_MAX_PAGECACHE_ORDER)
+			order = CP_MAX_PAGECACHE_ORDER;
+		while ((1u << order) > size)
+			order--;
+	}
+	return order;
+}
+
+/* __ffs(): the lowest set bit of x (x != 0). */
+static unsigned lowest_bit(uint32_t x)
+{
+	unsigned b = 0;
+
+	while (!(x & 1u)) {
+		x >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/* The order of the folio at index in page_cache_ra_order()'s walk:
+ * new_order, or smaller to stay aligned and not pass last. Order 1 is
+ * never used (0 instead). */
+static unsigned ra_folio_order(uint32_t index, unsigned new_order, uint32_t last)
+{
+	unsigned order = new_order;
+
+	if (index & ((1u << order) - 1)) {
+		order = lowest_bit(index);
+		if (order == 1)
+			order = 0;
+	}
+	while (index + (1u << order) - 1 > last) {
+		if (--order == 1)
+			order = 0;
+	}
+	return order;
+}
+
+/*
+ * Read the window [start, wend) of mapping id (start is a missing page):
+ * large folios first when the mapping has them, then order-0 pages for
+ * what is left. *inserted counts pages inserted. Returns 0 or the error
+ * of an order-0 insertion (the pages before it stay).
+ */
+static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uint32_t wend,
+		       uint32_t ra_pages, struct cp_file_ra_state *ra, struct cp_alloc_ctx *ctx,
+		       uint32_t *inserted)
+{
+	const struct cp_mapping *m = &pc->mappings[id];
+	unsigned marker_order = 0;
+	uint32_t j = start;
+	int rc = 0;
+
+	if (m->large_folios && ra_pages >= 4) {
+		bool async = ra && ra->valid && ra->window_end == start;
+		unsigned new_order = ra_new_order(async ? ra->marker_order : 0, ra_pages);
+		unsigned gfp = ctx->gfp;
+
+		while (j < wend) {
+			unsigned order = ra_folio_order(j, new_order, wend - 1);
+
+			if (order == 0) {
+				if (pc->pages[m->base + j].flags & CP_PG_RESIDENT)
+					break; /* -EEXIST */
+				rc = insert_page(pc, id, j, ctx);
+				if (rc)
+					goto out;
+			} else {
+				ctx->gfp = gfp | CP_GFP_NORETRY;
+				rc = cp_add_folio_to_page_cache_lru(pc, id, j, order, ctx);
+				ctx->gfp = gfp;
+				if (rc == -CP_ENOSPC)
+					cp_count(pc->vmstat, CP_VM_RA_FOLIO_FAIL, 1);
+				if (rc == -CP_ENOSPC || rc == -CP_EBUSY) {
+					rc = 0;
+					break;
+				}
+				if (rc)
+					goto out;
+				cp_count(pc->vmstat, CP_VM_RA_FOLIO_ALLOC, 1);
+				cp_count(pc->vmstat, CP_VM_RA_FOLIO_PAGES, 1ull << order);
+			}
+			if (j == start)
+				marker_order = order;
+			*inserted += 1u << order;
+			j += 1u << order;
+		}
+	}
+	/* do_page_cache_ra(): the rest of the window in order-0 pages,
+	 * skipping those already cached */
+	for (; j < wend; j++) {
+		if (pc->pages[m->base + j].flags & CP_PG_RESIDENT)
+			continue;
+		rc = insert_page(pc, id, j, ctx);
+		if (rc)
+			goto out;
+		(*inserted)++;
+	}
+out:
+	if (ra) {
+		ra->valid = true;
+		ra->window_end = wend;
+		ra->marker_order = (uint8_t)marker_order;
+	}
+	return rc;
+}
+
 static void note_io(struct cp_read_result *res, uint64_t bytes)
 {
 	if (!bytes)
@@ -55,8 +195,8 @@ static void note_io(struct cp_read_result *res, uint64_t bytes)
 }
 
 int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
-		    uint32_t ra_pages, int sparse, struct cp_alloc_ctx *ctx,
-		    struct cp_read_result *res)
+		    uint32_t ra_pages, int sparse, struct cp_file_ra_state *ra,
+		    struct cp_alloc_ctx *ctx, struct cp_read_result *res)
 {
 	uint32_t end = index + nr, i = index;
 	const struct cp_mapping *m = &pc->mappings[id];
@@ -79,16 +219,8 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 			/* a readahead window of missing pages */
 			uint32_t wend = i + ra_pages < m->nr_index ? i + ra_pages : m->nr_index;
 			uint32_t j, inserted = 0;
-			int rc = 0;
+			int rc = read_window(pc, id, i, wend, ra_pages, ra, ctx, &inserted);
 
-			for (j = i; j < wend; j++) {
-				if (pc->pages[m->base + j].flags & CP_PG_RESIDENT)
-					continue;
-				rc = insert_page(pc, id, j, ctx);
-				if (rc)
-					break;
-				inserted++;
-			}
 			res->nr_inserted_pages += inserted;
 			if (!sparse)
 				note_io(res, (uint64_t)inserted * 4096);

@@ -5,10 +5,24 @@
 #ifndef CP_FILEMAP_H
 #define CP_FILEMAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "model/memory.h"
 #include "model/pagecache.h"
+
+/* Order of the largest page cache folio readahead allocates
+ * (include/linux/pagemap.h MAX_PAGECACHE_ORDER: HPAGE_PMD_ORDER, 9 on
+ * x86-64 with THP). */
+#define CP_MAX_PAGECACHE_ORDER 9
+
+/* The readahead state of one open file (struct file_ra_state), as much
+ * of it as the model's windows need. Zero-initialised: no window yet. */
+struct cp_file_ra_state {
+	uint32_t window_end;   /* index after the last window read */
+	uint8_t marker_order;  /* order of that window's PG_readahead folio */
+	bool valid;            /* a window has been read */
+};
 
 /* What one read() call did. */
 struct cp_read_result {
@@ -28,11 +42,15 @@ struct cp_read_result {
  * with __GFP_NORETRY first and without it on failure (the no_cached_page
  * fallback), inserted, read, then marked accessed by the copy.
  * If `sparse`, missing pages are filled without device I/O.
+ * When the mapping has large folios (cp_mapping_set_large_folios) each
+ * window is first filled with folios as page_cache_ra_order() chooses
+ * them, ramping up from ra's last window (ra may be NULL: every window
+ * starts as a sync miss); see filemap.c.
  * Returns 0, or -CP_ENOSPC when memory could not be found (the pages
  * before the failure stay inserted; *res counts them).
  */
 int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
-		    uint32_t ra_pages, int sparse, struct cp_alloc_ctx *ctx,
-		    struct cp_read_result *res);
+		    uint32_t ra_pages, int sparse, struct cp_file_ra_state *ra,
+		    struct cp_alloc_ctx *ctx, struct cp_read_result *res);
 
 #endif /* CP_FILEMAP_H */

@@ -24,7 +24,15 @@
  * __GFP_FS, fs/xfs/xfs_iops.c xfs_setup_inode), and __GFP_MOVABLE
  * selects MIGRATE_MOVABLE (gfp_migratetype).
  *
- * SIMPLIFIED: 4 KiB pages only (6.1's large folios are not modelled); one
+ * Large folios (6.1 filemap_add_folio() of a folio from readahead's
+ * page_cache_ra_order(), filemap.c): the 2^order pages of one buddy
+ * block, each slot set up as an order-0 insertion sets up its page.
+ *
+ * SIMPLIFIED: the LRU holds 4 KiB pages, not folios: a folio's pages are
+ * inserted, accessed and aged together so they stay neighbours on the
+ * lists, but reclaim isolates and frees them page by page (the buddy
+ * merges them back into the folio's block once all are free), and a
+ * page of a folio can be reclaimed while its neighbours stay. One
  * node and one lruvec; every page of a mapping is charged to the
  * mapping's memcg; pages are never dirty (the scenarios' data files are
  * written back before the measured part starts, ref §11.3).
@@ -187,28 +195,17 @@ static void lru_cache_add(struct cp_pagecache *pc, uint32_t slot, int cpu)
 		lru_add_drain_cpu(pc, c);
 }
 
-int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
-			     struct cp_alloc_ctx *ctx)
+/* The per-page part of add_to_page_cache_lru() / filemap_add_folio():
+ * the page at (id, index), placed at pfn, becomes resident; a shadow
+ * entry in the slot is a refault (workingset_refault() may activate it);
+ * then it is queued for the LRU. */
+static void page_cache_add_slot(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t pfn,
+				int cpu)
 {
-	struct cp_mapping *m;
-	struct cp_page *p;
-	struct cp_memcg *saved = ctx->memcg;
-	uint32_t slot, pfn;
-	bool split;
-	int rc;
+	struct cp_mapping *m = &pc->mappings[id];
+	uint32_t slot = m->base + index;
+	struct cp_page *p = &pc->pages[slot];
 
-	CP_BUG_ON(id >= pc->nr_mappings || index >= pc->mappings[id].nr_index);
-	/* Page cache is charged to the mapping's memcg. Allocation may
-	 * reclaim, which may evict other pages: look at the slot after. */
-	ctx->memcg = pc->mappings[id].memcg;
-	rc = cp_mem_alloc_block(pc->mem, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, ctx, &pfn,
-				&split);
-	ctx->memcg = saved;
-	if (rc)
-		return rc;
-	m = &pc->mappings[id];
-	slot = m->base + index;
-	p = &pc->pages[slot];
 	CP_BUG_ON(p->flags & CP_PG_RESIDENT);
 	if (p->flags & CP_PG_SHADOW) {
 		bool restore;
@@ -228,9 +225,65 @@ int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t inde
 	p->shadow = 0;
 	p->pfn = pfn;
 	m->nrpages++;
-	lru_cache_add(pc, slot, ctx->cpu);
+	lru_cache_add(pc, slot, cpu);
+}
+
+int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+			     struct cp_alloc_ctx *ctx)
+{
+	struct cp_memcg *saved = ctx->memcg;
+	uint32_t pfn;
+	bool split;
+	int rc;
+
+	CP_BUG_ON(id >= pc->nr_mappings || index >= pc->mappings[id].nr_index);
+	/* Page cache is charged to the mapping's memcg. Allocation may
+	 * reclaim, which may evict other pages: look at the slot after. */
+	ctx->memcg = pc->mappings[id].memcg;
+	rc = cp_mem_alloc_block(pc->mem, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, ctx, &pfn,
+				&split);
+	ctx->memcg = saved;
+	if (rc)
+		return rc;
+	page_cache_add_slot(pc, id, index, pfn, ctx->cpu);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return 0;
+}
+
+int cp_add_folio_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+				   unsigned order, struct cp_alloc_ctx *ctx)
+{
+	const struct cp_mapping *m;
+	struct cp_memcg *saved = ctx->memcg;
+	uint32_t nr = 1u << order, i, pfn;
+	int rc;
+
+	CP_BUG_ON(id >= pc->nr_mappings || order == 0 || (index & (nr - 1)) ||
+		  index > pc->mappings[id].nr_index || nr > pc->mappings[id].nr_index - index);
+	m = &pc->mappings[id];
+	/* SIMPLIFIED: the kernel allocates the folio first and learns of a
+	 * page already there from the xarray (-EEXIST, the folio is put
+	 * back); the model looks first, so a conflict allocates nothing.
+	 * Reclaim during the allocation only makes pages non-resident, so
+	 * the range stays free of them. */
+	for (i = 0; i < nr; i++)
+		if (pc->pages[m->base + index + i].flags & CP_PG_RESIDENT)
+			return -CP_EBUSY;
+	ctx->memcg = m->memcg;
+	rc = cp_mem_alloc_folio(pc->mem, CP_OWNER_PAGECACHE, order, CP_MIGRATE_MOVABLE, ctx, &pfn);
+	ctx->memcg = saved;
+	if (rc)
+		return rc;
+	for (i = 0; i < nr; i++)
+		page_cache_add_slot(pc, id, index + i, pfn + i, ctx->cpu);
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
+	return 0;
+}
+
+void cp_mapping_set_large_folios(struct cp_pagecache *pc, uint32_t id)
+{
+	CP_BUG_ON(id >= pc->nr_mappings);
+	pc->mappings[id].large_folios = true;
 }
 
 void cp_mark_page_accessed(struct cp_pagecache *pc, uint32_t slot, int cpu)

@@ -84,6 +84,9 @@ struct cp_mapping {
 	uint64_t nrshadows;    /* shadow entries */
 	struct cp_memcg *memcg; /* memcg its pages are charged to (NULL: root) */
 	void *host;            /* the inode, for inode_add_lru on last page */
+	/* mapping_set_large_folios(): readahead may insert folios of more
+	 * than one page (filemap.c) */
+	bool large_folios;
 };
 
 struct cp_pagecache_params {
@@ -147,6 +150,25 @@ bool cp_mapping_shrinkable(const struct cp_pagecache *pc, uint32_t id);
  */
 int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
 			     struct cp_alloc_ctx *ctx);
+
+/*
+ * filemap_add_folio() of a folio of 2^order pages (order >= 1, index
+ * aligned to it) at [index, index + 2^order) of mapping id: every slot
+ * must be non-resident, else -CP_EBUSY (the kernel's -EEXIST) and
+ * nothing is allocated. The folio comes from cp_mem_alloc_folio() in ctx
+ * (its gfp as given: readahead passes __GFP_NORETRY), charged 2^order
+ * pages to the mapping's memcg; then each page is set up as
+ * cp_add_to_page_cache_lru() sets up one (a shadow goes to
+ * workingset_refault()), pfns consecutive, queued for the LRU in index
+ * order. Returns 0, -CP_EBUSY, -CP_ENOSPC (no folio of that order:
+ * nothing changed) or -CP_ENOMEM.
+ */
+int cp_add_folio_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+				   unsigned order, struct cp_alloc_ctx *ctx);
+
+/* mapping_set_large_folios(): readahead of mapping id may use large
+ * folios (cp_add_folio_to_page_cache_lru). */
+void cp_mapping_set_large_folios(struct cp_pagecache *pc, uint32_t id);
 
 /* mark_page_accessed() / folio_mark_accessed() for a resident page. */
 void cp_mark_page_accessed(struct cp_pagecache *pc, uint32_t slot, int cpu);

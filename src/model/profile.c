@@ -22,6 +22,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.xfs_buf_lru_first_visit_frees = true, /* fs/xfs/xfs_buf.c xfs_buftarg_isolate (inverted) */
 	.iomap_write_buffer_heads = true, /* fs/iomap.c iomap_write_begin */
 	.readahead_nofs = false,          /* mm/readahead.c: readahead_gfp_mask(mapping) */
+	.xfs_large_folios = false,        /* large folios in the page cache came in 5.16-5.18 */
 	.has_vfs_cache_pressure_denom = false,
 	.page_alloc_4_11 = true,          /* mm/page_alloc.c (buddy.c lists the commits) */
 	/* boost_watermark() came in 5.0 ("mm: reclaim small amounts of
@@ -47,6 +48,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.xfs_buf_lru_first_visit_frees = false,
 	.iomap_write_buffer_heads = false, /* fs/iomap/buffered-io.c: IOMAP_F_BUFFER_HEAD only */
 	.readahead_nofs = true,            /* mm/readahead.c page_cache_ra_unbounded */
+	.xfs_large_folios = true,          /* fs/xfs/xfs_icache.c xfs_inode_alloc: mapping_set_large_folios */
 	.has_vfs_cache_pressure_denom = false,
 	.page_alloc_4_11 = false,
 	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
@@ -75,6 +77,11 @@ static const struct cp_kernel_profile linux_6_x = {
 	.xfs_buf_lru_first_visit_frees = false, /* ref §13 "(not checked)": kept as 6.1 */
 	.iomap_write_buffer_heads = false, /* as 6.1 */
 	.readahead_nofs = true,            /* as 6.1: page_cache_ra_unbounded */
+	.xfs_large_folios = true,          /* as 6.1 */
+	/* ext4 regular files got large folios in the 6.16 merge window
+	 * (fs/ext4/inode.c ext4_should_enable_large_folio; Phoronix
+	 * "EXT4 for Linux 6.16", 2025-05-28) [U: release notes only, the
+	 * 6.16 source not read]; NOT modelled: ext4 stays order 0. */
 	.has_vfs_cache_pressure_denom = true,   /* fs/dcache.c, 6.16+ */
 	/* as 6.1 [U: 6.16's mm/page_alloc.c not read; its fallback code
 	 * has been reworked since] */

@@ -66,6 +66,12 @@ struct cp_kernel_profile {
 	/* mm/readahead.c: readahead allocates under memalloc_nofs_save() on
 	 * every filesystem (6.1: true; 4.11: the mapping's gfp decides) */
 	bool readahead_nofs;
+	/* XFS data files get large folios from readahead
+	 * (mapping_set_large_folios in fs/xfs/xfs_icache.c
+	 * xfs_inode_alloc() and xfs_reinit_inode(), 5.18+; readahead then
+	 * allocates them in mm/readahead.c page_cache_ra_order(): 6.1 and
+	 * 6.x true, 4.11 false). Other filesystems stay at order 0. */
+	bool xfs_large_folios;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
 

@@ -25,6 +25,9 @@
 	X(PAGEBLOCKS_CLAIMED, "cp_pageblocks_claimed") \
 	X(PGSCAN_MEMCG, "cp_pgscan_memcg") \
 	X(PGSTEAL_MEMCG, "cp_pgsteal_memcg") \
+	X(RA_FOLIO_ALLOC, "cp_ra_folio_alloc") \
+	X(RA_FOLIO_FAIL, "cp_ra_folio_fail") \
+	X(RA_FOLIO_PAGES, "cp_ra_folio_pages") \
 	X(SB_OBJECTS_FREED, "cp_sb_objects_freed") \
 	X(WATERMARK_BOOST, "cp_watermark_boost") \
 	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \

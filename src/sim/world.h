@@ -64,6 +64,8 @@ struct cp_world {
 	struct cp_blockdev dev;
 	struct cp_work_cost cost;
 	uint32_t ra_pages;
+	/* readers' mappings use large folios (XFS on 6.1/6.x) */
+	bool ra_large_folios;
 	struct cp_engine_waker kswapd_waker;
 	unsigned xfsaild_id;
 	bool has_xfsaild;

@@ -51,7 +51,7 @@ static int reader_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	}
 	cp_task_begin(&r->task);
 	n = r->nr_pages - r->pos < r->read_pages ? r->nr_pages - r->pos : r->read_pages;
-	rc = cp_filemap_read(&w->pc, r->mapping, r->pos, n, w->ra_pages, r->sparse,
+	rc = cp_filemap_read(&w->pc, r->mapping, r->pos, n, w->ra_pages, r->sparse, &r->ra,
 			     &r->task.ctx, &res);
 	if (rc) {
 		cp_world_fail(w, r->task.name, rc);

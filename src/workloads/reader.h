@@ -6,6 +6,7 @@
 
 #include <cachepressure/result.h>
 
+#include "model/filemap.h"
 #include "sim/world.h"
 
 struct cp_reader {
@@ -17,6 +18,7 @@ struct cp_reader {
 	bool sparse;
 	uint32_t max_passes;          /* 0 = loop until stopped; 1 = streamer */
 	uint32_t pos;                 /* next page to read */
+	struct cp_file_ra_state ra;   /* the open file's readahead state */
 	uint64_t pass_read_bytes;     /* device bytes of the pass in progress */
 	struct cp_reader_result *result; /* completed passes go here */
 	uint64_t nr_passes;

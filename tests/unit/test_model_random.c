@@ -75,6 +75,9 @@ static void world_init(struct world *w, const char *kernel, enum cp_ref_policy p
 					    &w->files[i]), 0);
 		assert_int_equal(cp_fs_mkdir(&w->fs, cp_fs_root(&w->fs), 200 + i, 1, &ctx,
 					     &w->dirs[i], NULL), 0);
+		/* XFS on 6.1: readahead uses large folios (sim.c) */
+		if (k->xfs_large_folios)
+			cp_mapping_set_large_folios(&w->pc, cp_file_mapping(w->files[i]));
 	}
 }
 
@@ -108,6 +111,7 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 	struct cp_reclaim_work work = { 0 };
 	struct cp_alloc_ctx nofs = { .gfp = CP_GFP_NOFS, .work = &work };
 	struct cp_alloc_ctx kern = { .gfp = CP_GFP_KERNEL, .cpu = 1, .work = &work };
+	struct cp_file_ra_state ra[2] = { { 0 }, { 0 } };
 	unsigned op;
 
 	assert_non_null(w);
@@ -128,7 +132,8 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 			uint32_t at = (uint32_t)cp_rng_below(&rng, 1500);
 
 			rc = cp_filemap_read(&w->pc, cp_file_mapping(w->files[f]), at,
-					     (uint32_t)(1 + cp_rng_below(&rng, 64)), 32, 0, &nofs, &res);
+					     (uint32_t)(1 + cp_rng_below(&rng, 64)), 32, 0, &ra[f],
+					     &nofs, &res);
 			break;
 		}
 		case 2: /* fs_mark create */
@@ -173,6 +178,9 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 	 * (memcg reclaim never runs the memcg-unaware buffer shrinker) */
 	assert_true(w->fs.bt.nr_created > 0);
 	assert_true(memcg || w->fs.bt.nr_freed > 0);
+	/* large-folio readahead ran (6.1) or never did (4.11) */
+	assert_true(cp_kernel_profile_find(kernel)->xfs_large_folios ==
+		    (w->vs.v[CP_VM_RA_FOLIO_ALLOC] > 0));
 	world_release(w);
 	free(w);
 }

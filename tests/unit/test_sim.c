@@ -38,8 +38,8 @@ struct rig {
 	struct cp_run_result res;
 };
 
-static void rig_run(struct rig *g, const char *text, enum cp_ref_policy policy,
-		    enum cp_confine confine)
+static void rig_run_on(struct rig *g, const char *text, enum cp_ref_policy policy,
+		       enum cp_confine confine, const char *kernel, const char *fs)
 {
 	struct cp_diag d = { { 0 } };
 
@@ -48,8 +48,10 @@ static void rig_run(struct rig *g, const char *text, enum cp_ref_policy policy,
 	assert_int_equal(cp_machine_load(MACHINE, &g->m, &d), 0);
 	g->cfg.scenario = g->sc;
 	g->cfg.machine = &g->m;
-	g->cfg.kernel = cp_kernel_profile_find("linux-4.11");
-	g->cfg.fs = cp_fs_profile_find("xfs");
+	g->cfg.kernel = cp_kernel_profile_find(kernel);
+	g->cfg.fs = cp_fs_profile_find(fs);
+	assert_non_null(g->cfg.kernel);
+	assert_non_null(g->cfg.fs);
 	g->cfg.fs_costs.create_cpu_ns = 20000;
 	g->cfg.fs_costs.mkdir_lookup_ns = 1000;
 	g->cfg.fs_costs.stat_cpu_ns = 2000;
@@ -59,6 +61,12 @@ static void rig_run(struct rig *g, const char *text, enum cp_ref_policy policy,
 	g->cfg.seed = 7;
 	cp_run_result_init(&g->res);
 	assert_int_equal(cp_sim_run(&g->cfg, &g->res, &d), 0);
+}
+
+static void rig_run(struct rig *g, const char *text, enum cp_ref_policy policy,
+		    enum cp_confine confine)
+{
+	rig_run_on(g, text, policy, confine, "linux-4.11", "xfs");
 }
 
 static void rig_free(struct rig *g)
@@ -192,6 +200,33 @@ static void walker_and_streamer_accounting(void **state)
 	rig_free(&g);
 }
 
+/* Large-folio readahead is decided per run: XFS mappings have
+ * mapping_set_large_folios on 6.1 (fs/xfs/xfs_icache.c xfs_inode_alloc),
+ * so the reader's uncached 16 MiB file is read in folios (the first
+ * window alone is 32 pages of order-2 folios at read_ahead_kb 128);
+ * ext4 on 6.1 and XFS on 4.11 read order-0 pages only. */
+static void large_folio_readahead_only_for_xfs_on_6_1(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_run_on(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.1", "xfs");
+	assert_false(g.res.failed);
+	assert_true(cp_run_result_counter(&g.res, "cp_ra_folio_alloc", 0) >= 8);
+	assert_true(cp_run_result_counter(&g.res, "cp_ra_folio_pages", 0) >= 32);
+	rig_free(&g);
+	rig_run_on(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.1", "ext4");
+	assert_false(g.res.failed);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_ra_folio_alloc", -1), 0);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_ra_folio_fail", -1), 0);
+	rig_free(&g);
+	rig_run_on(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-4.11", "xfs");
+	assert_false(g.res.failed);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_ra_folio_alloc", -1), 0);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_ra_folio_fail", -1), 0);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +236,7 @@ int main(void)
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
 		cmocka_unit_test(walker_and_streamer_accounting),
+		cmocka_unit_test(large_folio_readahead_only_for_xfs_on_6_1),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
