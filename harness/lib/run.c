@@ -599,6 +599,10 @@ static int setup_phase(struct run *R, struct cp_diag *diag)
 	int64_t refetched = 0;
 	int rc, fd;
 
+	/* the free memory the set-up starts from (after the balloon) */
+	rc = cp_sampler_record_start_free(R->r, diag);
+	if (rc)
+		return rc;
 	for (i = 0; i < p->nr_mkdirs; i++) { /* parents come first */
 		char path[CP_FSIMAGE_PATH_MAX + CP_REAL_NAME_MAX];
 

@@ -109,6 +109,49 @@ int cp_buddyinfo_parse(const char *text, uint64_t out[11])
 	return zones ? 0 : -CP_ENOENT;
 }
 
+int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
+{
+	static const char *const types[3] = { "Unmovable", "Movable", "Reclaimable" };
+	const char *p = text;
+	int lines = 0;
+
+	memset(out, 0, 3 * sizeof(out[0]));
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		const char *t = strstr(p, "type");
+		int k;
+
+		if (t && (!eol || t < eol) && strncmp(p, "Node", 4) == 0) {
+			t += 4;
+			while (*t == ' ')
+				t++;
+			for (k = 0; k < 3; k++) {
+				size_t n = strlen(types[k]);
+				uint64_t v[11];
+				const char *q = t + n;
+				int o, used;
+
+				if (strncmp(t, types[k], n) != 0 || (*q != ' ' && *q != '\t'))
+					continue;
+				for (o = 0; o < 11; o++) {
+					if (sscanf(q, " %" SCNu64 "%n", &v[o], &used) != 1 ||
+					    (eol && q + used > eol))
+						break;
+					q += used;
+				}
+				if (o == 11) {
+					for (o = 0; o < 11; o++)
+						out[k][o] += v[o];
+					lines++;
+				}
+				break;
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return lines ? 0 : -CP_ENOENT;
+}
+
 static int read_ig(const char *path, uint64_t ig[7])
 {
 	char *text;
@@ -147,6 +190,25 @@ static int buddyinfo_start(struct cp_run_result *r, struct cp_diag *diag)
 			snprintf(name, sizeof(name), "buddyinfo_start_order_%d", o);
 			rc = set(r, name, (int64_t)blocks[o], diag);
 		}
+	cp_free(text);
+	return rc;
+}
+
+int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag)
+{
+	static const char *const types[3] = { "unmovable", "movable", "reclaimable" };
+	uint64_t blocks[3][11];
+	char *text, name[64];
+	int rc = 0, t, o;
+
+	if (cp_kfile_read("/proc/pagetypeinfo", &text, NULL))
+		return 0;
+	if (cp_pagetypeinfo_parse(text, blocks) == 0)
+		for (t = 0; !rc && t < 3; t++)
+			for (o = 0; !rc && o < 11; o++) {
+				snprintf(name, sizeof(name), "start_free_%s_order_%d", types[t], o);
+				rc = set(r, name, (int64_t)blocks[t][o], diag);
+			}
 	cp_free(text);
 	return rc;
 }

@@ -62,4 +62,19 @@ int cp_xfs_ig_parse(const char *text, uint64_t ig[7]);
  * or -CP_ENOENT when no zone line parses. */
 int cp_buddyinfo_parse(const char *text, uint64_t out[11]);
 
+/* /proc/pagetypeinfo (mm/vmstat.c pagetypeinfo_showfree): the free
+ * blocks of order 0..10 by migratetype. out[t][o] gets the sum over every
+ * zone for t = 0 Unmovable, 1 Movable, 2 Reclaimable (the model's
+ * enum cp_migratetype order); HighAtomic, CMA and Isolate lines are left
+ * out (ordinary allocations do not use them). Returns 0, or -CP_ENOENT
+ * when no line of the three types parses. */
+int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11]);
+
+/* Records the free blocks of /proc/pagetypeinfo as counters
+ * start_free_<type>_order_<o> (type unmovable, movable, reclaimable): the
+ * machine's free memory as the run's set-up starts (after the balloon,
+ * before dd), which the model can start from (cachepressure run
+ * --start-free). No file: no counters. */
+int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag);
+
 #endif /* CP_SAMPLE_H */

@@ -108,6 +108,38 @@ static void buddyinfo_sums_the_zones_by_order(void **state)
 	assert_int_equal(cp_buddyinfo_parse("", b), -CP_ENOENT);
 }
 
+/* mm/vmstat.c pagetypeinfo_showfree(): one line per zone and type; the
+ * three ordinary types are summed over the zones, HighAtomic and the
+ * header and pageblock-count lines are not free blocks. */
+static void pagetypeinfo_sums_free_blocks_by_type(void **state)
+{
+	uint64_t b[3][11];
+
+	(void)state;
+	assert_int_equal(
+		cp_pagetypeinfo_parse(
+			"Page block order: 9\n"
+			"Free pages count per migrate type at order       0      1      2      3      4      5      6      7      8      9     10 \n"
+			"Node    0, zone    DMA32, type    Unmovable     10     14     15     13     12     13     11      8      8      0      0 \n"
+			"Node    0, zone    DMA32, type      Movable     14     17     20     23     26     25     24     25     26     40    713 \n"
+			"Node    0, zone    DMA32, type  Reclaimable     12     22     19     20     19     15     14     11      5      0      0 \n"
+			"Node    0, zone   Normal, type    Unmovable   1048   2157   1479   1246    753    299    116     24     10      0      0 \n"
+			"Node    0, zone   Normal, type      Movable      1   1911   2101   1730   1242    663    318    117     41    230   4833 \n"
+			"Node    0, zone   Normal, type  Reclaimable   3272   2400   1680   1107    717    438    281    117     37      0      0 \n"
+			"Node    0, zone   Normal, type   HighAtomic     84     62     47     17     16     11      5      2      3      1      0 \n"
+			"\n"
+			"Number of blocks type     Unmovable      Movable  Reclaimable   HighAtomic      Isolate \n"
+			"Node 0, zone   Normal          193        10356          196            7            0 \n",
+			b),
+		0);
+	assert_int_equal(b[0][0], 1058);
+	assert_int_equal(b[1][10], 5546);
+	assert_int_equal(b[2][8], 42);
+	assert_int_equal(b[1][0], 15); /* HighAtomic's 84 not added */
+	assert_int_equal(cp_pagetypeinfo_parse("Node 0, zone DMA, type Movable 1 2\n", b),
+			 -CP_ENOENT);
+}
+
 static void meminfo_available_from_a_file(void **state)
 {
 	char path[] = "/tmp/cp-test-meminfo-XXXXXX";
@@ -206,6 +238,7 @@ int main(void)
 		cmocka_unit_test(vmstat_lines_are_name_value),
 		cmocka_unit_test(xfs_ig_line_is_found_among_others),
 		cmocka_unit_test(buddyinfo_sums_the_zones_by_order),
+		cmocka_unit_test(pagetypeinfo_sums_free_blocks_by_type),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
 		cmocka_unit_test(balloon_page_tables_one_pte_page_per_2mib),
