@@ -625,6 +625,19 @@ enum cp_migratetype cp_buddy_pageblock_migratetype(const struct cp_buddy *b, uin
 	return (enum cp_migratetype)pageblock_mt(b, pfn);
 }
 
+int cp_buddy_set_pageblock_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp_migratetype mt)
+{
+	uint32_t start = pfn & ~(CP_BUDDY_PAGEBLOCK_PAGES - 1), i;
+
+	if (pfn >= b->nr_pages || (unsigned)mt >= CP_MIGRATE_TYPES)
+		return -CP_EINVAL;
+	for (i = start; i < start + CP_BUDDY_PAGEBLOCK_PAGES && i < b->nr_pages; i++)
+		if (st_kind(b->state[i]) == ST_FREE)
+			return -CP_EBUSY;
+	b->pageblock_mt[pfn >> CP_BUDDY_PAGEBLOCK_ORDER] = (uint8_t)mt;
+	return 0;
+}
+
 int cp_buddy_free_block_order(const struct cp_buddy *b, uint32_t pfn)
 {
 	if (pfn >= b->nr_pages || st_kind(b->state[pfn]) != ST_FREE)

@@ -152,6 +152,11 @@ bool cp_buddy_test_and_clear_boosted(struct cp_buddy *b);
 /* get_pageblock_migratetype() of the pageblock holding pfn (< nr_pages). */
 enum cp_migratetype cp_buddy_pageblock_migratetype(const struct cp_buddy *b, uint32_t pfn);
 
+/* set_pageblock_migratetype() of the pageblock holding pfn, allowed only
+ * while no page of it is free (so no free list changes): 0, -CP_EINVAL
+ * (pfn or mt out of range) or -CP_EBUSY (a free block in it). */
+int cp_buddy_set_pageblock_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp_migratetype mt);
+
 /* PageBuddy(pfn) ? buddy_order(pfn) : -1: the order of the free block
  * whose head is pfn, or -1 (allocated, inside a block, or out of range). */
 int cp_buddy_free_block_order(const struct cp_buddy *b, uint32_t pfn);

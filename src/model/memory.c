@@ -106,12 +106,133 @@ struct cp_watermarks cp_watermarks_compute(uint64_t managed_pages, uint64_t min_
 	return w;
 }
 
-/* The zone: the reserve allocated from boot (memblock), the rest free. */
-static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p, struct cp_diag *diag)
+/* ---- a measured start layout ------------------------------------------ */
+
+/* The measured free blocks below pageblock_order, scaled down to fit
+ * in `room` pages if they do not. */
+static void start_fragments(const struct cp_mem_start_free *sf, uint64_t room,
+			    uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	uint64_t total = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			total += sf->blocks[t][o] << o;
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			/* counts and room are below 2^32: no overflow */
+			frag[t][o] = total > room ? sf->blocks[t][o] * room / total
+						  : sf->blocks[t][o];
+}
+
+/*
+ * Walks the pageblocks of one migratetype that hold its fragments: a
+ * free block of order o and its buddy (kept allocated) side by side,
+ * the largest orders first, a new pageblock when the pair does not fit.
+ * For each pair, calls pair(priv, pageblock number, offset, order)
+ * when given. Returns the pageblocks used.
+ */
+static uint64_t walk_fragment_pairs(const uint64_t frag[CP_BUDDY_PAGEBLOCK_ORDER],
+				    void (*pair)(void *priv, uint64_t pb, uint32_t off,
+						 unsigned order),
+				    void *priv)
+{
+	uint64_t pb = 0, n;
+	uint32_t off = CP_BUDDY_PAGEBLOCK_PAGES;
+	unsigned o = CP_BUDDY_PAGEBLOCK_ORDER;
+
+	while (o-- > 0) {
+		for (n = 0; n < frag[o]; n++) {
+			if (off + (2u << o) > CP_BUDDY_PAGEBLOCK_PAGES) {
+				pb++;
+				off = 0;
+			}
+			if (pair)
+				pair(priv, pb - 1, off, o);
+			off += 2u << o;
+		}
+	}
+	return pb;
+}
+
+struct layout_pass {
+	struct cp_buddy *b;
+	const uint32_t *pageblock_pfn; /* first pfn of each of the type's pageblocks */
+};
+
+/* Free the first half of a pair: its pages merge into one free block of
+ * the pair's order, on the list of the pageblock's migratetype. */
+static void free_fragment(void *priv, uint64_t pb, uint32_t off, unsigned order)
+{
+	struct layout_pass *lp = priv;
+	uint32_t pfn = lp->pageblock_pfn[pb] + off, i;
+	int rc;
+
+	for (i = 0; i < (1u << order); i++) {
+		rc = cp_buddy_free(lp->b, pfn + i, 0, NULL);
+		CP_BUG_ON(rc);
+		(void)rc;
+	}
+}
+
+/* Lay the fragments out: for each migratetype take whole pageblocks,
+ * split them, give them the type (set_pageblock_migratetype, while all
+ * their pages are allocated), and free the fragments. Returns 0 or
+ * -CP_ENOMEM. */
+static int lay_out_fragments(struct cp_buddy *b,
+			     const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	unsigned t;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+		uint64_t nr = walk_fragment_pairs(frag[t], NULL, NULL), i;
+		uint32_t *pfns = nr ? cp_calloc(nr, sizeof(*pfns)) : NULL;
+		struct layout_pass lp = { b, pfns };
+		int rc;
+
+		if (nr && !pfns)
+			return -CP_ENOMEM;
+		for (i = 0; i < nr; i++) {
+			rc = cp_buddy_alloc(b, CP_BUDDY_PAGEBLOCK_ORDER, CP_MIGRATE_MOVABLE, 0,
+					    &pfns[i]);
+			CP_BUG_ON(rc); /* the zone was sized for them */
+			rc = cp_buddy_split_page(b, pfns[i], CP_BUDDY_PAGEBLOCK_ORDER, NULL);
+			CP_BUG_ON(rc);
+			rc = cp_buddy_set_pageblock_migratetype(b, pfns[i], (enum cp_migratetype)t);
+			CP_BUG_ON(rc);
+		}
+		walk_fragment_pairs(frag[t], free_fragment, &lp);
+		cp_free(pfns);
+	}
+	/* the set-up is not an event of the run */
+	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
+	return 0;
+}
+
+/* Pages the layout adds to the zone: its pageblocks less the fragments. */
+static uint64_t layout_extra_pages(const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	uint64_t pages = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+		pages += walk_fragment_pairs(frag[t], NULL, NULL) * CP_BUDDY_PAGEBLOCK_PAGES;
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			pages -= frag[t][o] << o;
+	}
+	return pages;
+}
+
+/* The zone: the reserve allocated from boot (memblock), the rest free
+ * (or laid out as measured). */
+static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p,
+		      const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER],
+		      struct cp_diag *diag)
 {
 	struct cp_buddy_range reserve = { 0, (uint32_t)p->reserve_pages };
 	struct cp_buddy_params bp = {
-		.nr_pages = (uint32_t)p->total_pages,
+		.nr_pages = (uint32_t)m->total_pages,
 		.reserved = &reserve,
 		.nr_reserved = p->reserve_pages ? 1 : 0,
 		.kernel_4_11 = p->buddy_4_11,
@@ -120,6 +241,13 @@ static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p, struct cp
 
 	if (rc)
 		return rc;
+	if (p->start_free) {
+		rc = lay_out_fragments(&m->buddy, frag);
+		if (rc) {
+			cp_buddy_release(&m->buddy);
+			return rc;
+		}
+	}
 	cp_buddy_set_boost_cap(&m->buddy, m->wmark.high, p->watermark_boost_factor);
 	m->buddy_alloc_flags = p->alloc_nofragment && !p->buddy_4_11 ? CP_BUDDY_ALLOC_NOFRAGMENT : 0;
 	return 0;
@@ -129,6 +257,7 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		struct cp_diag *diag)
 {
 	uint64_t managed, lowmem_kbytes, mfk;
+	uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER] = { { 0 } };
 	unsigned i;
 
 	memset(m, 0, sizeof(*m));
@@ -170,7 +299,20 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 	m->nr_owners = CP_NR_FIXED_OWNERS;
 	m->nr_owner[CP_OWNER_RESERVE] = p->reserve_pages;
 	m->free_pages -= p->reserve_pages;
-	return init_buddy(m, p, diag);
+	if (p->start_free) {
+		uint64_t extra;
+
+		start_fragments(p->start_free, m->free_pages, frag);
+		extra = layout_extra_pages(frag);
+		if (m->total_pages + extra > CP_BUDDY_MAX_PAGES)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "memory: the start layout needs %llu pages, the model's limit is %u",
+					   (unsigned long long)(m->total_pages + extra),
+					   CP_BUDDY_MAX_PAGES);
+		m->total_pages += extra;
+		m->nr_owner[CP_OWNER_RESERVE] += extra;
+	}
+	return init_buddy(m, p, frag, diag);
 }
 
 void cp_mem_release(struct cp_mem *m)

@@ -83,6 +83,12 @@ struct cp_alloc_ctx {
 	struct cp_reclaim_work *work; /* optional: accumulates reclaim done here */
 };
 
+/* A measured layout of free memory to start from (/proc/pagetypeinfo's
+ * free blocks, summed over the zones): blocks[type][order]. */
+struct cp_mem_start_free {
+	uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+};
+
 struct cp_mem_params {
 	uint64_t total_pages;     /* RAM in pages */
 	uint64_t reserve_pages;   /* never available to the allocator */
@@ -97,6 +103,10 @@ struct cp_mem_params {
 	bool buddy_4_11;                  /* 4.11 fallback rules (buddy.c) */
 	unsigned watermark_boost_factor;  /* 15000 (6.1), 0: no boosting (4.11) */
 	bool alloc_nofragment;            /* ALLOC_NOFRAGMENT: a lower zone exists */
+	/* NULL: every free page in the largest blocks (a machine just
+	 * booted). Else the free blocks below pageblock_order start as
+	 * measured (see cp_mem_init). */
+	const struct cp_mem_start_free *start_free;
 };
 
 /* Blocks placed for count-only callers (cp_mem_alloc / cp_mem_take):
@@ -151,7 +161,14 @@ struct cp_watermarks cp_watermarks_compute(uint64_t managed_pages, uint64_t min_
 					   unsigned watermark_scale_factor);
 
 /* Initialise m: every page free in one buddy zone except the reserve,
- * pfns [0, reserve_pages) (the buddy's reserved range). Returns 0,
+ * pfns [0, reserve_pages) (the buddy's reserved range).
+ * With p->start_free, the free blocks below pageblock_order (order < 9)
+ * start as measured, each in a pageblock of its migratetype next to an
+ * allocated buddy of its size, so it cannot merge: those buddies (and
+ * the rest of each such pageblock) are memory the machine holds outside
+ * the experiment (the balloon, other slabs), added to the zone as
+ * reserve; the free pages stay total - reserve. Measured blocks that
+ * would not fit in the free memory are scaled down in proportion. Returns 0,
  * -CP_EINVAL (diag says which parameter) when the reserve does not fit
  * or the watermarks leave no memory, or -CP_ENOMEM (host); on failure m
  * needs no release. */

@@ -945,10 +945,36 @@ static void random_operations_keep_invariants_4_11(void **state)
 	run_random(true);
 }
 
+/* set_pageblock_migratetype(): refused while the pageblock has a free
+ * block (its pages would sit on the wrong list); once every page is
+ * allocated the type changes and pages freed later go on the new type's
+ * list. */
+static void set_pageblock_migratetype_only_when_nothing_free(void **state)
+{
+	struct cp_buddy b;
+	uint32_t pfn, i;
+
+	(void)state;
+	zone_init(&b, 1024);
+	assert_int_equal(cp_buddy_set_pageblock_migratetype(&b, 0, CP_MIGRATE_RECLAIMABLE),
+			 -CP_EBUSY);
+	pfn = alloc_ok(&b, 9, CP_MIGRATE_MOVABLE, 0);
+	assert_int_equal(cp_buddy_split_page(&b, pfn, 9, NULL), 0);
+	assert_int_equal(cp_buddy_set_pageblock_migratetype(&b, pfn, CP_MIGRATE_RECLAIMABLE), 0);
+	assert_int_equal(cp_buddy_pageblock_migratetype(&b, pfn + 511), CP_MIGRATE_RECLAIMABLE);
+	for (i = 0; i < 4; i++)
+		free_ok(&b, pfn + i, 0);
+	assert_int_equal(cp_buddy_nr_free_blocks(&b, 2, CP_MIGRATE_RECLAIMABLE), 1);
+	assert_int_equal(cp_buddy_set_pageblock_migratetype(&b, 1024, CP_MIGRATE_MOVABLE),
+			 -CP_EINVAL);
+	cp_buddy_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(boot_frees_zone_in_max_order_aligned_blocks),
+		cmocka_unit_test(set_pageblock_migratetype_only_when_nothing_free),
 		cmocka_unit_test(boot_keeps_memblock_reserved_ranges_allocated),
 		cmocka_unit_test(boot_free_to_tail_in_6_1_to_head_in_4_11),
 		cmocka_unit_test(expand_splits_order10_into_one_block_of_each_lower_order),

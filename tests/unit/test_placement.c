@@ -305,9 +305,98 @@ static void count_only_pages_are_placed_and_freed_last_first(void **state)
 	assert_int_equal(nr_free_blocks(&f->mem.buddy), 2);
 }
 
+/* A measured start layout: each fragment below pageblock_order is a free
+ * block of its type's list that cannot merge (its buddy is held), in a
+ * pageblock of that type; the pageblocks' other pages are added to the
+ * zone as reserve, so the free memory is still the zone's. By hand:
+ * unmovable 1 x order 2 + 3 x order 0 (pairs of 8 + 3 x 2 = 14 pages: one
+ * pageblock), reclaimable 1 x order 8 (a 512-page pair: one pageblock),
+ * movable 2 x order 1 (8 pages: one pageblock): 3 pageblocks, 1536 pages,
+ * 267 of them free, 1269 added. */
+static void start_layout_places_measured_fragments(void **state)
+{
+	static const struct cp_mem_start_free sf = {
+		.blocks = {
+			[CP_MIGRATE_UNMOVABLE] = { 3, 0, 1 },
+			[CP_MIGRATE_MOVABLE] = { 0, 2 },
+			[CP_MIGRATE_RECLAIMABLE] = { [8] = 1 },
+		},
+	};
+	struct cp_mem_params mp = {
+		.total_pages = ZONE_PAGES,
+		.min_free_kbytes = 128,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.memcg_reclaim_retries = 5,
+		.watermark_boost_factor = 15000,
+		.start_free = &sf,
+	};
+	static const uint32_t movable[CP_BUDDY_MAX_ORDER] = { 1, 2, 1, 0, 1, 1, 1, 1, 0, 1, 1 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem m;
+	unsigned t, o;
+
+	(void)state;
+	assert_int_equal(cp_mem_init(&m, &mp, &vs, NULL), 0);
+	assert_int_equal(m.total_pages, ZONE_PAGES + 1269);
+	assert_int_equal(m.free_pages, ZONE_PAGES);
+	assert_int_equal(m.nr_owner[CP_OWNER_RESERVE], 1269);
+	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+		if (t == CP_MIGRATE_MOVABLE)
+			continue;
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, o, (enum cp_migratetype)t),
+					 sf.blocks[t][o]);
+	}
+	/* MOVABLE: the zone of 3317 pages boots as 3 x 1024 + 128 + 64 + 32 +
+	 * 16 + 4 + 1; the three pageblocks split two order-10 blocks, leaving
+	 * one order 9; plus the two order-1 fragments */
+	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+		assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, o, CP_MIGRATE_MOVABLE),
+				 movable[o]);
+	/* no other type has a free pageblock of its own */
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, 9, CP_MIGRATE_UNMOVABLE) +
+				 cp_buddy_nr_free_blocks(&m.buddy, 10, CP_MIGRATE_UNMOVABLE) +
+				 cp_buddy_nr_free_blocks(&m.buddy, 9, CP_MIGRATE_RECLAIMABLE) +
+				 cp_buddy_nr_free_blocks(&m.buddy, 10, CP_MIGRATE_RECLAIMABLE),
+			 0);
+	assert_int_equal(m.buddy.nr_extfrag, 0);
+	assert_true(cp_buddy_check(&m.buddy));
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* More measured fragments than free memory: scaled down in proportion
+ * (4000 order-0 unmovable into 2048 free pages -> 2048). */
+static void start_layout_scales_to_the_free_memory(void **state)
+{
+	static const struct cp_mem_start_free sf = {
+		.blocks = { [CP_MIGRATE_UNMOVABLE] = { 4000 } },
+	};
+	struct cp_mem_params mp = {
+		.total_pages = ZONE_PAGES,
+		.min_free_kbytes = 128,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.memcg_reclaim_retries = 5,
+		.start_free = &sf,
+	};
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem m;
+
+	(void)state;
+	assert_int_equal(cp_mem_init(&m, &mp, &vs, NULL), 0);
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, 0, CP_MIGRATE_UNMOVABLE), 2048);
+	assert_int_equal(m.free_pages, ZONE_PAGES);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(start_layout_places_measured_fragments),
+		cmocka_unit_test(start_layout_scales_to_the_free_memory),
 		cmocka_unit_test_setup_teardown(
 			page_cache_page_is_an_order0_movable_block_freed_on_eviction, setup, teardown),
 		cmocka_unit_test_setup_teardown(
