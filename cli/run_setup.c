@@ -23,6 +23,8 @@
 #include "core/parse.h"
 #include "model/fs_profile_file.h"
 #include "scenario/scenario.h"
+#include "report/json.h"
+#include "report/startfree.h"
 
 #ifndef CP_PROFILES_DIR
 #define CP_PROFILES_DIR "profiles"
@@ -59,6 +61,7 @@ int cli_run_opts_parse(int argc, char **argv, bool allow_policy, struct cli_run_
 		{ "--vfs-cache-pressure", &o->vfs_cache_pressure },
 		{ "--json", &o->json },
 		{ "--csv", &o->csv },
+		{ "--start-free", &o->start_free },
 		{ "--policy", &o->policy },
 	};
 	const size_t nr_valued = sizeof(valued) / sizeof(valued[0]);
@@ -215,6 +218,27 @@ static int parse_scalars(const struct cli_run_opts *o, struct cli_run_setup *s)
 		}
 		s->vfs_cache_pressure = (unsigned)v;
 	}
+	if (o->start_free) {
+		struct cp_run_result *runs = NULL;
+		struct cp_diag d = { "" };
+		size_t n = 0, used;
+		int rc = cp_report_json_read(o->start_free, &runs, &n, &d);
+
+		if (rc) {
+			fprintf(stderr, "cachepressure %s: --start-free %s: %s\n", o->cmd,
+				o->start_free, d.msg[0] ? d.msg : cp_strerror(rc));
+			return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+		}
+		used = cp_start_free_from_runs(runs, n, &s->start_free);
+		cp_report_runs_free(runs, n);
+		if (!used) {
+			fprintf(stderr, "cachepressure %s: --start-free %s: no run in it carries "
+				"the start_free_* counters (a JSON of 'cachepressure real' or "
+				"'validate')\n", o->cmd, o->start_free);
+			return CLI_EXIT_USAGE;
+		}
+		s->has_start_free = true;
+	}
 	return CLI_EXIT_OK;
 }
 
@@ -369,4 +393,5 @@ void cli_run_config(const struct cli_run_setup *s, enum cp_ref_policy policy,
 	cfg->seed = s->seed;
 	cfg->vfs_cache_pressure = s->vfs_cache_pressure;
 	cfg->vfs_cache_pressure_denom = 0;
+	cfg->start_free = s->has_start_free ? &s->start_free : NULL;
 }

@@ -46,6 +46,7 @@ struct cli_run_opts {
 	const char *vfs_cache_pressure; /* --vfs-cache-pressure */
 	const char *json;             /* --json FILE ('-' = stdout) */
 	const char *csv;              /* --csv FILE ('-' = stdout) */
+	const char *start_free;       /* --start-free FILE.json (a real run's) */
 	bool quiet;                   /* --quiet */
 	bool help;                    /* -h, --help was given */
 };
@@ -61,6 +62,8 @@ struct cli_run_setup {
 	enum cp_confine confine;
 	uint64_t seed;
 	unsigned vfs_cache_pressure;          /* 0 = the kernel default, 100 */
+	bool has_start_free;                  /* --start-free given */
+	struct cp_mem_start_free start_free;
 };
 
 /* Directory of the machine and filesystem profiles:

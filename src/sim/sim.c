@@ -224,6 +224,7 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		 * (DMA, DMA32, Normal) is ZONE_NORMAL, the preferred zone of
 		 * these allocations, with DMA32 below it */
 		.alloc_nofragment = m->nr_zones >= 3,
+		.start_free = cfg->start_free,
 	};
 	int rc = cp_mem_init(&r->w.mem, &p, &r->w.vs, diag);
 

@@ -17,6 +17,7 @@
 
 #include "engine/machine.h"
 #include "model/fs_profile.h" /* struct cp_fs_costs */
+#include "model/memory.h"      /* struct cp_mem_start_free */
 #include "model/policy.h"
 #include "model/profile.h"
 
@@ -44,6 +45,9 @@ struct cp_sim_config {
 	uint64_t seed;
 	unsigned vfs_cache_pressure;       /* 0 = 100 */
 	unsigned vfs_cache_pressure_denom; /* 0 = 100 */
+	/* NULL: free memory starts in the largest blocks; else as measured
+	 * on the real machine (cp_mem_params.start_free) */
+	const struct cp_mem_start_free *start_free;
 	cp_sim_progress_fn progress;       /* optional */
 	void *progress_priv;
 };

@@ -27,6 +27,12 @@ for cmd in run compare; do
 	expect_error 2 "--vfs-cache-pressure -1" -- $cmd seed --vfs-cache-pressure -1
 	expect_error 2 "--vfs-cache-pressure lots" -- $cmd seed --vfs-cache-pressure lots
 	expect_error 2 "--vfs-cache-pressure 0" -- $cmd seed --vfs-cache-pressure 0
+	expect_error 2 "--start-free $tmp/none.json" -- $cmd seed --start-free "$tmp/none.json"
+	# a model run's JSON has no start_free_* counters (only real runs do)
+	[ -e "$tmp/nostart.json" ] || "$CP" run seed --mem 128M --quiet \
+		--json "$tmp/nostart.json" >/dev/null
+	expect_error 2 "--start-free $tmp/nostart.json" "start_free_" -- \
+		$cmd seed --start-free "$tmp/nostart.json"
 	expect_error 2 "--kernel linux-9.9" "unknown kernel profile" "linux-4.11" -- \
 		$cmd seed --kernel linux-9.9
 	expect_error 2 "--confine cgroup" "global or memcg" -- $cmd seed --confine cgroup

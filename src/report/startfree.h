@@ -1,0 +1,28 @@
+/*
+ * startfree.h - the machine's free memory at the start of a real run
+ * (the start_free_<type>_order_<o> counters the harness records from
+ * /proc/pagetypeinfo), as a start layout for the model (memory.h
+ * struct cp_mem_start_free).
+ */
+#ifndef CP_REPORT_STARTFREE_H
+#define CP_REPORT_STARTFREE_H
+
+#include <stddef.h>
+
+#include <cachepressure/result.h>
+
+#include "model/memory.h"
+
+/* The counter of (type, order): "start_free_movable_order_3" etc. */
+void cp_start_free_counter_name(unsigned type, unsigned order, char *buf, size_t len);
+
+/*
+ * The mean, rounded to the nearest block, of the start_free counters
+ * over the runs that carry all 33 of them (failed runs too: the start
+ * is measured before anything can fail). Returns the number of runs
+ * used (0: none carries them, *out untouched).
+ */
+size_t cp_start_free_from_runs(const struct cp_run_result *runs, size_t n,
+			       struct cp_mem_start_free *out);
+
+#endif /* CP_REPORT_STARTFREE_H */

@@ -1,0 +1,83 @@
+/*
+ * test_startfree.c - the real harness's start_free counters to the
+ * model's start layout: the mean over the runs that carry all 33,
+ * rounded to the nearest block.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <cachepressure/result.h>
+
+#include "report/startfree.h"
+
+static void set_all(struct cp_run_result *r, int64_t base)
+{
+	char name[64];
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+			cp_start_free_counter_name(t, o, name, sizeof(name));
+			assert_int_equal(cp_run_result_set_counter(r, name, base + t * 100 + o), 0);
+		}
+}
+
+static void counter_names_follow_the_harness(void **state)
+{
+	char name[64];
+
+	(void)state;
+	cp_start_free_counter_name(CP_MIGRATE_RECLAIMABLE, 10, name, sizeof(name));
+	assert_string_equal(name, "start_free_reclaimable_order_10");
+	cp_start_free_counter_name(CP_MIGRATE_UNMOVABLE, 0, name, sizeof(name));
+	assert_string_equal(name, "start_free_unmovable_order_0");
+}
+
+/* Two complete runs (base 10 and 13: mean base 11.5 -> 12 after
+ * rounding half up), one run missing a counter (left out). */
+static void mean_of_complete_runs_rounded(void **state)
+{
+	struct cp_run_result runs[3];
+	struct cp_mem_start_free sf;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		cp_run_result_init(&runs[i]);
+	set_all(&runs[0], 10);
+	set_all(&runs[1], 13);
+	assert_int_equal(cp_run_result_set_counter(&runs[2], "start_free_movable_order_3", 999), 0);
+	assert_int_equal(cp_start_free_from_runs(runs, 3, &sf), 2);
+	assert_int_equal(sf.blocks[CP_MIGRATE_UNMOVABLE][0], 12);
+	assert_int_equal(sf.blocks[CP_MIGRATE_MOVABLE][3], 12 + 100 + 3);
+	assert_int_equal(sf.blocks[CP_MIGRATE_RECLAIMABLE][10], 12 + 200 + 10);
+	for (i = 0; i < 3; i++)
+		cp_run_result_release(&runs[i]);
+}
+
+static void no_run_with_counters_gives_nothing(void **state)
+{
+	struct cp_run_result r;
+	struct cp_mem_start_free sf = { .blocks = { { 7 } } };
+
+	(void)state;
+	cp_run_result_init(&r);
+	assert_int_equal(cp_start_free_from_runs(&r, 1, &sf), 0);
+	assert_int_equal(sf.blocks[0][0], 7); /* untouched */
+	cp_run_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counter_names_follow_the_harness),
+		cmocka_unit_test(mean_of_complete_runs_rounded),
+		cmocka_unit_test(no_run_with_counters_gives_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
