@@ -28,6 +28,7 @@
 #include "report/validate.h"
 #include "run.h"
 #include "run_setup.h"
+#include "report/startfree.h"
 #include "scenario/scenario.h"
 #include "sig.h"
 #include "sim/sim.h"
@@ -52,6 +53,8 @@ static void usage(FILE *out)
 		"table: per reader (bytes re-read) and for the reclaim counters both sides\n"
 		"report, the real mean, min, max and sd, the model's value, and the model's\n"
 		"error (model - mean) in real standard deviations and in percent of the mean.\n"
+		"The model starts from the free memory the real runs measured after the\n"
+		"balloon (/proc/pagetypeinfo, mean over the runs; see run --start-free).\n"
 		"\n"
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
@@ -263,6 +266,8 @@ int cmd_validate(int argc, char **argv)
 	char vcp_buf[32];
 	uint64_t start_ns = cp_proc_now_ns();
 	unsigned i, done = 0, attempt, nr_setup_failed = 0;
+	struct cp_mem_start_free start_free;
+	size_t nr_start = 0;
 	int rc, exit_code = CLI_EXIT_OK;
 
 	rc = parse(argc, argv, &vo);
@@ -370,6 +375,31 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (done == 0)
 		goto out;
+	/* the model again, from the free memory the real runs started with */
+	nr_start = cp_start_free_from_runs(runs, done, &start_free);
+	if (nr_start) {
+		struct cp_run_result again;
+
+		cfg.start_free = &start_free;
+		cp_run_result_init(&again);
+		fprintf(stderr, "cachepressure validate: model again, from the free memory the "
+			"real runs measured\n");
+		rc = cp_sim_run(&cfg, &again, &diag);
+		if (rc) {
+			fprintf(stderr, "cachepressure validate: model: %s\n",
+				diag.msg[0] ? diag.msg : cp_strerror(rc));
+			cp_run_result_release(&again);
+			exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+			goto out;
+		}
+		cp_run_result_release(&model);
+		model = again;
+		if (model.failed) {
+			fprintf(stderr, "cachepressure validate: the model run failed: %s\n",
+				model.failure ? model.failure : "(no reason given)");
+			exit_code = CLI_EXIT_FAIL;
+		}
+	}
 
 	printf("# validate %s: confine %s, mem %" PRIu64 " MiB, policy patched\n", plan.scenario,
 	       vo.confine, opts.mem_bytes >> 20);
@@ -380,6 +410,12 @@ int cmd_validate(int argc, char **argv)
 	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
 	       kernel, kernel_why, un.release, ms.machine.name,
 	       vcp ? vcp : "100");
+	if (nr_start)
+		printf("# model start: free blocks below order 9 as /proc/pagetypeinfo showed them "
+		       "after the balloon (mean of %zu real run(s))\n", nr_start);
+	else
+		printf("# model start: all free memory in the largest blocks (the real runs "
+		       "recorded no /proc/pagetypeinfo)\n");
 	rc = cp_validate_table_build(&model, runs, done, table, &diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
