@@ -381,6 +381,7 @@ int cmd_validate(int argc, char **argv)
 		struct cp_run_result again;
 
 		cfg.start_free = &start_free;
+		cfg.size_is_available = true;
 		cp_run_result_init(&again);
 		fprintf(stderr, "cachepressure validate: model again, from the free memory the "
 			"real runs measured\n");

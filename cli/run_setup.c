@@ -394,4 +394,6 @@ void cli_run_config(const struct cli_run_setup *s, enum cp_ref_policy policy,
 	cfg->vfs_cache_pressure = s->vfs_cache_pressure;
 	cfg->vfs_cache_pressure_denom = 0;
 	cfg->start_free = s->has_start_free ? &s->start_free : NULL;
+	/* a real run's start: the model stands for the harness */
+	cfg->size_is_available = s->has_start_free;
 }

@@ -291,6 +291,14 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "memory: high watermark %llu pages leaves nothing of %llu managed pages",
 				   (unsigned long long)m->wmark.high, (unsigned long long)managed);
+	if (p->size_is_available) {
+		if (m->total_pages + m->wmark.high > CP_BUDDY_MAX_PAGES)
+			return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
+					   (unsigned long long)(m->total_pages + m->wmark.high),
+					   CP_BUDDY_MAX_PAGES);
+		m->total_pages += m->wmark.high;
+		m->free_pages += m->wmark.high;
+	}
 	m->memcg_reclaim_retries = p->memcg_reclaim_retries;
 	m->max_reclaim_retries = p->max_reclaim_retries ? p->max_reclaim_retries : 16;
 	m->vmstat = vmstat;

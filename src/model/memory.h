@@ -107,6 +107,10 @@ struct cp_mem_params {
 	 * booted). Else the free blocks below pageblock_order start as
 	 * measured (see cp_mem_init). */
 	const struct cp_mem_start_free *start_free;
+	/* total_pages is MemAvailable as the real harness's balloon leaves
+	 * it (si_mem_available: free pages less the high watermark): the
+	 * zone gets its high watermark on top */
+	bool size_is_available;
 };
 
 /* Blocks placed for count-only callers (cp_mem_alloc / cp_mem_take):

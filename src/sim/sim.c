@@ -225,6 +225,7 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		 * these allocations, with DMA32 below it */
 		.alloc_nofragment = m->nr_zones >= 3,
 		.start_free = cfg->start_free,
+		.size_is_available = cfg->confine == CP_CONFINE_GLOBAL && cfg->size_is_available,
 	};
 	int rc = cp_mem_init(&r->w.mem, &p, &r->w.vs, diag);
 

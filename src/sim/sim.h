@@ -48,6 +48,10 @@ struct cp_sim_config {
 	/* NULL: free memory starts in the largest blocks; else as measured
 	 * on the real machine (cp_mem_params.start_free) */
 	const struct cp_mem_start_free *start_free;
+	/* global only: SIZE is MemAvailable as the real harness's balloon
+	 * leaves it, so the zone also holds the high watermark that
+	 * MemAvailable leaves out (validate sets it; run --start-free too) */
+	bool size_is_available;
 	cp_sim_progress_fn progress;       /* optional */
 	void *progress_priv;
 };

@@ -399,6 +399,30 @@ static void boost_raises_the_low_watermark(void **state)
 	cp_mem_release(&m);
 }
 
+/* si_mem_available(): free pages less the reserve (the high watermark).
+ * When SIZE is MemAvailable, the zone holds SIZE plus its high mark. */
+static void size_is_available_adds_the_high_watermark(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem_params p = {
+		.total_pages = 10000,
+		.reserve_pages = 1000,
+		.min_free_kbytes = 400,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.size_is_available = true,
+	};
+
+	(void)state;
+	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
+	assert_int_equal(m.wmark.high, 150); /* as setup_mem: computed on SIZE */
+	assert_int_equal(m.total_pages, 10150);
+	assert_int_equal(m.free_pages - m.wmark.high, 9000);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +441,7 @@ int main(void)
 		cmocka_unit_test(costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order),
 		cmocka_unit_test(small_folio_noretry_reclaims_once_then_fails),
 		cmocka_unit_test(boost_raises_the_low_watermark),
+		cmocka_unit_test(size_is_available_adds_the_high_watermark),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
