@@ -52,6 +52,7 @@
 #include <cachepressure/error.h>
 #include <string.h>
 
+#include "core/bug.h"
 #include "model/gfp.h"
 
 /* page_cache_alloc with readahead_gfp_mask (NORETRY), then the plain
@@ -235,6 +236,53 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 			}
 			i = wend < end ? wend : end;
 		}
+	}
+	return 0;
+}
+
+/* ilog2() of x (x != 0). */
+static unsigned log2_floor(uint32_t x)
+{
+	unsigned b = 0;
+
+	while (x >>= 1)
+		b++;
+	return b;
+}
+
+int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
+			    struct cp_alloc_ctx *ctx)
+{
+	uint32_t end = index + nr;
+	unsigned gfp = ctx->gfp;
+	int rc = 0;
+
+	CP_BUG_ON(end > pc->mappings[id].nr_index);
+	while (index < end) {
+		unsigned order = log2_floor(end - index);
+
+		if (pc->pages[pc->mappings[id].base + index].flags & CP_PG_RESIDENT) {
+			index++;
+			continue;
+		}
+		if (order > CP_MAX_PAGECACHE_ORDER)
+			order = CP_MAX_PAGECACHE_ORDER;
+		if (index && lowest_bit(index) < order)
+			order = lowest_bit(index);
+		/* larger orders may fail quietly (__GFP_NORETRY | __GFP_NOWARN) */
+		ctx->gfp = gfp | CP_GFP_NORETRY;
+		for (; order > 0; order--) {
+			rc = cp_add_folio_to_page_cache_lru(pc, id, index, order, ctx);
+			if (rc == 0)
+				break;
+		}
+		ctx->gfp = gfp;
+		if (order == 0) {
+			rc = cp_add_to_page_cache_lru(pc, id, index, ctx);
+			if (rc)
+				return rc;
+		}
+		index += 1u << order;
 	}
 	return 0;
 }

@@ -53,4 +53,17 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		    uint32_t ra_pages, int sparse, struct cp_file_ra_state *ra,
 		    struct cp_alloc_ctx *ctx, struct cp_read_result *res);
 
+/*
+ * A buffered write of pages [index, index + nr) of mapping id, which has
+ * large folios (6.6+ XFS): iomap_write_begin -> __filemap_get_folio with
+ * FGP_CREAT and fgf_set_order(len) for what is left of the write: the
+ * order of that length (at most MAX_PAGECACHE_ORDER), no larger than
+ * index's alignment, tried with __GFP_NORETRY and one order less each
+ * time it fails, order 0 last without NORETRY; each folio covers the
+ * next part of the range. Pages already cached are skipped. Returns 0 or
+ * the error of an order-0 insertion (the pages before it stay).
+ */
+int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
+			    struct cp_alloc_ctx *ctx);
+
 #endif /* CP_FILEMAP_H */

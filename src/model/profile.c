@@ -78,6 +78,7 @@ static const struct cp_kernel_profile linux_6_x = {
 	.iomap_write_buffer_heads = false, /* as 6.1 */
 	.readahead_nofs = true,            /* as 6.1: page_cache_ra_unbounded */
 	.xfs_large_folios = true,          /* as 6.1 */
+	.xfs_large_folio_writes = true,    /* fs/iomap/buffered-io.c __iomap_get_folio: fgf_set_order(len), 6.6+ */
 	/* ext4 regular files got large folios in the 6.16 merge window
 	 * (fs/ext4/inode.c ext4_should_enable_large_folio; Phoronix
 	 * "EXT4 for Linux 6.16", 2025-05-28) [U: release notes only, the

@@ -72,6 +72,11 @@ struct cp_kernel_profile {
 	 * allocates them in mm/readahead.c page_cache_ra_order(): 6.1 and
 	 * 6.x true, 4.11 false). Other filesystems stay at order 0. */
 	bool xfs_large_folios;
+	/* ... and from buffered writes: iomap_write_begin asks
+	 * __filemap_get_folio for a folio of the write's length (6.6+,
+	 * "iomap: create large folios in the buffered write path"); before,
+	 * writes made order-0 pages. 6.x true; 4.11 and 6.1 false. */
+	bool xfs_large_folio_writes;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
 

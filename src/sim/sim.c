@@ -308,6 +308,8 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	 * fs/xfs/xfs_icache.c xfs_inode_alloc); ext4 does not (not before
 	 * 6.16, and not modelled since: profile.c) */
 	w->ra_large_folios = cfg->fs->kind == CP_FS_XFS && cfg->kernel->xfs_large_folios;
+	w->write_large_folios = w->ra_large_folios && cfg->kernel->xfs_large_folio_writes &&
+				!w->use_bh;
 	return 0;
 }
 
@@ -365,6 +367,9 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		if (sc->files[i].cached && pages > max_pages)
 			max_pages = pages;
 	}
+	if (w->ra_large_folios)
+		for (i = 0; i < sc->nr_files; i++)
+			cp_mapping_set_large_folios(&w->pc, cp_file_mapping(r->files[i]));
 	for (chunk = 0; chunk < max_pages; chunk += 256) {
 		for (i = 0; i < sc->nr_files; i++) {
 			uint32_t id = cp_file_mapping(r->files[i]);
@@ -372,6 +377,17 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 
 			if (!sc->files[i].cached || chunk >= nr)
 				continue;
+			if (w->write_large_folios) {
+				/* one write() of 1 MiB */
+				uint32_t n = nr - (uint32_t)chunk < 256 ? nr - (uint32_t)chunk : 256;
+
+				rc = cp_filemap_write_folios(&w->pc, id, (uint32_t)chunk, n, &dd.ctx);
+				if (rc)
+					return cp_diag_set(diag, rc,
+							   "%s: [file %s]: the cached files do not fit in memory",
+							   sc->source, sc->files[i].name);
+				continue;
+			}
 			for (p = (uint32_t)chunk; p < nr && p < chunk + 256; p++) {
 				rc = dd_write_page(w, id, p, &dd.ctx);
 				if (rc)

@@ -66,6 +66,7 @@ struct cp_world {
 	uint32_t ra_pages;
 	/* readers' mappings use large folios (XFS on 6.1/6.x) */
 	bool ra_large_folios;
+	bool write_large_folios; /* dd's writes make large folios (6.6+ XFS) */
 	struct cp_engine_waker kswapd_waker;
 	unsigned xfsaild_id;
 	bool has_xfsaild;

@@ -458,10 +458,71 @@ static void profiles_give_xfs_large_folios_from_6_1(void **state)
 	assert_true(cp_kernel_profile_find("linux-6.x")->xfs_large_folios);
 }
 
+/* 6.6+ iomap_write_begin -> __filemap_get_folio(fgf_set_order(len)): a
+ * 1 MiB write at index 0 of a fresh zone is one order-8 folio; a write of
+ * 10 pages at index 6 is order 1 (__ffs(6)) then order 3 for the 8 left. */
+static void write_folio_order_follows_the_write_length_and_alignment(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	uint32_t id = new_file(f, 512, true);
+
+	(void)state;
+	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 256, &f->ctx), 0);
+	assert_folio(f, id, 0, 8);
+	assert_int_equal(f->pc.mappings[id].nrpages, 256);
+	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 262, 10, &f->ctx), 0);
+	assert_folio(f, id, 262, 1);
+	assert_folio(f, id, 264, 3);
+	assert_int_equal(f->pc.mappings[id].nrpages, 266);
+	assert_int_equal(f->nr_wakes, 0);
+	fixture_free(f);
+}
+
+/* __filemap_get_folio's loop: each failing order (with __GFP_NORETRY)
+ * gives way to the next smaller one, order 0 last; on a zone with no
+ * free block above order 0 an 8-page write ends as 8 order-0 pages, and
+ * each write_begin asks again for what is left: index 0 tries orders
+ * 3, 2, 1; index 2 (6 left, aligned to 2) order 1; index 4 (4 left)
+ * orders 2, 1; index 6 (2 left) order 1: 7 wake-ups, the last at 1. */
+static void write_folio_falls_back_one_order_at_a_time(void **state)
+{
+	struct fixture *f = fixture_new(4096, 4);
+	uint32_t *pfns = calloc(4096, sizeof(*pfns));
+	uint32_t id = new_file(f, 8, true), n = 0, i;
+
+	(void)state;
+	assert_non_null(pfns);
+	while (cp_mem_alloc_pages(&f->mem, CP_OWNER_PROCESS, 1, CP_MIGRATE_MOVABLE, &f->ctx,
+				  &pfns[n]) == 0)
+		n++;
+	for (i = 0; i < n; i++)
+		if (pfns[i] % 2 == 0 && cp_buddy_free_block_order(&f->mem.buddy, pfns[i] + 1) < 0)
+			cp_mem_free_block(&f->mem, CP_OWNER_PROCESS, pfns[i], 0, NULL);
+	assert_false(cp_buddy_has_free_block(&f->mem.buddy, 1));
+	f->nr_wakes = 0;
+	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 8, &f->ctx), 0);
+	assert_int_equal(f->nr_wakes, 7);
+	assert_int_equal(f->last_wake_order, 1);
+	assert_int_equal(f->pc.mappings[id].nrpages, 8);
+	free(pfns);
+	fixture_free(f);
+}
+
+static void profiles_give_xfs_large_folio_writes_from_6_6(void **state)
+{
+	(void)state;
+	assert_false(cp_kernel_profile_find("linux-4.11")->xfs_large_folio_writes);
+	assert_false(cp_kernel_profile_find("linux-6.1")->xfs_large_folio_writes);
+	assert_true(cp_kernel_profile_find("linux-6.x")->xfs_large_folio_writes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ra_order_ramps_from_the_marker_folio_over_consecutive_windows),
+		cmocka_unit_test(write_folio_order_follows_the_write_length_and_alignment),
+		cmocka_unit_test(write_folio_falls_back_one_order_at_a_time),
+		cmocka_unit_test(profiles_give_xfs_large_folio_writes_from_6_6),
 		cmocka_unit_test(sync_miss_after_hits_restarts_at_order_2),
 		cmocka_unit_test(order_1_becomes_order_0),
 		cmocka_unit_test(window_under_4_pages_uses_order_0_only),
