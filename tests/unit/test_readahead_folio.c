@@ -118,6 +118,26 @@ static void assert_folio(const struct fixture *f, uint32_t id, uint32_t index, u
 		assert_int_equal(pfn_of(f, id, index + i), first + i);
 }
 
+/* The zone of fixture_new(4096, 4) (min 1) taken page by page, then
+ * every even pfn whose odd buddy is still held given back: about 2048
+ * free pages, none in a block of order 1 or more. */
+static void fragment_to_order_0(struct fixture *f)
+{
+	uint32_t *pfns = calloc(4096, sizeof(*pfns));
+	uint32_t n = 0, i;
+
+	assert_non_null(pfns);
+	assert_int_equal(f->mem.wmark.min, 1);
+	while (cp_mem_alloc_pages(&f->mem, CP_OWNER_PROCESS, 1, CP_MIGRATE_MOVABLE, &f->ctx,
+				  &pfns[n]) == 0)
+		n++;
+	assert_int_equal(f->mem.free_pages, 1);
+	for (i = 0; i < n; i++)
+		if (pfns[i] % 2 == 0 && cp_buddy_free_block_order(&f->mem.buddy, pfns[i] + 1) < 0)
+			cp_mem_free_block(&f->mem, CP_OWNER_PROCESS, pfns[i], 0, NULL);
+	free(pfns);
+}
+
 /* Evict the resident pages [index, index + nr) (as reclaim would: off
  * the LRU, then __remove_mapping). */
 static void evict_range(struct fixture *f, uint32_t id, uint32_t index, uint32_t nr)
@@ -282,20 +302,11 @@ static void fragmented_zone_fails_the_folio_and_fills_the_window_with_order_0(vo
 	struct fixture *f = fixture_new(4096, 4);
 	struct cp_file_ra_state ra = { 0 };
 	struct cp_read_result res;
-	uint32_t *pfns = calloc(4096, sizeof(*pfns));
-	uint32_t id = new_file(f, 8, true), n = 0, i;
+	uint32_t id = new_file(f, 8, true);
 	unsigned o;
 
 	(void)state;
-	assert_non_null(pfns);
-	assert_int_equal(f->mem.wmark.min, 1);
-	while (cp_mem_alloc_pages(&f->mem, CP_OWNER_PROCESS, 1, CP_MIGRATE_MOVABLE, &f->ctx,
-				  &pfns[n]) == 0)
-		n++;
-	assert_int_equal(f->mem.free_pages, 1);
-	for (i = 0; i < n; i++)
-		if (pfns[i] % 2 == 0 && cp_buddy_free_block_order(&f->mem.buddy, pfns[i] + 1) < 0)
-			cp_mem_free_block(&f->mem, CP_OWNER_PROCESS, pfns[i], 0, NULL);
+	fragment_to_order_0(f);
 	assert_true(f->mem.free_pages > 2000);
 	for (o = 2; o < CP_BUDDY_MAX_ORDER; o++)
 		assert_int_equal(f->mem.buddy.nr_free[o], 0);
@@ -310,7 +321,6 @@ static void fragmented_zone_fails_the_folio_and_fills_the_window_with_order_0(vo
 	assert_int_equal(f->pc.mappings[id].nrpages, 8);
 	assert_int_equal(ra.marker_order, 0);
 	assert_true(cp_pagecache_check(&f->pc));
-	free(pfns);
 	fixture_free(f);
 }
 
@@ -487,24 +497,16 @@ static void write_folio_order_follows_the_write_length_and_alignment(void **stat
 static void write_folio_falls_back_one_order_at_a_time(void **state)
 {
 	struct fixture *f = fixture_new(4096, 4);
-	uint32_t *pfns = calloc(4096, sizeof(*pfns));
-	uint32_t id = new_file(f, 8, true), n = 0, i;
+	uint32_t id = new_file(f, 8, true);
 
 	(void)state;
-	assert_non_null(pfns);
-	while (cp_mem_alloc_pages(&f->mem, CP_OWNER_PROCESS, 1, CP_MIGRATE_MOVABLE, &f->ctx,
-				  &pfns[n]) == 0)
-		n++;
-	for (i = 0; i < n; i++)
-		if (pfns[i] % 2 == 0 && cp_buddy_free_block_order(&f->mem.buddy, pfns[i] + 1) < 0)
-			cp_mem_free_block(&f->mem, CP_OWNER_PROCESS, pfns[i], 0, NULL);
+	fragment_to_order_0(f);
 	assert_false(cp_buddy_has_free_block(&f->mem.buddy, 1));
 	f->nr_wakes = 0;
 	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 8, &f->ctx), 0);
 	assert_int_equal(f->nr_wakes, 7);
 	assert_int_equal(f->last_wake_order, 1);
 	assert_int_equal(f->pc.mappings[id].nrpages, 8);
-	free(pfns);
 	fixture_free(f);
 }
 
