@@ -307,12 +307,11 @@ static unsigned isolate_migratepages(struct compact_control *cc, const struct cp
 			continue;
 		}
 		/* a free block or a compound page: skip it whole; a page
-		 * inside a larger block (one reaching across the pageblock
-		 * start): to the block's end */
-		if (kind == CP_BUDDY_PAGE_TAIL)
-			low_pfn = block_end;
-		else
-			low_pfn += 1u << order;
+		 * inside a block that began before low_pfn (the scanner
+		 * stopped mid-pageblock, then pages merged): one by one, as
+		 * the kernel's scanner sees a page that is neither PageBuddy
+		 * nor PageLRU */
+		low_pfn += kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
 	}
 	cc->migrate_pfn = low_pfn < block_end ? low_pfn : block_end;
 	return cc->nr_migratepages;
