@@ -383,8 +383,9 @@ static void isolate_freepages(struct cp_compaction *c, struct compact_control *c
 			block_end = b->nr_pages;
 		if (isolate_start < block_start || isolate_start >= block_end)
 			isolate_start = block_start;
-		if (suitable_migration_target(b, block_start))
-			isolate_freepages_block(c, cc, &isolate_start, block_end);
+		if (!suitable_migration_target(b, block_start))
+			continue;
+		isolate_freepages_block(c, cc, &isolate_start, block_end);
 		if (c->nr_freepages >= cc->nr_migratepages) {
 			if (isolate_start >= block_end)
 				isolate_start = block_start - PB_PAGES;

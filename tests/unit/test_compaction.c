@@ -256,6 +256,36 @@ static void compact_zone_moves_pages_and_frees_a_block_of_the_order(void **state
 	fixture_free(f);
 }
 
+/* suitable_migration_target(): free pages come only from MOVABLE
+ * pageblocks. With pageblock 3 (1536..2047) UNMOVABLE the free scanner
+ * passes it and takes pageblock 2's free pages (odd pfns 1025..1535:
+ * 256, exactly pageblock 0's 256 pages), every moved page in
+ * 1024..1535, pageblock 3 untouched. The last batch empties pageblock
+ * 2, so isolate_freepages() leaves free_pfn at the pageblock below it
+ * (512), the migration scanner's: __compact_finished tests the scanners
+ * before the free lists, and the result is COMPLETE although pfns
+ * 0..511 are a free order-9 block. */
+static void compact_zone_takes_free_pages_only_from_movable_pageblocks(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	f->mem.buddy.pageblock_mt[3] = CP_MIGRATE_UNMOVABLE;
+	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 9);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
+	for (i = 0; i < 512; i += 2)
+		assert_true(page(f, i)->pfn >= 1024 && page(f, i)->pfn < 1536);
+	for (i = 1537; i < 2040; i += 2)
+		assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, i), 0);
+	assert_true(cp_pagecache_check(&f->pc));
+	assert_true(cp_buddy_check(&f->mem.buddy));
+	fixture_free(f);
+}
+
 /* isolate_migratepages_block() takes only LRU pages it can migrate: 64
  * pages of another owner (XFS buffers) placed among the cached ones
  * never move, while cached pages around them do. */
@@ -404,6 +434,7 @@ int main(void)
 		cmocka_unit_test(compaction_suitable_fragindex_at_most_500_is_not_suitable),
 		cmocka_unit_test(defer_compaction_skips_1_then_3_attempts),
 		cmocka_unit_test(compact_zone_moves_pages_and_frees_a_block_of_the_order),
+		cmocka_unit_test(compact_zone_takes_free_pages_only_from_movable_pageblocks),
 		cmocka_unit_test(compact_zone_never_moves_other_owners_pages),
 		cmocka_unit_test(compact_zone_complete_when_scanners_meet),
 		cmocka_unit_test(wakeup_kcompactd_not_for_order_0),
