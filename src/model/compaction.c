@@ -175,6 +175,8 @@ enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned o
 	uint64_t mark;
 	int fragindex;
 
+	if (order == CP_COMPACT_ORDER_ALL)
+		return CP_COMPACT_CONTINUE;
 	if (zone_watermark_ok(m, order, cp_mem_wmark_min(m)))
 		return CP_COMPACT_SUCCESS;
 	mark = order > CP_PAGE_ALLOC_COSTLY_ORDER ? cp_mem_wmark_low(m) : cp_mem_wmark_min(m);
@@ -247,6 +249,8 @@ static enum cp_compact_result compact_finished(struct cp_compaction *c,
 		c->cached_free_pfn = zone_free_start(b);
 		return cc->whole_zone ? CP_COMPACT_COMPLETE : CP_COMPACT_PARTIAL_SKIPPED;
 	}
+	if (cc->order == CP_COMPACT_ORDER_ALL)
+		return CP_COMPACT_CONTINUE;
 	/* finish the pageblock first */
 	if (cc->migrate_pfn & (PB_PAGES - 1))
 		return CP_COMPACT_CONTINUE;
@@ -478,7 +482,7 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
 	};
 	enum cp_compact_result ret;
 
-	CP_BUG_ON(order >= CP_BUDDY_MAX_ORDER || c->nr_freepages);
+	CP_BUG_ON(order > CP_COMPACT_ORDER_ALL || c->nr_freepages);
 	if (st)
 		memset(st, 0, sizeof(*st));
 	ret = cp_compaction_suitable(c->mem, order);

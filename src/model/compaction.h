@@ -19,6 +19,9 @@ struct cp_vmstat;
 #define CP_COMPACT_MAX_DEFER_SHIFT 6  /* COMPACT_MAX_DEFER_SHIFT */
 #define CP_EXTFRAG_THRESHOLD 500      /* sysctl_extfrag_threshold default */
 #define CP_PAGE_ALLOC_COSTLY_ORDER 3
+/* is_via_compact_memory(): order -1 in the kernel, the whole zone until
+ * the scanners meet (/proc/sys/vm/compact_memory); never suitable-tested */
+#define CP_COMPACT_ORDER_ALL CP_BUDDY_MAX_ORDER
 
 /* include/linux/compaction.h enum compact_result (the values the model
  * can produce; NO_SUITABLE_PAGE stays inside compact_zone). */
@@ -95,6 +98,7 @@ int cp_fragmentation_index(const struct cp_buddy *b, unsigned order);
  * order-0 test against min (order <= 3) or low (order > 3) plus
  * compact_gap(order) = 2 << order fails; for order > 3 NOT_SUITABLE_ZONE
  * when the fragmentation index is 0..500; else CONTINUE.
+ * CP_COMPACT_ORDER_ALL: CONTINUE.
  */
 enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned order);
 
@@ -118,7 +122,7 @@ void cp_compaction_defer_reset(struct cp_compaction *c, unsigned order, bool all
  * pages the free scanner (from the cached pfn down) isolates, until a
  * free block of the order exists after a whole pageblock (SUCCESS) or
  * the scanners meet (COMPLETE or PARTIAL_SKIPPED; the cached pfns
- * reset). Counts compact_migrate_scanned, compact_free_scanned,
+ * reset); CP_COMPACT_ORDER_ALL runs until they meet. Counts compact_migrate_scanned, compact_free_scanned,
  * compact_isolated and pgmigrate_success; *st (may be NULL) gets this
  * run's totals.
  */
