@@ -64,6 +64,9 @@
  *   searches that jump the scanners), no PG_migrate_skip pageblock hints
  *   (isolation_suitable, update_pageblock_skip, compaction_restarting),
  *   no async stride; the cached pfns are where the scanners stopped.
+ * - The pages of a large folio are order-0 pages of the buddy once
+ *   placed (pagecache.c), so they migrate one by one, each to the next
+ *   free page, not as one folio into a free block of its order.
  * - The migration scanner keeps the page on the LRU until it migrates
  *   it (compaction is one step of the engine: nothing runs in between);
  *   migration never fails for a page (clean page cache, no writeback,

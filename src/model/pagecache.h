@@ -6,7 +6,9 @@
  * with 4M+ pages fits easily: each file (mapping) owns a contiguous range
  * of slots, one per page index; a slot holds either a resident page (on
  * an LRU list or in a per-CPU add batch), a shadow entry of an evicted
- * page, or nothing. LRU links are 32-bit slot numbers.
+ * page, or nothing. LRU links are 32-bit slot numbers. A reverse map of
+ * 4 bytes per pfn of the zone (pfn -> slot) lets compaction find the
+ * page at a pfn.
  */
 #ifndef CP_PAGECACHE_H
 #define CP_PAGECACHE_H
