@@ -652,6 +652,42 @@ uint32_t cp_buddy_nr_free_blocks(const struct cp_buddy *b, unsigned order, enum 
 	return b->free_area[order][mt].nr;
 }
 
+enum cp_buddy_page_kind cp_buddy_page_kind(const struct cp_buddy *b, uint32_t pfn,
+					   unsigned *order)
+{
+	uint8_t s;
+
+	CP_BUG_ON(pfn >= b->nr_pages);
+	s = b->state[pfn];
+	*order = st_order(s);
+	if (st_kind(s) == ST_FREE)
+		return CP_BUDDY_PAGE_FREE;
+	if (st_kind(s) == ST_ALLOC)
+		return CP_BUDDY_PAGE_ALLOC;
+	*order = 0;
+	return CP_BUDDY_PAGE_TAIL;
+}
+
+int cp_buddy_isolate_free_block(struct cp_buddy *b, uint32_t pfn, struct cp_diag *diag)
+{
+	unsigned order;
+	uint32_t i;
+
+	if (pfn >= b->nr_pages)
+		return cp_diag_set(diag, -CP_EINVAL, "pfn %u out of range: the zone has %u pages",
+				   pfn, b->nr_pages);
+	if (st_kind(b->state[pfn]) != ST_FREE)
+		return cp_diag_set(diag, -CP_EINVAL, "pfn %u is not the head of a free block",
+				   pfn);
+	order = st_order(b->state[pfn]);
+	list_del_block(b, pfn);
+	for (i = 0; i < (1u << order); i++)
+		b->state[pfn + i] = st_make(ST_ALLOC, 0, CP_MIGRATE_MOVABLE);
+	b->nr_allocated_pages += 1u << order;
+	CP_DEBUG_CHECK(b->nr_pages > DEBUG_CHECK_MAX_PAGES || cp_buddy_check(b));
+	return (int)order;
+}
+
 /* Free [start, end) in blocks as large as alignment allows, ascending
  * (__free_pages_memory). */
 static void free_boot_range(struct cp_buddy *b, uint32_t start, uint32_t end)

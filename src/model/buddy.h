@@ -165,6 +165,27 @@ int cp_buddy_free_block_order(const struct cp_buddy *b, uint32_t pfn);
 uint32_t cp_buddy_nr_free_blocks(const struct cp_buddy *b, unsigned order,
 				 enum cp_migratetype mt);
 
+/* What the page at pfn is (the PageBuddy / compound-head tests the
+ * compaction scanners make): the head of a free block, the head of an
+ * allocated block, or a page inside a block (order not set). */
+enum cp_buddy_page_kind { CP_BUDDY_PAGE_TAIL, CP_BUDDY_PAGE_FREE, CP_BUDDY_PAGE_ALLOC };
+enum cp_buddy_page_kind cp_buddy_page_kind(const struct cp_buddy *b, uint32_t pfn,
+					   unsigned *order);
+
+/*
+ * __isolate_free_page() + split_page() for compaction's free scanner
+ * (isolate_freepages_block): the free block whose head is pfn leaves its
+ * free list and becomes 2^order allocated order-0 MOVABLE pages (the
+ * pages migration will copy into). Each is given back with
+ * cp_buddy_free(pfn, 0). Returns the block's order, or -CP_EINVAL (pfn
+ * out of range or not the head of a free block; diag names the pfn).
+ * SIMPLIFIED: the kernel's __isolate_free_page() also refuses when the
+ * order-0 min watermark would fail and may change the pageblock's
+ * migratetype for a block >= pageblock_order/2; compaction never
+ * isolates blocks >= pageblock_order (suitable_migration_target).
+ */
+int cp_buddy_isolate_free_block(struct cp_buddy *b, uint32_t pfn, struct cp_diag *diag);
+
 /*
  * Invariants: the blocks tile the zone (every block aligned to its order
  * and inside the zone); every free block is on exactly the list of its

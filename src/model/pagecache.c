@@ -24,6 +24,12 @@
  * __GFP_FS, fs/xfs/xfs_iops.c xfs_setup_inode), and __GFP_MOVABLE
  * selects MIGRATE_MOVABLE (gfp_migratetype).
  *
+ * Reverse map (for compaction, compaction.c): pfn -> slot of the
+ * resident page there. The kernel gets from a pfn to its page through
+ * the memmap (pfn_to_page, page->mapping, page->index); the model keeps
+ * a 4-byte slot per pfn, set on insertion, cleared on eviction and
+ * truncation, and moved by cp_pagecache_migrate_page().
+ *
  * Large folios (6.1 filemap_add_folio() of a folio from readahead's
  * page_cache_ra_order(), filemap.c): the 2^order pages of one buddy
  * block, each slot set up as an order-0 insertion sets up its page.
@@ -59,6 +65,15 @@ int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params 
 	pc->batches = cp_calloc(p->nr_cpus, sizeof(*pc->batches));
 	if (!pc->batches)
 		return -CP_ENOMEM;
+	pc->nr_pfns = (uint32_t)mem->total_pages;
+	pc->pfn_slot = cp_malloc((size_t)pc->nr_pfns * sizeof(*pc->pfn_slot));
+	if (!pc->pfn_slot) {
+		cp_free(pc->batches);
+		pc->batches = NULL;
+		return -CP_ENOMEM;
+	}
+	for (i = 0; i < pc->nr_pfns; i++)
+		pc->pfn_slot[i] = CP_NIL;
 	pc->params = *p;
 	pc->mem = mem;
 	pc->vmstat = vmstat;
@@ -74,6 +89,7 @@ void cp_pagecache_release(struct cp_pagecache *pc)
 	cp_free(pc->pages);
 	cp_free(pc->mappings);
 	cp_free(pc->batches);
+	cp_free(pc->pfn_slot);
 	memset(pc, 0, sizeof(*pc));
 }
 
@@ -155,9 +171,16 @@ bool cp_mapping_shrinkable(const struct cp_pagecache *pc, uint32_t id)
  * (tests of big caches call cp_pagecache_check() themselves). */
 #define DEBUG_CHECK_MAX_SLOTS 4096
 
+/* The reverse map's side of the check walks every pfn: after each
+ * operation of a debug build only for zones up to this size. */
+#define DEBUG_CHECK_MAX_PFNS 65536
+
+static bool pagecache_check(const struct cp_pagecache *pc, bool walk_pfns);
+
 static bool pagecache_check_small(const struct cp_pagecache *pc)
 {
-	return pc->nr_slots > DEBUG_CHECK_MAX_SLOTS || cp_pagecache_check(pc);
+	return pc->nr_slots > DEBUG_CHECK_MAX_SLOTS ||
+	       pagecache_check(pc, pc->nr_pfns <= DEBUG_CHECK_MAX_PFNS);
 }
 
 /* __pagevec_lru_add(): move one CPU's batch onto the LRU heads. */
@@ -224,6 +247,8 @@ static void page_cache_add_slot(struct cp_pagecache *pc, uint32_t id, uint32_t i
 	}
 	p->shadow = 0;
 	p->pfn = pfn;
+	CP_BUG_ON(pc->pfn_slot[pfn] != CP_NIL);
+	pc->pfn_slot[pfn] = slot;
 	m->nrpages++;
 	lru_cache_add(pc, slot, cpu);
 }
@@ -363,6 +388,7 @@ void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot)
 	p->shadow = cp_workingset_eviction(pc, 1);
 	p->flags = (uint8_t)(CP_PG_SHADOW | (ws ? CP_PG_SHADOW_WS : 0));
 	p->pfn = CP_NIL;
+	pc->pfn_slot[pfn] = CP_NIL;
 	m->nrshadows++;
 	cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, pfn, 0, m->memcg);
 }
@@ -389,6 +415,7 @@ static uint64_t drop_mapping_pages(struct cp_pagecache *pc, uint32_t id, bool sh
 			page_cache_delete(pc, id, slot);
 			p->flags = 0;
 			cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, p->pfn, 0, m->memcg);
+			pc->pfn_slot[p->pfn] = CP_NIL;
 			p->pfn = CP_NIL;
 			dropped++;
 		} else if (shadows && (p->flags & CP_PG_SHADOW)) {
@@ -413,6 +440,49 @@ uint64_t cp_truncate_inode_pages_final(struct cp_pagecache *pc, uint32_t id)
 	return drop_mapping_pages(pc, id, true);
 }
 
+uint32_t cp_pagecache_pfn_slot(const struct cp_pagecache *pc, uint32_t pfn)
+{
+	return pfn < pc->nr_pfns ? pc->pfn_slot[pfn] : CP_NIL;
+}
+
+bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn)
+{
+	uint32_t slot = cp_pagecache_pfn_slot(pc, pfn);
+	uint8_t f;
+
+	if (slot == CP_NIL)
+		return false;
+	f = pc->pages[slot].flags;
+	return (f & CP_PG_LRU) && !(f & CP_PG_ISOLATED);
+}
+
+int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
+			      int cpu)
+{
+	struct cp_buddy *b = &pc->mem->buddy;
+	uint32_t slot;
+	unsigned order;
+	int rc;
+
+	if (!cp_pagecache_pfn_migratable(pc, old_pfn) || new_pfn >= pc->nr_pfns ||
+	    pc->pfn_slot[new_pfn] != CP_NIL ||
+	    cp_buddy_page_kind(b, new_pfn, &order) != CP_BUDDY_PAGE_ALLOC || order != 0)
+		return -CP_EINVAL;
+	slot = pc->pfn_slot[old_pfn];
+	/* isolate_migratepages_block(): off the LRU; the data is copied to
+	 * the new page, which putback_lru_page() queues like a new one */
+	cp_lru_del(pc, slot);
+	lru_cache_add(pc, slot, cpu);
+	/* the old page's last reference goes: freed to the buddy */
+	pc->pages[slot].pfn = new_pfn;
+	pc->pfn_slot[new_pfn] = slot;
+	pc->pfn_slot[old_pfn] = CP_NIL;
+	rc = cp_buddy_free(b, old_pfn, 0, NULL);
+	CP_BUG_ON(rc);
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
+	return rc;
+}
+
 static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uint64_t *seen)
 {
 	const struct cp_lru_list *l = &pc->lruvec.lists[kind];
@@ -435,7 +505,12 @@ static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uin
 
 bool cp_pagecache_check(const struct cp_pagecache *pc)
 {
-	uint64_t on_lists = 0, resident = 0, lru_flag = 0, batched = 0;
+	return pagecache_check(pc, true);
+}
+
+static bool pagecache_check(const struct cp_pagecache *pc, bool walk_pfns)
+{
+	uint64_t on_lists = 0, resident = 0, lru_flag = 0, batched = 0, mapped = 0;
 	uint32_t id, s;
 	unsigned c;
 
@@ -460,7 +535,8 @@ bool cp_pagecache_check(const struct cp_pagecache *pc)
 			/* a resident page is an allocated page of the zone */
 			if (((f & CP_PG_RESIDENT) != 0) != (pc->pages[s].pfn != CP_NIL) ||
 			    ((f & CP_PG_RESIDENT) &&
-			     (pc->pages[s].pfn >= pc->mem->total_pages ||
+			     (pc->pages[s].pfn >= pc->nr_pfns ||
+			      pc->pfn_slot[pc->pages[s].pfn] != s ||
 			      cp_buddy_free_block_order(&pc->mem->buddy, pc->pages[s].pfn) >= 0)))
 				return false;
 			np += !!(f & CP_PG_RESIDENT);
@@ -471,6 +547,20 @@ bool cp_pagecache_check(const struct cp_pagecache *pc)
 			return false;
 		resident += np;
 	}
+	/* the reverse map names the resident pages, each at its pfn (each
+	 * resident page's pfn maps back to it, checked above) */
+	for (s = 0; walk_pfns && s < pc->nr_pfns; s++) {
+		uint32_t slot = pc->pfn_slot[s];
+
+		if (slot == CP_NIL)
+			continue;
+		if (slot >= pc->nr_slots || !(pc->pages[slot].flags & CP_PG_RESIDENT) ||
+		    pc->pages[slot].pfn != s)
+			return false;
+		mapped++;
+	}
+	if (walk_pfns && mapped != resident)
+		return false;
 	/* every resident page is on a list, in a batch or isolated by reclaim */
 	return lru_flag == on_lists && resident >= on_lists + batched &&
 	       pc->mem->nr_owner[CP_OWNER_PAGECACHE] == resident;

@@ -6,7 +6,9 @@
  * with 4M+ pages fits easily: each file (mapping) owns a contiguous range
  * of slots, one per page index; a slot holds either a resident page (on
  * an LRU list or in a per-CPU add batch), a shadow entry of an evicted
- * page, or nothing. LRU links are 32-bit slot numbers.
+ * page, or nothing. LRU links are 32-bit slot numbers. A reverse map of
+ * 4 bytes per pfn of the zone (pfn -> slot) lets compaction find the
+ * page at a pfn.
  */
 #ifndef CP_PAGECACHE_H
 #define CP_PAGECACHE_H
@@ -112,6 +114,12 @@ struct cp_pagecache {
 	 * (reclaim or truncation); the owner frees what `private` names */
 	void (*release_private)(void *priv, uint32_t private);
 	void *release_private_priv;
+	/* Reverse map for compaction: pfn -> slot of the resident page
+	 * placed there, CP_NIL for every other pfn (mem->total_pages
+	 * entries, 4 bytes a pfn). Kept by insert, evict, truncate and
+	 * cp_pagecache_migrate_page(). */
+	uint32_t *pfn_slot;
+	uint32_t nr_pfns;
 };
 
 int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params *p,
@@ -195,9 +203,37 @@ void cp_lru_add_drain(struct cp_pagecache *pc, int cpu);
 /* Drain every per-CPU add batch onto the LRU (lru_add_drain_all). */
 void cp_lru_add_drain_all(struct cp_pagecache *pc);
 
+/* The slot of the page-cache page at pfn, or CP_NIL (free, another
+ * owner's, or out of range). */
+uint32_t cp_pagecache_pfn_slot(const struct cp_pagecache *pc, uint32_t pfn);
+
+/*
+ * isolate_migratepages_block()'s test for a page-cache page: the page at
+ * pfn is ours, on an LRU list (PG_lru: not in a per-CPU add batch) and
+ * not isolated by reclaim. SIMPLIFIED: the kernel also migrates anon
+ * and other __PageMovable pages; the model moves only page cache.
+ */
+bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn);
+
+/*
+ * migrate_pages() -> move_to_new_folio() for one clean page-cache page:
+ * the page at old_pfn (cp_pagecache_pfn_migratable) takes new_pfn, an
+ * allocated order-0 page of the buddy that no page-cache page holds
+ * (compaction_alloc's isolated free page); its slot, flags (active,
+ * referenced, workingset) and private data stay; old_pfn goes back to
+ * the buddy (merging with free buddies). The page left the LRU when
+ * isolated and comes back through putback_lru_page() -> lru_cache_add()
+ * on this CPU: its per-CPU add batch, then the head of its list. Page
+ * counts do not change. Returns 0 or -CP_EINVAL (old_pfn not
+ * migratable or new_pfn not usable; nothing changed).
+ */
+int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
+			      int cpu);
+
 /* Invariants: list counts equal list lengths, each resident page on at
  * most one list, per-mapping counts add up, memory owner count matches,
- * resident pages (only they) have a pfn, an allocated page of the zone. */
+ * resident pages (only they) have a pfn, an allocated page of the zone,
+ * and the reverse map names exactly the resident pages at their pfns. */
 bool cp_pagecache_check(const struct cp_pagecache *pc);
 
 #endif /* CP_PAGECACHE_H */

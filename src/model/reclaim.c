@@ -14,9 +14,13 @@
  * remembers the refault-activation counter, so the next cycle deactivates
  * active pages only if refaults happened meanwhile (or the ratio is low).
  *
+ * kcompactd (compaction.c) is woken through a hook: at the end of a
+ * boosted balance_pgdat() at pageblock_order, and by the kswapd actor
+ * when it goes to sleep (kswapd_try_to_sleep).
+ *
  * SIMPLIFIED: kswapd_failures and the kswapd sleep heuristics
  * (prepare_kswapd_sleep's short nap) are left to the engine's kswapd
- * actor; no compaction; one node.
+ * actor; no direct compaction; one node.
  */
 #include "model/reclaim.h"
 
@@ -47,6 +51,12 @@ bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order)
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r)
 {
 	return r->mem->buddy.watermark_boost != 0;
+}
+
+void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order)
+{
+	if (r->wake_kcompactd)
+		r->wake_kcompactd(r->wake_kcompactd_priv, order);
 }
 
 static void snapshot_refaults(struct cp_reclaim *r)
@@ -117,7 +127,8 @@ restart:
 		struct cp_buddy *b = &r->mem->buddy;
 
 		b->watermark_boost -= b->watermark_boost < boost ? b->watermark_boost : boost;
-		/* SIMPLIFIED: the kcompactd wake-up that follows is not modelled */
+		/* there is likely room now: defragment pageblocks */
+		cp_reclaim_wake_kcompactd(r, CP_BUDDY_PAGEBLOCK_ORDER);
 	}
 	snapshot_refaults(r);
 	if (reclaim_order)
@@ -165,8 +176,9 @@ uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *
 }
 
 /* wakeup_kswapd(): remember the order; wake a sleeping kswapd unless the
- * zone is balanced at that order and not boosted (then the kernel would
- * leave a high-order request to kcompactd, not modelled). */
+ * zone is balanced at that order and not boosted (then the kernel wakes
+ * kcompactd for an allocation without __GFP_DIRECT_RECLAIM; the hook has
+ * no gfp: SIMPLIFIED, not modelled). */
 static void hook_wake(void *priv, unsigned order)
 {
 	struct cp_reclaim *r = priv;

@@ -24,6 +24,9 @@ struct cp_reclaim {
 	 * without an actor it stays true) */
 	bool kswapd_sleeping;
 	unsigned kswapd_order;   /* pgdat->kswapd_order: the largest order asked */
+	/* wakeup_kcompactd(pgdat, order); NULL: compaction not installed */
+	void (*wake_kcompactd)(void *priv, unsigned order);
+	void *wake_kcompactd_priv;
 	uint64_t nr_kswapd_runs;
 	uint64_t nr_kswapd_wakeups[CP_BUDDY_MAX_ORDER]; /* wake-ups by order */
 };
@@ -39,6 +42,10 @@ void cp_reclaim_install(struct cp_reclaim *r);
  * met for an allocation of this order - for order > 0 a free block of
  * at least that order must exist. */
 bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order);
+
+/* wakeup_kcompactd(pgdat, order) through r->wake_kcompactd, if set
+ * (kswapd_try_to_sleep() calls it with the order kswapd was asked for). */
+void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order);
 
 /* pgdat_watermark_boosted(): the zone's watermarks carry a boost. */
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r);

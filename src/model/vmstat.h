@@ -13,6 +13,8 @@
 	X(ALLOCSTALL, "allocstall") \
 	X(BUFFER_HEADS_ALLOCATED, "cp_buffer_heads_allocated") \
 	X(BUFFER_HEADS_FREED, "cp_buffer_heads_freed") \
+	X(KCOMPACTD_FAIL, "cp_compact_daemon_fail") \
+	X(KCOMPACTD_SUCCESS, "cp_compact_daemon_success") \
 	X(DENTRIES_ALLOCATED, "cp_dentries_allocated") \
 	X(DENTRIES_FREED, "cp_dentries_freed") \
 	X(EXTFRAG, "cp_extfrag") \
@@ -30,11 +32,18 @@
 	X(RA_FOLIO_PAGES, "cp_ra_folio_pages") \
 	X(SB_OBJECTS_FREED, "cp_sb_objects_freed") \
 	X(WATERMARK_BOOST, "cp_watermark_boost") \
+	X(COMPACT_DAEMON_FREE_SCANNED, "compact_daemon_free_scanned") \
+	X(COMPACT_DAEMON_MIGRATE_SCANNED, "compact_daemon_migrate_scanned") \
+	X(COMPACT_DAEMON_WAKE, "compact_daemon_wake") \
+	X(COMPACT_FREE_SCANNED, "compact_free_scanned") \
+	X(COMPACT_ISOLATED, "compact_isolated") \
+	X(COMPACT_MIGRATE_SCANNED, "compact_migrate_scanned") \
 	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \
 	X(PAGEOUTRUN, "pageoutrun") \
 	X(PGACTIVATE, "pgactivate") \
 	X(PGDEACTIVATE, "pgdeactivate") \
 	X(PGINODESTEAL, "pginodesteal") \
+	X(PGMIGRATE_SUCCESS, "pgmigrate_success") \
 	X(PGREFILL, "pgrefill") \
 	X(PGSCAN_DIRECT, "pgscan_direct") \
 	X(PGSCAN_KSWAPD, "pgscan_kswapd") \

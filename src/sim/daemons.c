@@ -1,12 +1,14 @@
 /*
- * daemons.c - the kernel threads of the run: kswapd, XFS's background
- * inode reclaim worker and the AIL pusher (xfsaild).
+ * daemons.c - the kernel threads of the run: kswapd, kcompactd, XFS's
+ * background inode reclaim worker and the AIL pusher (xfsaild).
  *
  * kswapd (mm/vmscan.c kswapd(), 4.11/6.1): sleeps until the allocator
  * wakes it below the low watermark; then runs balance_pgdat() until free
  * memory is above the high watermark, and sleeps again. After
  * MAX_RECLAIM_RETRIES (16) passes that reclaim nothing it gives up until
- * woken again (pgdat->kswapd_failures).
+ * woken again (pgdat->kswapd_failures). When it goes to sleep it wakes
+ * kcompactd (mm/compaction.c kcompactd(), 6.1: compaction.c), which
+ * compacts the zone once per wake-up and sleeps again.
  *
  * XFS (fs/xfs/xfs_icache.c, xfs_trans_ail.c, xfs_log.c, 4.11):
  * xfs_reclaim_worker frees clean reclaimable inodes every
@@ -32,8 +34,13 @@
 struct kswapd {
 	struct cp_task task;
 	unsigned failures;
+	unsigned alloc_order;   /* the order the last balance_pgdat() was asked */
 	unsigned reclaim_order; /* sc.order balance_pgdat() ended at */
 	bool ran;               /* balance_pgdat() ran since the last wake-up */
+};
+
+struct kcompactd {
+	struct cp_task task;
 };
 
 struct xfs_daemon {
@@ -41,10 +48,15 @@ struct xfs_daemon {
 };
 
 /* kswapd_try_to_sleep() -> prepare_kswapd_sleep(): sleep when balanced
- * at the order reclaim ended at (kcompactd would then be woken for the
- * order asked: not modelled). */
+ * at the order reclaim ended at, and wake kcompactd for alloc_order:
+ * kswapd() passes the order balance_pgdat() was asked when it ended
+ * below it (compact_gap reclaimed), else the order asked since. */
 static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
 {
+	struct cp_reclaim *r = &k->task.w->reclaim;
+
+	cp_reclaim_wake_kcompactd(r, k->reclaim_order < k->alloc_order ? k->alloc_order
+									: r->kswapd_order);
 	k->ran = false;
 	k->task.w->reclaim.kswapd_sleeping = true;
 	out->next = CP_STEP_BLOCK;
@@ -70,6 +82,7 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	alloc_order = r->kswapd_order;
 	r->kswapd_order = 0;
 	cp_task_begin(&k->task);
+	k->alloc_order = alloc_order;
 	reclaimed = cp_balance_pgdat(r, alloc_order, &k->task.ctx, &k->reclaim_order);
 	cp_task_end(&k->task, &work, now_ns, out);
 	k->ran = true;
@@ -83,6 +96,30 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 static const struct cp_actor_ops kswapd_ops = {
 	.name = "kswapd0",
 	.step = kswapd_step,
+};
+
+/* kcompactd(): woken by wakeup_kcompactd(), kcompactd_do_work(), sleep.
+ * A migrated page costs one page copy at the machine's copy bandwidth;
+ * scanning pfns is not charged (SIMPLIFIED). */
+static int kcompactd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct kcompactd *k = priv;
+	struct cp_world *w = k->task.w;
+	struct cp_work work = { 0 };
+
+	(void)e;
+	w->compaction.kcompactd_sleeping = false;
+	cp_task_begin(&k->task);
+	work.nr_copied_bytes = cp_kcompactd_do_work(&w->compaction, k->task.ctx.cpu) * CP_PAGE_SIZE;
+	cp_task_end(&k->task, &work, now_ns, out);
+	w->compaction.kcompactd_sleeping = true;
+	out->next = CP_STEP_BLOCK;
+	return 0;
+}
+
+static const struct cp_actor_ops kcompactd_ops = {
+	.name = "kcompactd0",
+	.step = kcompactd_step,
 };
 
 static uint64_t cluster_bytes(const struct cp_world *w)
@@ -156,6 +193,7 @@ static const struct cp_actor_ops log_worker_ops = {
 
 struct cp_daemons {
 	struct kswapd kswapd;
+	struct kcompactd kcompactd;
 	struct xfs_daemon xfsaild, reclaim_worker, log_worker;
 };
 
@@ -185,6 +223,15 @@ int cp_daemons_start(struct cp_world *w)
 	w->kswapd_waker.id = d->kswapd.task.id;
 	w->reclaim.wake_kswapd = cp_engine_waker_wake;
 	w->reclaim.wake_priv = &w->kswapd_waker;
+	task_setup(&d->kcompactd.task, w, "kcompactd0", 0);
+	rc = cp_engine_add_actor(w->e, &kcompactd_ops, &d->kcompactd,
+				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED, &d->kcompactd.task.id);
+	if (rc)
+		return rc;
+	w->kcompactd_waker.e = w->e;
+	w->kcompactd_waker.id = d->kcompactd.task.id;
+	w->compaction.wake = cp_engine_waker_wake;
+	w->compaction.wake_priv = &w->kcompactd_waker;
 	if (w->reclaim.kswapd_wanted) {
 		w->reclaim.kswapd_sleeping = false;
 		cp_engine_wake(w->e, d->kswapd.task.id);

@@ -248,6 +248,12 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 	return 0;
 }
 
+/* reclaim's wakeup_kcompactd() hook */
+static void wake_kcompactd(void *priv, unsigned order)
+{
+	cp_wakeup_kcompactd(priv, order);
+}
+
 static int setup_model(struct run *r, struct cp_diag *diag)
 {
 	struct cp_world *w = &r->w;
@@ -298,6 +304,9 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	}
 	cp_reclaim_init(&w->reclaim, &w->mem, &w->pc, &w->shrinkers, &w->vs, cfg->kernel);
 	cp_reclaim_install(&w->reclaim);
+	cp_compaction_init(&w->compaction, &w->mem, &w->pc, &w->vs);
+	w->reclaim.wake_kcompactd = wake_kcompactd;
+	w->reclaim.wake_kcompactd_priv = &w->compaction;
 	cp_work_cost_from_machine(&w->cost, cfg->machine);
 	w->cost.create_cpu_ns = cfg->fs_costs.create_cpu_ns;
 	w->cost.mkdir_lookup_ns = cfg->fs_costs.mkdir_lookup_ns;

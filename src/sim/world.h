@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "engine/work.h"
 #include "model/buffer_head.h"
+#include "model/compaction.h"
 #include "model/memory.h"
 #include "model/namei.h"
 #include "model/pagecache.h"
@@ -68,6 +69,9 @@ struct cp_world {
 	bool ra_large_folios;
 	bool write_large_folios; /* dd's writes make large folios (6.6+ XFS) */
 	struct cp_engine_waker kswapd_waker;
+	/* the zone's compaction state and kcompactd (daemons.c) */
+	struct cp_compaction compaction;
+	struct cp_engine_waker kcompactd_waker;
 	unsigned xfsaild_id;
 	bool has_xfsaild;
 	struct cp_daemons *daemons; /* owned, daemons.c */
@@ -109,7 +113,7 @@ void cp_world_fail(struct cp_world *w, const char *who, int rc);
 /* A stable 64-bit id for a name (FNV-1a). */
 uint64_t cp_name_id(const char *s);
 
-/* Actors: kswapd and the XFS workers (daemons.c). */
+/* Actors: kswapd, kcompactd and the XFS workers (daemons.c). */
 int cp_daemons_start(struct cp_world *w);
 void cp_daemons_release(struct cp_world *w);
 

@@ -970,11 +970,65 @@ static void set_pageblock_migratetype_only_when_nothing_free(void **state)
 	cp_buddy_release(&b);
 }
 
+/* __isolate_free_page() + split_page(): in a 1024-page zone, allocate
+ * pfn 0 at order 0 (expand leaves 1/1, 2/2, 4/4 ... 512/9 free); the
+ * order-2 block at pfn 4 isolated becomes pages 4..7 allocated at order
+ * 0: free pages 1023 - 4 = 1019, no order-2 block left; freeing all four
+ * back merges them into the order-2 block again. */
+static void isolate_free_block_takes_block_off_list_as_order0_pages(void **state)
+{
+	struct cp_buddy b;
+	unsigned order;
+	uint32_t i;
+
+	(void)state;
+	zone_init(&b, 1024);
+	assert_int_equal(alloc_ok(&b, 0, MOV, 0), 0);
+	assert_int_equal(cp_buddy_free_block_order(&b, 4), 2);
+	assert_int_equal(cp_buddy_isolate_free_block(&b, 4, NULL), 2);
+	assert_true(cp_buddy_check(&b));
+	assert_int_equal(b.nr_free_pages, 1019);
+	assert_int_equal(blocks_of_order(&b, 2), 0);
+	for (i = 4; i < 8; i++) {
+		assert_int_equal(cp_buddy_page_kind(&b, i, &order), CP_BUDDY_PAGE_ALLOC);
+		assert_int_equal(order, 0);
+	}
+	for (i = 4; i < 8; i++)
+		free_ok(&b, i, 0);
+	assert_int_equal(cp_buddy_free_block_order(&b, 4), 2);
+	assert_int_equal(b.nr_free_pages, 1023);
+	cp_buddy_release(&b);
+}
+
+/* Only the head of a free block can be isolated: an allocated page, a
+ * page inside a free block and a pfn past the zone are refused and
+ * nothing changes. */
+static void isolate_free_block_refuses_non_free_head(void **state)
+{
+	struct cp_buddy b;
+	struct cp_diag d = { 0 };
+	unsigned order;
+
+	(void)state;
+	zone_init(&b, 1024);
+	assert_int_equal(alloc_ok(&b, 0, MOV, 0), 0);
+	assert_int_equal(cp_buddy_isolate_free_block(&b, 0, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "pfn 0"));
+	assert_int_equal(cp_buddy_isolate_free_block(&b, 5, NULL), -CP_EINVAL);
+	assert_int_equal(cp_buddy_isolate_free_block(&b, 1024, NULL), -CP_EINVAL);
+	assert_int_equal(cp_buddy_page_kind(&b, 5, &order), CP_BUDDY_PAGE_TAIL);
+	assert_int_equal(b.nr_free_pages, 1023);
+	assert_true(cp_buddy_check(&b));
+	cp_buddy_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(boot_frees_zone_in_max_order_aligned_blocks),
 		cmocka_unit_test(set_pageblock_migratetype_only_when_nothing_free),
+		cmocka_unit_test(isolate_free_block_takes_block_off_list_as_order0_pages),
+		cmocka_unit_test(isolate_free_block_refuses_non_free_head),
 		cmocka_unit_test(boot_keeps_memblock_reserved_ranges_allocated),
 		cmocka_unit_test(boot_free_to_tail_in_6_1_to_head_in_4_11),
 		cmocka_unit_test(expand_splits_order10_into_one_block_of_each_lower_order),

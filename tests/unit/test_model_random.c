@@ -1,7 +1,8 @@
 /*
  * test_model_random.c - the whole model (memory, page cache, dcache,
  * icache, XFS stage, XFS buffer cache and directory blocks, superblock
- * and buffer shrinkers, vmscan, kswapd, direct and memcg reclaim) under
+ * and buffer shrinkers, vmscan, kswapd, direct and memcg reclaim,
+ * compaction) under
  * a seeded random mix of operations, with every module's invariants
  * checked after each one.
  */
@@ -17,6 +18,7 @@
 #include <cachepressure/error.h>
 
 #include "core/rng.h"
+#include "model/compaction.h"
 #include "model/filemap.h"
 #include "model/fs_profile.h"
 #include "model/gfp.h"
@@ -33,6 +35,7 @@ struct world {
 	struct cp_super sb;
 	struct cp_shrinker_registry reg;
 	struct cp_reclaim r;
+	struct cp_compaction c;
 	struct cp_dentry *files[2];
 	struct cp_dentry *dirs[2];
 	uint64_t nr_created[2];
@@ -66,6 +69,7 @@ static void world_init(struct world *w, const char *kernel, enum cp_ref_policy p
 	assert_int_equal(cp_register_shrinker(&w->reg, &w->fs.bt.shrinker), 0);
 	cp_reclaim_init(&w->r, &w->mem, &w->pc, &w->reg, &w->vs, k);
 	cp_reclaim_install(&w->r);
+	cp_compaction_init(&w->c, &w->mem, &w->pc, &w->vs);
 	if (memcg) {
 		cp_memcg_init(&w->memcg, 1, 3000);
 		ctx.memcg = &w->memcg;
@@ -99,6 +103,8 @@ static void check_all(struct world *w)
 	assert_true(cp_mem_check(&w->mem));
 	assert_true(cp_pagecache_check(&w->pc));
 	assert_true(cp_fs_check(&w->fs));
+	assert_true(cp_buddy_check(&w->mem.buddy));
+	assert_true(cp_compaction_check(&w->c));
 	if (w->memcg.id)
 		assert_true(cp_memcg_check(&w->memcg));
 }
@@ -146,9 +152,13 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 				rc = cp_fs_stat(&w->fs, w->dirs[f],
 						cp_rng_below(&rng, w->nr_created[f]), &kern, NULL);
 			break;
-		case 4: /* kswapd, when woken */
+		case 4: /* kswapd, when woken; else every 8th time compact the
+			 * whole zone (no draw: the other operations stay) */
 			if (w->r.kswapd_wanted)
 				cp_balance_pgdat(&w->r, w->r.kswapd_order, &kern, NULL);
+			else if (op % 8 == 0)
+				cp_compact_zone(&w->c, CP_COMPACT_ORDER_ALL,
+						CP_MIGRATE_MODE_SYNC_LIGHT, 1, NULL);
 			break;
 		case 5: /* direct reclaim, with or without __GFP_FS */
 			cp_try_to_free_pages(&w->r, cp_rng_below(&rng, 2) ? &kern : &nofs);
@@ -178,6 +188,8 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 	 * (memcg reclaim never runs the memcg-unaware buffer shrinker) */
 	assert_true(w->fs.bt.nr_created > 0);
 	assert_true(memcg || w->fs.bt.nr_freed > 0);
+	/* compaction moved pages */
+	assert_true(w->vs.v[CP_VM_PGMIGRATE_SUCCESS] > 0);
 	/* large-folio readahead ran (6.1) or never did (4.11) */
 	assert_true(cp_kernel_profile_find(kernel)->xfs_large_folios ==
 		    (w->vs.v[CP_VM_RA_FOLIO_ALLOC] > 0));

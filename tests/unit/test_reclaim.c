@@ -393,6 +393,37 @@ static void boosted_kswapd_reclaims_the_boost_at_priority_10_or_above(void **sta
 	rig_free(g);
 }
 
+static unsigned kcompactd_orders[4];
+static unsigned nr_kcompactd_wakes;
+
+static void record_kcompactd(void *priv, unsigned order)
+{
+	(void)priv;
+	if (nr_kcompactd_wakes < 4)
+		kcompactd_orders[nr_kcompactd_wakes] = order;
+	nr_kcompactd_wakes++;
+}
+
+/* balance_pgdat(): a boosted run ends with wakeup_kcompactd(pgdat,
+ * pageblock_order) ("there is likely space now"); an unboosted run does
+ * not wake it (kswapd_try_to_sleep does, in the kswapd actor). */
+static void boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+
+	(void)state;
+	nr_kcompactd_wakes = 0;
+	g->r.wake_kcompactd = record_kcompactd;
+	fill(g, 99000);
+	cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
+	assert_int_equal(nr_kcompactd_wakes, 0);
+	g->mem.buddy.watermark_boost = 200;
+	cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
+	assert_int_equal(nr_kcompactd_wakes, 1);
+	assert_int_equal(kcompactd_orders[0], 9);
+	rig_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +438,7 @@ int main(void)
 		cmocka_unit_test(kswapd_high_order_reclaims_compact_gap_then_stops),
 		cmocka_unit_test(wakeup_kswapd_skips_a_balanced_unboosted_zone),
 		cmocka_unit_test(boosted_kswapd_reclaims_the_boost_at_priority_10_or_above),
+		cmocka_unit_test(boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

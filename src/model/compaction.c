@@ -1,0 +1,588 @@
+/*
+ * compaction.c - memory compaction: move movable pages out of the way so
+ * free pages merge into high-order blocks, and kcompactd, the per-node
+ * thread that does it in the background.
+ *
+ * Mechanism (mm/compaction.c, Linux 6.1). Two scanners walk the zone
+ * towards each other, a pageblock at a time: the migration scanner from
+ * the low end (isolate_migratepages -> isolate_migratepages_block) takes
+ * movable pages off the LRU, up to COMPACT_CLUSTER_MAX (32) at a time;
+ * the free scanner from the high end (isolate_freepages ->
+ * isolate_freepages_block) takes free blocks out of the buddy allocator
+ * (__isolate_free_page, split_page) from pageblocks that are suitable
+ * targets (suitable_migration_target: MOVABLE, and not themselves a free
+ * block of pageblock_order or more), until it holds as many free pages
+ * as there are pages to migrate. migrate_pages() copies each isolated
+ * page into a free page (compaction_alloc) and frees the old one, which
+ * merges with its free buddies in the low part of the zone. After each
+ * whole pageblock __compact_finished() asks whether a free block of the
+ * requested order now exists on the list of the request's migratetype
+ * or one it may steal from (find_suitable_fallback with
+ * only_stealable): COMPACT_SUCCESS. When the scanners meet
+ * (compact_scanners_met: same pageblock) the run ends, COMPACT_COMPLETE
+ * if it began at the zone's ends, else COMPACT_PARTIAL_SKIPPED, and the
+ * cached start positions go back to the ends (reset_cached_positions);
+ * otherwise the next run starts where this one stopped.
+ *
+ * compaction_suitable(): no compaction when the min watermark is met at
+ * the order (SUCCESS), when the zone lacks compact_gap(order) = 2 <<
+ * order pages above the min (order <= PAGE_ALLOC_COSTLY_ORDER) or low
+ * watermark (SKIPPED), or, for costly orders, when the fragmentation
+ * index (mm/vmstat.c __fragmentation_index) is at most
+ * sysctl_extfrag_threshold (500): the failure is lack of memory, not
+ * fragmentation (NOT_SUITABLE_ZONE). A failed run defers compaction at
+ * that order and above (defer_compaction: the next 1 << defer_shift
+ * attempts are skipped, the shift growing to 6; compaction_deferred,
+ * compaction_defer_reset).
+ *
+ * kcompactd (kcompactd, kcompactd_do_work): woken by wakeup_kcompactd()
+ * at an order > 0 when it sleeps and the node is suitable
+ * (kcompactd_node_suitable). mm/vmscan.c wakes it when kswapd goes to
+ * sleep (kswapd_try_to_sleep, the order kswapd was asked for) and at the
+ * end of a balance_pgdat() that reclaimed for a watermark boost
+ * (pageblock_order). It compacts in MIGRATE_SYNC_LIGHT mode for a
+ * GFP_KERNEL request (migratetype UNMOVABLE, which may steal any free
+ * block: any free block of the order is success), defers on failure,
+ * and sleeps.
+ *
+ * Kernel functions: wakeup_kcompactd, kcompactd_node_suitable,
+ * kcompactd_do_work, compaction_suitable, __compaction_suitable,
+ * compaction_deferred, defer_compaction, compaction_defer_reset,
+ * compact_zone, __compact_finished, compact_scanners_met,
+ * isolate_migratepages, isolate_migratepages_block,
+ * suitable_migration_source, suitable_migration_target,
+ * isolate_freepages, isolate_freepages_block, compaction_alloc,
+ * release_freepages; mm/vmstat.c __fragmentation_index and
+ * fill_contig_page_info (from memory of the 6.1 function: the extracted
+ * tree has no mm/vmstat.c).
+ *
+ * SIMPLIFIED:
+ * - Only page-cache pages on the LRU move (pagecache.c's reverse map);
+ *   anonymous (process) memory, which the kernel also migrates, stays
+ *   where it is, as do slab and XFS buffer pages (unmovable anyway).
+ * - No fast_find_migrateblock / fast_isolate_freepages (the free list
+ *   searches that jump the scanners), no PG_migrate_skip pageblock hints
+ *   (isolation_suitable, update_pageblock_skip, compaction_restarting),
+ *   no async stride; the cached pfns are where the scanners stopped.
+ * - The pages of a large folio are order-0 pages of the buddy once
+ *   placed (pagecache.c), so they migrate one by one, each to the next
+ *   free page, not as one folio into a free block of its order.
+ * - The migration scanner keeps the page on the LRU until it migrates
+ *   it (compaction is one step of the engine: nothing runs in between);
+ *   migration never fails for a page (clean page cache, no writeback,
+ *   no elevated reference counts).
+ * - No proactive compaction (sysctl_compaction_proactiveness: kcompactd
+ *   also wakes every 500 ms and compacts while the fragmentation score
+ *   is high), no direct compaction (compact_stall, compact_success and
+ *   compact_fail are direct-compaction counters in 6.1: not counted;
+ *   kcompactd's outcomes are cp_compact_daemon_success / _fail), no
+ *   wakeup_kswapd() -> wakeup_kcompactd() for allocations without
+ *   __GFP_DIRECT_RECLAIM (the model's reclaim hook has no gfp).
+ * - One zone, no capture_control, no lru_add_drain_cpu_zone() at the
+ *   end of each order-aligned block (one lru_add_drain() at the start).
+ */
+#include "model/compaction.h"
+
+#include <string.h>
+
+#include "core/bug.h"
+#include "model/memory.h"
+#include "model/pagecache.h"
+#include "model/vmstat.h"
+
+#define PB_PAGES CP_BUDDY_PAGEBLOCK_PAGES
+
+/* struct compact_control: one compact_zone() run. */
+struct compact_control {
+	unsigned order;
+	enum cp_migrate_mode mode;
+	enum cp_migratetype migratetype;
+	bool whole_zone;
+	int cpu;
+	uint32_t migrate_pfn, free_pfn;
+	uint32_t migratepages[CP_COMPACT_CLUSTER_MAX];
+	unsigned nr_migratepages;
+	struct cp_compact_stats st;
+};
+
+static inline uint32_t pageblock_start(uint32_t pfn)
+{
+	return pfn & ~(PB_PAGES - 1);
+}
+
+static inline uint32_t pageblock_end(uint32_t pfn)
+{
+	return pageblock_start(pfn) + PB_PAGES;
+}
+
+static uint32_t zone_free_start(const struct cp_buddy *b)
+{
+	return pageblock_start(b->nr_pages - 1);
+}
+
+void cp_compaction_init(struct cp_compaction *c, struct cp_mem *mem, struct cp_pagecache *pc,
+			struct cp_vmstat *vmstat)
+{
+	memset(c, 0, sizeof(*c));
+	c->mem = mem;
+	c->pc = pc;
+	c->vmstat = vmstat;
+	c->cached_migrate_pfn = 0;
+	c->cached_free_pfn = zone_free_start(&mem->buddy);
+	c->kcompactd_sleeping = true;
+}
+
+static void count(struct cp_compaction *c, enum cp_vmstat_item i, uint64_t n)
+{
+	if (c->vmstat)
+		cp_count(c->vmstat, i, n);
+}
+
+int cp_fragmentation_index(const struct cp_buddy *b, unsigned order)
+{
+	uint64_t free_blocks_total = 0, free_pages = 0, free_blocks_suitable = 0;
+	unsigned o;
+
+	CP_BUG_ON(order >= CP_BUDDY_MAX_ORDER);
+	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+		uint64_t blocks = b->nr_free[o];
+
+		free_blocks_total += blocks;
+		free_pages += blocks << o;
+		if (o >= order)
+			free_blocks_suitable += blocks << (o - order);
+	}
+	if (free_blocks_total == 0)
+		return 0;
+	if (free_blocks_suitable)
+		return -1000;
+	return 1000 - (int)((1000 + free_pages * 1000 / (1ull << order)) / free_blocks_total);
+}
+
+/* compact_gap(): free pages compaction needs to have room to work. */
+static uint64_t compact_gap(unsigned order)
+{
+	return 2ull << order;
+}
+
+/* The buddy's free pages are NR_FREE_PAGES: the same as the model's
+ * count except during compact_zone(), when isolated free pages are out
+ * of both the lists and the counter, as in the kernel. */
+static bool zone_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark)
+{
+	return cp_buddy_watermark_ok(&m->buddy, order, mark, (int64_t)m->buddy.nr_free_pages);
+}
+
+enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned order)
+{
+	uint64_t mark;
+	int fragindex;
+
+	if (order == CP_COMPACT_ORDER_ALL)
+		return CP_COMPACT_CONTINUE;
+	if (zone_watermark_ok(m, order, cp_mem_wmark_min(m)))
+		return CP_COMPACT_SUCCESS;
+	mark = order > CP_PAGE_ALLOC_COSTLY_ORDER ? cp_mem_wmark_low(m) : cp_mem_wmark_min(m);
+	if (!zone_watermark_ok(m, 0, mark + compact_gap(order)))
+		return CP_COMPACT_SKIPPED;
+	if (order > CP_PAGE_ALLOC_COSTLY_ORDER) {
+		fragindex = cp_fragmentation_index(&m->buddy, order);
+		if (fragindex >= 0 && fragindex <= CP_EXTFRAG_THRESHOLD)
+			return CP_COMPACT_NOT_SUITABLE_ZONE;
+	}
+	return CP_COMPACT_CONTINUE;
+}
+
+bool cp_compaction_deferred(struct cp_compaction *c, unsigned order)
+{
+	unsigned limit = 1u << c->compact_defer_shift;
+
+	if (order < c->compact_order_failed)
+		return false;
+	if (++c->compact_considered >= limit) {
+		c->compact_considered = limit;
+		return false;
+	}
+	return true;
+}
+
+void cp_defer_compaction(struct cp_compaction *c, unsigned order)
+{
+	c->compact_considered = 0;
+	c->compact_defer_shift++;
+	if (order < c->compact_order_failed)
+		c->compact_order_failed = order;
+	if (c->compact_defer_shift > CP_COMPACT_MAX_DEFER_SHIFT)
+		c->compact_defer_shift = CP_COMPACT_MAX_DEFER_SHIFT;
+}
+
+void cp_compaction_defer_reset(struct cp_compaction *c, unsigned order, bool alloc_success)
+{
+	if (alloc_success) {
+		c->compact_considered = 0;
+		c->compact_defer_shift = 0;
+	}
+	if (order >= c->compact_order_failed)
+		c->compact_order_failed = order + 1;
+}
+
+static bool scanners_met(const struct compact_control *cc)
+{
+	return (cc->free_pfn >> CP_BUDDY_PAGEBLOCK_ORDER) <=
+	       (cc->migrate_pfn >> CP_BUDDY_PAGEBLOCK_ORDER);
+}
+
+/* can_steal_fallback() for the success test (page_group_by_mobility_
+ * disabled false). */
+static bool can_steal(unsigned order, enum cp_migratetype mt)
+{
+	return order >= CP_BUDDY_PAGEBLOCK_ORDER / 2 || mt == CP_MIGRATE_RECLAIMABLE ||
+	       mt == CP_MIGRATE_UNMOVABLE;
+}
+
+/* __compact_finished(): CONTINUE, SUCCESS, or the scanners met. */
+static enum cp_compact_result compact_finished(struct cp_compaction *c,
+					       struct compact_control *cc)
+{
+	const struct cp_buddy *b = &c->mem->buddy;
+	unsigned o, mt;
+
+	if (scanners_met(cc)) {
+		c->cached_migrate_pfn = 0;
+		c->cached_free_pfn = zone_free_start(b);
+		return cc->whole_zone ? CP_COMPACT_COMPLETE : CP_COMPACT_PARTIAL_SKIPPED;
+	}
+	if (cc->order == CP_COMPACT_ORDER_ALL)
+		return CP_COMPACT_CONTINUE;
+	/* finish the pageblock first */
+	if (cc->migrate_pfn & (PB_PAGES - 1))
+		return CP_COMPACT_CONTINUE;
+	for (o = cc->order; o < CP_BUDDY_MAX_ORDER; o++) {
+		if (cp_buddy_nr_free_blocks(b, o, cc->migratetype))
+			return CP_COMPACT_SUCCESS;
+		if (!can_steal(o, cc->migratetype))
+			continue;
+		for (mt = 0; mt < CP_MIGRATE_TYPES; mt++)
+			if (mt != cc->migratetype &&
+			    cp_buddy_nr_free_blocks(b, o, (enum cp_migratetype)mt))
+				return CP_COMPACT_SUCCESS;
+	}
+	return CP_COMPACT_CONTINUE; /* NO_SUITABLE_PAGE: compact_finished() goes on */
+}
+
+/* suitable_migration_source(): kcompactd (sync) takes any pageblock;
+ * async only MOVABLE ones. */
+static bool suitable_migration_source(const struct cp_buddy *b, const struct compact_control *cc,
+				      uint32_t pfn)
+{
+	if (cc->mode != CP_MIGRATE_MODE_ASYNC)
+		return true;
+	return cp_buddy_pageblock_migratetype(b, pfn) == CP_MIGRATE_MOVABLE;
+}
+
+/*
+ * isolate_migratepages() + isolate_migratepages_block(): from
+ * migrate_pfn, the first suitable pageblock that ends at or below the
+ * free scanner; collect page-cache pages on the LRU until 32 or the
+ * pageblock's end. Returns the number isolated.
+ */
+static unsigned isolate_migratepages(struct compact_control *cc, const struct cp_compaction *c)
+{
+	const struct cp_buddy *b = &c->mem->buddy;
+	uint32_t low_pfn = cc->migrate_pfn;
+	uint32_t block_end = pageblock_end(low_pfn);
+
+	for (; block_end <= cc->free_pfn; low_pfn = block_end, block_end += PB_PAGES) {
+		if (suitable_migration_source(b, cc, low_pfn))
+			break;
+	}
+	if (block_end > cc->free_pfn) {
+		cc->migrate_pfn = low_pfn;
+		return 0;
+	}
+	while (low_pfn < block_end) {
+		unsigned order;
+		enum cp_buddy_page_kind kind = cp_buddy_page_kind(b, low_pfn, &order);
+
+		cc->st.migrate_scanned++;
+		if (kind == CP_BUDDY_PAGE_ALLOC && order == 0 &&
+		    cp_pagecache_pfn_migratable(c->pc, low_pfn)) {
+			cc->migratepages[cc->nr_migratepages++] = low_pfn++;
+			cc->st.isolated++;
+			if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX)
+				break;
+			continue;
+		}
+		/* a free block or a compound page: skip it whole; a page
+		 * inside a block that began before low_pfn (the scanner
+		 * stopped mid-pageblock, then pages merged): one by one, as
+		 * the kernel's scanner sees a page that is neither PageBuddy
+		 * nor PageLRU */
+		low_pfn += kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
+	}
+	cc->migrate_pfn = low_pfn < block_end ? low_pfn : block_end;
+	return cc->nr_migratepages;
+}
+
+/* suitable_migration_target(): a MOVABLE pageblock that is not itself a
+ * free block of pageblock_order or more. */
+static bool suitable_migration_target(const struct cp_buddy *b, uint32_t block_start)
+{
+	unsigned order;
+
+	if (cp_buddy_page_kind(b, block_start, &order) == CP_BUDDY_PAGE_FREE &&
+	    order >= CP_BUDDY_PAGEBLOCK_ORDER)
+		return false;
+	return cp_buddy_pageblock_migratetype(b, block_start) == CP_MIGRATE_MOVABLE;
+}
+
+/*
+ * isolate_freepages_block(): take the free blocks of [*start, end) until
+ * there are as many free pages as pages to migrate. __isolate_free_page
+ * refuses when the order-0 min watermark (no boost) would fail.
+ */
+static void isolate_freepages_block(struct cp_compaction *c, struct compact_control *cc,
+				    uint32_t *start, uint32_t end)
+{
+	struct cp_buddy *b = &c->mem->buddy;
+	uint32_t pfn = *start;
+
+	while (pfn < end) {
+		unsigned order, i;
+		enum cp_buddy_page_kind kind = cp_buddy_page_kind(b, pfn, &order);
+		int got;
+
+		cc->st.free_scanned++;
+		if (kind != CP_BUDDY_PAGE_FREE) {
+			pfn += kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
+			continue;
+		}
+		if (!zone_watermark_ok(c->mem, 0, c->mem->wmark.min + (1ull << order)))
+			break;
+		got = cp_buddy_isolate_free_block(b, pfn, NULL);
+		CP_BUG_ON(got != (int)order);
+		for (i = 0; i < (1u << order); i++)
+			c->freepages[c->nr_freepages++] = pfn + i;
+		cc->st.free_scanned += (1u << order) - 1;
+		cc->st.isolated += 1u << order;
+		pfn += 1u << order;
+		if (c->nr_freepages - c->free_next >= cc->nr_migratepages)
+			break;
+	}
+	*start = pfn;
+}
+
+/* isolate_freepages(): pageblocks from free_pfn down to the one after
+ * the migration scanner's. */
+static void isolate_freepages(struct cp_compaction *c, struct compact_control *cc)
+{
+	const struct cp_buddy *b = &c->mem->buddy;
+	uint32_t block_start = pageblock_start(cc->free_pfn);
+	uint32_t low_pfn = pageblock_end(cc->migrate_pfn);
+	uint32_t isolate_start = cc->free_pfn;
+
+	/* called with the list empty: room for the pages one block adds */
+	CP_BUG_ON(c->nr_freepages || c->free_next);
+	for (; block_start >= low_pfn; block_start -= PB_PAGES, isolate_start = block_start) {
+		uint32_t block_end = block_start + PB_PAGES;
+
+		if (block_end > b->nr_pages)
+			block_end = b->nr_pages;
+		if (isolate_start < block_start || isolate_start >= block_end)
+			isolate_start = block_start;
+		if (!suitable_migration_target(b, block_start))
+			continue;
+		isolate_freepages_block(c, cc, &isolate_start, block_end);
+		if (c->nr_freepages >= cc->nr_migratepages) {
+			if (isolate_start >= block_end)
+				isolate_start = block_start - PB_PAGES;
+			break;
+		}
+		if (isolate_start < block_end)
+			break; /* the watermark stopped it */
+	}
+	cc->free_pfn = isolate_start;
+}
+
+/* compaction_alloc(): the next isolated free page, isolating more when
+ * none is left; CP_BUDDY_NONE when the free scanner finds none. */
+static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control *cc)
+{
+	if (c->free_next == c->nr_freepages) {
+		c->nr_freepages = c->free_next = 0;
+		if (!scanners_met(cc))
+			isolate_freepages(c, cc);
+		if (c->free_next == c->nr_freepages)
+			return CP_BUDDY_NONE;
+	}
+	return c->freepages[c->free_next++];
+}
+
+/* migrate_pages(): each isolated page into a free page; stops (the rest
+ * put back) when no free page is left: false then (-ENOMEM). */
+static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
+{
+	unsigned i;
+
+	for (i = 0; i < cc->nr_migratepages; i++) {
+		/* the free scanner needs to know how many are still to go */
+		unsigned left = cc->nr_migratepages;
+		uint32_t to;
+		int rc;
+
+		cc->nr_migratepages -= i;
+		to = compaction_alloc(c, cc);
+		cc->nr_migratepages = left;
+		if (to == CP_BUDDY_NONE) {
+			cc->nr_migratepages = 0;
+			return false;
+		}
+		rc = cp_pagecache_migrate_page(c->pc, cc->migratepages[i], to, cc->cpu);
+		CP_BUG_ON(rc);
+		cc->st.migrated++;
+	}
+	cc->nr_migratepages = 0;
+	return true;
+}
+
+/* release_freepages(): unused isolated free pages back to the buddy;
+ * the cached free pfn moves up to the highest one's pageblock. */
+static void release_freepages(struct cp_compaction *c)
+{
+	uint32_t high = 0;
+	unsigned i;
+	int rc;
+
+	if (c->free_next == c->nr_freepages) {
+		c->nr_freepages = c->free_next = 0;
+		return;
+	}
+	for (i = c->free_next; i < c->nr_freepages; i++) {
+		uint32_t pfn = c->freepages[i];
+
+		if (pfn > high)
+			high = pfn;
+		rc = cp_buddy_free(&c->mem->buddy, pfn, 0, NULL);
+		CP_BUG_ON(rc);
+	}
+	c->nr_freepages = c->free_next = 0;
+	high = pageblock_start(high);
+	if (high > c->cached_free_pfn)
+		c->cached_free_pfn = high;
+}
+
+enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
+				       enum cp_migrate_mode mode, int cpu,
+				       struct cp_compact_stats *st)
+{
+	const struct cp_buddy *b = &c->mem->buddy;
+	struct compact_control cc = {
+		.order = order,
+		.mode = mode,
+		/* gfp_migratetype(GFP_KERNEL) */
+		.migratetype = CP_MIGRATE_UNMOVABLE,
+		.cpu = cpu,
+	};
+	enum cp_compact_result ret;
+
+	CP_BUG_ON(order > CP_COMPACT_ORDER_ALL || c->nr_freepages);
+	if (st)
+		memset(st, 0, sizeof(*st));
+	ret = cp_compaction_suitable(c->mem, order);
+	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_SKIPPED)
+		return ret;
+	cc.migrate_pfn = c->cached_migrate_pfn;
+	cc.free_pfn = c->cached_free_pfn;
+	if (cc.free_pfn >= b->nr_pages)
+		cc.free_pfn = c->cached_free_pfn = zone_free_start(b);
+	if (cc.migrate_pfn >= b->nr_pages)
+		cc.migrate_pfn = c->cached_migrate_pfn = 0;
+	/* compact_init_migrate_pfn is the zone start here */
+	cc.whole_zone = cc.migrate_pfn == 0;
+	cp_lru_add_drain(c->pc, cpu);
+
+	while ((ret = compact_finished(c, &cc)) == CP_COMPACT_CONTINUE) {
+		if (!isolate_migratepages(&cc, c))
+			continue;
+		/* -ENOMEM before the scanners met: COMPACT_CONTENDED */
+		if (!migrate_pages(c, &cc) && !scanners_met(&cc)) {
+			ret = CP_COMPACT_CONTENDED;
+			break;
+		}
+	}
+	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_CONTENDED) {
+		c->cached_migrate_pfn = cc.migrate_pfn;
+		c->cached_free_pfn = pageblock_start(cc.free_pfn);
+	}
+	release_freepages(c);
+
+	count(c, CP_VM_COMPACT_MIGRATE_SCANNED, cc.st.migrate_scanned);
+	count(c, CP_VM_COMPACT_FREE_SCANNED, cc.st.free_scanned);
+	count(c, CP_VM_COMPACT_ISOLATED, cc.st.isolated);
+	count(c, CP_VM_PGMIGRATE_SUCCESS, cc.st.migrated);
+	if (st)
+		*st = cc.st;
+	CP_DEBUG_CHECK(cp_compaction_check(c));
+	return ret;
+}
+
+bool cp_kcompactd_node_suitable(const struct cp_compaction *c)
+{
+	return cp_compaction_suitable(c->mem, c->kcompactd_max_order) == CP_COMPACT_CONTINUE;
+}
+
+void cp_wakeup_kcompactd(struct cp_compaction *c, unsigned order)
+{
+	if (order == 0)
+		return;
+	if (c->kcompactd_max_order < order)
+		c->kcompactd_max_order = order;
+	if (!c->kcompactd_sleeping)
+		return;
+	if (!cp_kcompactd_node_suitable(c))
+		return;
+	c->nr_wakeups++;
+	if (c->wake) {
+		c->kcompactd_sleeping = false;
+		c->wake(c->wake_priv);
+	}
+}
+
+uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu)
+{
+	unsigned order = c->kcompactd_max_order;
+	struct cp_compact_stats st = { 0 };
+	enum cp_compact_result status;
+
+	count(c, CP_VM_COMPACT_DAEMON_WAKE, 1);
+	if (order == 0 || cp_compaction_deferred(c, order) ||
+	    cp_compaction_suitable(c->mem, order) != CP_COMPACT_CONTINUE)
+		goto out;
+	c->nr_compact_zone++;
+	status = cp_compact_zone(c, order, CP_MIGRATE_MODE_SYNC_LIGHT, cpu, &st);
+	if (status == CP_COMPACT_SUCCESS) {
+		cp_compaction_defer_reset(c, order, false);
+		count(c, CP_VM_KCOMPACTD_SUCCESS, 1);
+	} else if (status == CP_COMPACT_PARTIAL_SKIPPED || status == CP_COMPACT_COMPLETE) {
+		cp_defer_compaction(c, order);
+		count(c, CP_VM_KCOMPACTD_FAIL, 1);
+	}
+	count(c, CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED, st.migrate_scanned);
+	count(c, CP_VM_COMPACT_DAEMON_FREE_SCANNED, st.free_scanned);
+out:
+	if (c->kcompactd_max_order <= order)
+		c->kcompactd_max_order = 0;
+	return st.migrated;
+}
+
+bool cp_compaction_check(const struct cp_compaction *c)
+{
+	const struct cp_buddy *b = &c->mem->buddy;
+
+	return c->nr_freepages == 0 && c->free_next == 0 && c->cached_migrate_pfn < b->nr_pages &&
+	       c->cached_free_pfn < b->nr_pages &&
+	       c->compact_defer_shift <= CP_COMPACT_MAX_DEFER_SHIFT &&
+	       c->compact_considered <= (1u << c->compact_defer_shift) &&
+	       c->compact_order_failed <= CP_BUDDY_MAX_ORDER &&
+	       c->kcompactd_max_order < CP_BUDDY_MAX_ORDER;
+}

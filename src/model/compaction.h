@@ -1,0 +1,159 @@
+/*
+ * compaction.h - memory compaction of the zone and kcompactd's work
+ * (mm/compaction.c, 6.1; the mechanism and what is SIMPLIFIED are
+ * described in compaction.c).
+ */
+#ifndef CP_COMPACTION_H
+#define CP_COMPACTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/buddy.h"
+
+struct cp_mem;
+struct cp_pagecache;
+struct cp_vmstat;
+
+#define CP_COMPACT_CLUSTER_MAX 32     /* COMPACT_CLUSTER_MAX = SWAP_CLUSTER_MAX */
+#define CP_COMPACT_MAX_DEFER_SHIFT 6  /* COMPACT_MAX_DEFER_SHIFT */
+#define CP_EXTFRAG_THRESHOLD 500      /* sysctl_extfrag_threshold default */
+#define CP_PAGE_ALLOC_COSTLY_ORDER 3
+/* is_via_compact_memory(): order -1 in the kernel, the whole zone until
+ * the scanners meet (/proc/sys/vm/compact_memory); never suitable-tested */
+#define CP_COMPACT_ORDER_ALL CP_BUDDY_MAX_ORDER
+
+/* include/linux/compaction.h enum compact_result (the values the model
+ * can produce; NO_SUITABLE_PAGE stays inside compact_zone). */
+enum cp_compact_result {
+	CP_COMPACT_NOT_SUITABLE_ZONE, /* fragindex says: not fragmentation, lack of memory */
+	CP_COMPACT_SKIPPED,           /* too few free pages to migrate into */
+	CP_COMPACT_DEFERRED,          /* compaction_deferred() */
+	CP_COMPACT_CONTINUE,          /* worth compacting (suitable) / keep going */
+	CP_COMPACT_COMPLETE,          /* the scanners met, whole zone scanned */
+	CP_COMPACT_PARTIAL_SKIPPED,   /* the scanners met, started at cached pfns */
+	CP_COMPACT_CONTENDED,         /* the free scanner's isolation hit the min watermark */
+	CP_COMPACT_SUCCESS,           /* a block of the order is free */
+};
+
+/* include/linux/migrate_mode.h, the two modes compaction uses here. */
+enum cp_migrate_mode {
+	CP_MIGRATE_MODE_ASYNC,      /* direct compaction's first try (movable sources only) */
+	CP_MIGRATE_MODE_SYNC_LIGHT, /* kcompactd */
+};
+
+/* Work of one compact_zone() (struct compact_control totals). */
+struct cp_compact_stats {
+	uint64_t migrate_scanned; /* cc->total_migrate_scanned */
+	uint64_t free_scanned;    /* cc->total_free_scanned */
+	uint64_t isolated;        /* COMPACTISOLATED: migrate + free pages isolated */
+	uint64_t migrated;        /* pgmigrate_success */
+};
+
+/* The zone's compaction state and the node's kcompactd. */
+struct cp_compaction {
+	struct cp_mem *mem;
+	struct cp_pagecache *pc;
+	struct cp_vmstat *vmstat;
+
+	/* struct zone */
+	unsigned compact_considered;
+	unsigned compact_defer_shift;
+	unsigned compact_order_failed;
+	uint32_t cached_migrate_pfn; /* compact_cached_migrate_pfn[] */
+	uint32_t cached_free_pfn;    /* compact_cached_free_pfn */
+
+	/* pg_data_t: kcompactd */
+	unsigned kcompactd_max_order;
+	/* wq_has_sleeper(&pgdat->kcompactd_wait): the actor sets it when it
+	 * sleeps; without an actor it stays true */
+	bool kcompactd_sleeping;
+	void (*wake)(void *priv);    /* the engine's waker; NULL: no actor */
+	void *wake_priv;
+	uint64_t nr_wakeups;          /* wake-ups that woke kcompactd */
+	uint64_t nr_compact_zone;     /* compact_zone() runs by kcompactd */
+
+	/* compact_control's freepages: isolated free pages, used FIFO */
+	uint32_t freepages[CP_COMPACT_CLUSTER_MAX + CP_BUDDY_PAGEBLOCK_PAGES];
+	unsigned nr_freepages, free_next;
+};
+
+/* c starts with no deferral, the scanners at the zone's ends, kcompactd
+ * asleep. mem, pc and vmstat must outlive c. */
+void cp_compaction_init(struct cp_compaction *c, struct cp_mem *mem, struct cp_pagecache *pc,
+			struct cp_vmstat *vmstat);
+
+/*
+ * mm/vmstat.c __fragmentation_index() x 1000 of the buddy for order:
+ * 0 when nothing is free, -1000 when a free block of >= order exists,
+ * else 1000 - (1000 + free_pages * 1000 / 2^order) / free_blocks
+ * (towards 0: the request fails for lack of memory; towards 1000: for
+ * fragmentation). order < CP_BUDDY_MAX_ORDER.
+ */
+int cp_fragmentation_index(const struct cp_buddy *b, unsigned order);
+
+/*
+ * compaction_suitable(zone, order, alloc_flags 0): SUCCESS when the min
+ * watermark (with boost) is met at order already; SKIPPED when the
+ * order-0 test against min (order <= 3) or low (order > 3) plus
+ * compact_gap(order) = 2 << order fails; for order > 3 NOT_SUITABLE_ZONE
+ * when the fragmentation index is 0..500; else CONTINUE.
+ * CP_COMPACT_ORDER_ALL: CONTINUE.
+ */
+enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned order);
+
+/* compaction_deferred(): true while fewer than 1 << defer_shift
+ * attempts at order >= compact_order_failed were considered since the
+ * last failure (counts this one). */
+bool cp_compaction_deferred(struct cp_compaction *c, unsigned order);
+
+/* defer_compaction(): a failure at order: considered 0, shift + 1 (max
+ * 6), order_failed lowered to order. */
+void cp_defer_compaction(struct cp_compaction *c, unsigned order);
+
+/* compaction_defer_reset(): success at order; alloc_success also clears
+ * considered and shift. order_failed raised to order + 1. */
+void cp_compaction_defer_reset(struct cp_compaction *c, unsigned order, bool alloc_success);
+
+/*
+ * compact_zone() for order in mode, run by a task on cpu: the suitable
+ * test, then the migration scanner (from the cached pfn up) isolates
+ * page-cache pages pageblock by pageblock and migrates them into free
+ * pages the free scanner (from the cached pfn down) isolates, until a
+ * free block of the order exists after a whole pageblock (SUCCESS) or
+ * the scanners meet (COMPLETE or PARTIAL_SKIPPED; the cached pfns
+ * reset); CP_COMPACT_ORDER_ALL runs until they meet. Counts compact_migrate_scanned, compact_free_scanned,
+ * compact_isolated and pgmigrate_success; *st (may be NULL) gets this
+ * run's totals.
+ */
+enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
+				       enum cp_migrate_mode mode, int cpu,
+				       struct cp_compact_stats *st);
+
+/* kcompactd_node_suitable(): compaction_suitable() at the node's
+ * kcompactd_max_order is CONTINUE. */
+bool cp_kcompactd_node_suitable(const struct cp_compaction *c);
+
+/*
+ * wakeup_kcompactd(pgdat, order): order 0 does nothing; else remember
+ * the largest order asked and, when kcompactd sleeps and the node is
+ * suitable, wake it (c->wake).
+ */
+void cp_wakeup_kcompactd(struct cp_compaction *c, unsigned order);
+
+/*
+ * kcompactd_do_work(): count compact_daemon_wake; unless deferred or
+ * not suitable, compact_zone(kcompactd_max_order, SYNC_LIGHT): success
+ * resets the deferral (compaction_defer_reset(order, false)), COMPLETE
+ * or PARTIAL_SKIPPED defers; count compact_daemon_{migrate,free}_scanned;
+ * forget the order. Returns the pages migrated (the caller charges a
+ * page copy each).
+ */
+uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu);
+
+/* Invariants: no isolated free pages outside compact_zone(), cached
+ * pfns inside the zone, defer_shift <= 6, considered <= 1 << shift,
+ * orders < CP_BUDDY_MAX_ORDER + 1. */
+bool cp_compaction_check(const struct cp_compaction *c);
+
+#endif /* CP_COMPACTION_H */

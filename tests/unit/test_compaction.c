@@ -1,0 +1,446 @@
+/*
+ * test_compaction.c - mm/compaction.c rules (6.1): the fragmentation
+ * index, compaction_suitable, deferral, compact_zone on a hand-made
+ * zone, wakeup_kcompactd.
+ *
+ * The zone: 2048 pages (4 pageblocks), min_free_kbytes 16: min = 4,
+ * tmp = max(4 / 4, 2048 * 10 / 10000) = 2, low = 6, high = 8. Page-cache
+ * pages inserted one by one into a fresh zone get pfn = index (expand()
+ * lists the halves of the order-10 block at pfn 0 at the list heads, so
+ * the lowest free pfn comes next; test asserts it).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include <cachepressure/error.h>
+
+#include "model/compaction.h"
+#include "model/gfp.h"
+#include "model/lru.h"
+#include "model/memory.h"
+#include "model/pagecache.h"
+
+#define ZONE_PAGES 2048u
+#define CACHED_PAGES 2040u
+
+struct fixture {
+	struct cp_vmstat vs;
+	struct cp_mem mem;
+	struct cp_pagecache pc;
+	struct cp_compaction c;
+	struct cp_alloc_ctx ctx;
+	uint32_t id;
+	unsigned nr_wakes;
+};
+
+static struct fixture *fixture_new(void)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct cp_mem_params mp = {
+		.total_pages = ZONE_PAGES, .min_free_kbytes = 16, .watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536, .memcg_reclaim_retries = 5,
+	};
+	struct cp_pagecache_params pp = { .nr_cpus = 2, .lru_add_batch = 15 };
+
+	assert_non_null(f);
+	assert_int_equal(cp_mem_init(&f->mem, &mp, &f->vs, NULL), 0);
+	assert_int_equal(f->mem.wmark.min, 4);
+	assert_int_equal(f->mem.wmark.low, 6);
+	assert_int_equal(cp_pagecache_init(&f->pc, &pp, &f->mem, &f->vs), 0);
+	cp_compaction_init(&f->c, &f->mem, &f->pc, &f->vs);
+	f->ctx.gfp = CP_GFP_NOFS;
+	return f;
+}
+
+static void fixture_free(struct fixture *f)
+{
+	cp_pagecache_release(&f->pc);
+	cp_mem_release(&f->mem);
+	free(f);
+}
+
+static struct cp_page *page(struct fixture *f, uint32_t index)
+{
+	return &f->pc.pages[cp_mapping_slot(&f->pc, f->id, index)];
+}
+
+/* Pages 0 .. CACHED_PAGES - 1 of one mapping, at pfn = index. The last
+ * 8 pfns (2040..2047) stay free: one order-3 block. */
+static void fill(struct fixture *f)
+{
+	uint32_t i;
+
+	assert_int_equal(cp_pagecache_add_mapping(&f->pc, CACHED_PAGES, NULL, NULL, &f->id), 0);
+	for (i = 0; i < CACHED_PAGES; i++) {
+		assert_int_equal(cp_add_to_page_cache_lru(&f->pc, f->id, i, &f->ctx), 0);
+		assert_int_equal(page(f, i)->pfn, i);
+	}
+	cp_lru_add_drain_all(&f->pc);
+}
+
+/* Reclaim of one page: off the LRU (isolated), then __remove_mapping. */
+static void evict(struct fixture *f, uint32_t index)
+{
+	uint32_t slot = cp_mapping_slot(&f->pc, f->id, index);
+
+	cp_lru_del(&f->pc, slot);
+	cp_pagecache_evict(&f->pc, slot);
+}
+
+/* fill(), then every odd index evicted: 1020 free order-0 pages between
+ * cached ones plus the order-3 block at 2040: 1028 free, no free block
+ * of order 1 .. 2 or 4 and more. */
+static void fill_interleaved(struct fixture *f)
+{
+	uint32_t i;
+
+	fill(f);
+	for (i = 1; i < CACHED_PAGES; i += 2)
+		evict(f, i);
+	assert_int_equal(f->mem.free_pages, 1028);
+	assert_int_equal(f->mem.buddy.nr_free[0], 1020);
+	assert_int_equal(f->mem.buddy.nr_free[3], 1);
+}
+
+/* __fragmentation_index by hand. A 1024-page zone with pfn 0 allocated
+ * holds one free block of each order 0..9: 10 blocks, 1023 pages. Order
+ * 10: no suitable block, 1000 - (1000 + 1023 * 1000 / 1024) / 10 =
+ * 1000 - (1000 + 999) / 10 = 1000 - 199 = 801. Order 5: a block of
+ * order >= 5 exists: -1000. Nothing free: 0. */
+static void fragmentation_index_arithmetic(void **state)
+{
+	struct cp_buddy b;
+	struct cp_buddy_params p = { .nr_pages = 1024 };
+	uint32_t pfn;
+
+	(void)state;
+	assert_int_equal(cp_buddy_init(&b, &p, NULL), 0);
+	assert_int_equal(cp_buddy_alloc(&b, 0, CP_MIGRATE_MOVABLE, 0, &pfn), 0);
+	assert_int_equal(cp_fragmentation_index(&b, 10), 801);
+	assert_int_equal(cp_fragmentation_index(&b, 5), -1000);
+	cp_buddy_release(&b);
+
+	p.nr_pages = 1;
+	assert_int_equal(cp_buddy_init(&b, &p, NULL), 0);
+	assert_int_equal(cp_buddy_alloc(&b, 0, CP_MIGRATE_MOVABLE, 0, &pfn), 0);
+	assert_int_equal(cp_fragmentation_index(&b, 3), 0);
+	cp_buddy_release(&b);
+}
+
+/* compaction_suitable(): a fresh zone meets min at order 4 (SUCCESS).
+ * Interleaved (1028 free, largest block order 3): order 3 meets min
+ * (SUCCESS); order 4 does not, 1028 > low 6 + compact_gap 32, fragindex
+ * 1000 - (1000 + 1028 * 1000 / 16) / 1021 = 1000 - 65250 / 1021 = 937 >
+ * 500: CONTINUE; order 10 needs low + 2048 > 1028: SKIPPED. */
+static void compaction_suitable_by_watermark_and_fragindex(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_SUCCESS);
+	fill_interleaved(f);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 3), CP_COMPACT_SUCCESS);
+	assert_int_equal(cp_fragmentation_index(&f->mem.buddy, 4), 937);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_CONTINUE);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 10), CP_COMPACT_SKIPPED);
+	fixture_free(f);
+}
+
+/* sysctl_extfrag_threshold 500: free memory only in order-3 blocks (8
+ * pages cached, 8 evicted, ...: 127 blocks + the one at 2040 = 128
+ * blocks, 1024 pages). Order 4: 1000 - (1000 + 1024 * 1000 / 16) / 128
+ * = 1000 - 65000 / 128 = 1000 - 507 = 493 <= 500: NOT_SUITABLE_ZONE
+ * (lack of memory, not fragmentation). Order 3 (not costly, no index):
+ * SUCCESS anyway. */
+static void compaction_suitable_fragindex_at_most_500_is_not_suitable(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t i;
+
+	(void)state;
+	fill(f);
+	for (i = 0; i < CACHED_PAGES; i++)
+		if ((i / 8) % 2 == 1)
+			evict(f, i);
+	assert_int_equal(f->mem.buddy.nr_free[3], 128);
+	assert_int_equal(f->mem.free_pages, 1024);
+	assert_int_equal(cp_fragmentation_index(&f->mem.buddy, 4), 493);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_NOT_SUITABLE_ZONE);
+	fixture_free(f);
+}
+
+/* defer_compaction / compaction_deferred: compact_order_failed starts
+ * at 0 (struct zone zeroed), so every order is subject to deferral.
+ * After the first failure one attempt is skipped (limit 1 << 1 = 2:
+ * considered 1 < 2), after the second three (considered 1, 2, 3 < 4),
+ * then the next is allowed; the shift stops at 6.
+ * compaction_defer_reset(3, false) raises order_failed to 4: order 3 is
+ * no longer deferred, order 4 still is. */
+static void defer_compaction_skips_1_then_3_attempts(void **state)
+{
+	struct fixture *f = fixture_new();
+	int i;
+
+	(void)state;
+	assert_int_equal(f->c.compact_order_failed, 0);
+	assert_false(cp_compaction_deferred(&f->c, 4));
+	cp_defer_compaction(&f->c, 4);
+	assert_int_equal(f->c.compact_defer_shift, 1);
+	assert_int_equal(f->c.compact_considered, 0);
+	assert_int_equal(f->c.compact_order_failed, 0);
+	assert_true(cp_compaction_deferred(&f->c, 4));
+	assert_false(cp_compaction_deferred(&f->c, 4));
+	cp_defer_compaction(&f->c, 4);
+	for (i = 0; i < 3; i++)
+		assert_true(cp_compaction_deferred(&f->c, 4));
+	assert_false(cp_compaction_deferred(&f->c, 4));
+	for (i = 0; i < 10; i++)
+		cp_defer_compaction(&f->c, 4);
+	assert_int_equal(f->c.compact_defer_shift, CP_COMPACT_MAX_DEFER_SHIFT);
+	cp_compaction_defer_reset(&f->c, 3, false);
+	assert_int_equal(f->c.compact_order_failed, 4);
+	assert_false(cp_compaction_deferred(&f->c, 3));
+	assert_true(cp_compaction_deferred(&f->c, 4));
+	assert_true(cp_compaction_check(&f->c));
+	fixture_free(f);
+}
+
+/*
+ * compact_zone(order 4) on the interleaved zone: the migration scanner
+ * takes pageblock 0's 256 cached pages (even pfns 0..510), the free
+ * scanner finds free pages in pageblock 3 (odd pfns 1537..2039: 252,
+ * and the order-3 block at 2040) and the pages move there. At the end of
+ * pageblock 0 (__compact_finished checks only at pageblock boundaries)
+ * pfns 0..511 are one free order-9 block: SUCCESS. Pages keep their
+ * slots, get pfns >= 1536, the reverse map follows; counts unchanged.
+ */
+static void compact_zone_moves_pages_and_frees_a_block_of_the_order(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	page(f, 2)->flags |= CP_PG_REFERENCED;
+	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 9);
+	assert_int_equal(st.migrated, 256);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED], st.migrate_scanned);
+	for (i = 0; i < CACHED_PAGES; i += 2) {
+		struct cp_page *p = page(f, i);
+
+		assert_true(p->flags & CP_PG_RESIDENT);
+		if (i < 512)
+			assert_true(p->pfn >= 1536);
+		else
+			assert_int_equal(p->pfn, i);
+		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, p->pfn),
+				 cp_mapping_slot(&f->pc, f->id, i));
+	}
+	assert_true(page(f, 2)->flags & CP_PG_REFERENCED);
+	assert_int_equal(f->pc.mappings[f->id].nrpages, 1020);
+	assert_int_equal(f->mem.free_pages, 1028);
+	assert_int_equal(f->mem.buddy.nr_free_pages, 1028);
+	assert_true(cp_pagecache_check(&f->pc));
+	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_mem_check(&f->mem));
+	assert_true(cp_compaction_check(&f->c));
+	fixture_free(f);
+}
+
+/* suitable_migration_target(): free pages come only from MOVABLE
+ * pageblocks. With pageblock 3 (1536..2047) UNMOVABLE the free scanner
+ * passes it and takes pageblock 2's free pages (odd pfns 1025..1535:
+ * 256, exactly pageblock 0's 256 pages), every moved page in
+ * 1024..1535, pageblock 3 untouched. The last batch empties pageblock
+ * 2, so isolate_freepages() leaves free_pfn at the pageblock below it
+ * (512), the migration scanner's: __compact_finished tests the scanners
+ * before the free lists, and the result is COMPLETE although pfns
+ * 0..511 are a free order-9 block. */
+static void compact_zone_takes_free_pages_only_from_movable_pageblocks(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	f->mem.buddy.pageblock_mt[3] = CP_MIGRATE_UNMOVABLE;
+	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 9);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
+	for (i = 0; i < 512; i += 2)
+		assert_true(page(f, i)->pfn >= 1024 && page(f, i)->pfn < 1536);
+	for (i = 1537; i < 2040; i += 2)
+		assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, i), 0);
+	assert_true(cp_pagecache_check(&f->pc));
+	assert_true(cp_buddy_check(&f->mem.buddy));
+	fixture_free(f);
+}
+
+/* isolate_migratepages_block() takes only LRU pages it can migrate: 64
+ * pages of another owner (XFS buffers) placed among the cached ones
+ * never move, while cached pages around them do. */
+static void compact_zone_never_moves_other_owners_pages(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t pfns[64];
+	unsigned i, order;
+
+	(void)state;
+	fill_interleaved(f);
+	assert_int_equal(cp_mem_alloc_pages(&f->mem, CP_OWNER_FSBUF, 64, CP_MIGRATE_MOVABLE,
+					    &f->ctx, pfns),
+			 0);
+	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_SUCCESS);
+	assert_true(f->vs.v[CP_VM_PGMIGRATE_SUCCESS] > 0);
+	for (i = 0; i < 64; i++) {
+		assert_int_equal(cp_buddy_page_kind(&f->mem.buddy, pfns[i], &order),
+				 CP_BUDDY_PAGE_ALLOC);
+		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, pfns[i]), CP_NIL);
+	}
+	assert_int_equal(f->mem.nr_owner[CP_OWNER_FSBUF], 64);
+	assert_true(cp_pagecache_check(&f->pc));
+	assert_true(cp_mem_check(&f->mem));
+	fixture_free(f);
+}
+
+/* __compact_finished: nothing can move (every cached page isolated by
+ * reclaim), so the migration scanner walks pageblocks 0..2 (1536 pfns,
+ * each a page or a free order-0 block) and meets the free scanner in
+ * pageblock 3: COMPLETE (it began at the zone start), the free scanner
+ * never ran, the cached pfns back at the zone's ends. */
+static void compact_zone_complete_when_scanners_meet(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	for (i = 0; i < CACHED_PAGES; i += 2) {
+		cp_lru_del(&f->pc, cp_mapping_slot(&f->pc, f->id, i));
+		page(f, i)->flags |= CP_PG_ISOLATED;
+	}
+	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 0);
+	assert_int_equal(st.migrate_scanned, 1536);
+	assert_int_equal(st.free_scanned, 0);
+	assert_int_equal(f->c.cached_migrate_pfn, 0);
+	assert_int_equal(f->c.cached_free_pfn, 1536);
+	assert_int_equal(f->mem.buddy.nr_free_pages, 1028);
+	fixture_free(f);
+}
+
+static void count_wake(void *priv)
+{
+	((struct fixture *)priv)->nr_wakes++;
+}
+
+/* wakeup_kcompactd(): order 0 never wakes it; an order > 0 does when it
+ * sleeps and the node is suitable (interleaved zone, order 4: CONTINUE);
+ * not when awake (the order is remembered) or when the zone already
+ * meets the order (fresh zone, order 4: SUCCESS). */
+static void wakeup_kcompactd_not_for_order_0(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	f->c.wake = count_wake;
+	f->c.wake_priv = f;
+	cp_wakeup_kcompactd(&f->c, 4);
+	assert_int_equal(f->nr_wakes, 0); /* fresh zone: SUCCESS */
+	fill_interleaved(f);
+	f->c.kcompactd_max_order = 0;
+	cp_wakeup_kcompactd(&f->c, 0);
+	assert_int_equal(f->nr_wakes, 0);
+	assert_int_equal(f->c.kcompactd_max_order, 0);
+	cp_wakeup_kcompactd(&f->c, 4);
+	assert_int_equal(f->nr_wakes, 1);
+	assert_false(f->c.kcompactd_sleeping);
+	cp_wakeup_kcompactd(&f->c, 5);
+	assert_int_equal(f->nr_wakes, 1);
+	assert_int_equal(f->c.kcompactd_max_order, 5);
+	fixture_free(f);
+}
+
+/* kcompactd_do_work() at order 4 on the interleaved zone: counts
+ * compact_daemon_wake, compacts (SUCCESS, 256 pages migrated as in
+ * compact_zone_moves_pages...), compaction_defer_reset(4, false) raises
+ * order_failed to 5, the order is forgotten. Asked for order 10 then:
+ * 1028 free < low 6 + compact_gap 2048, not suitable, no compact_zone. */
+static void kcompactd_do_work_resets_deferral_on_success(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	fill_interleaved(f);
+	f->c.kcompactd_max_order = 4;
+	assert_int_equal(cp_kcompactd_do_work(&f->c, 0), 256);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_DAEMON_WAKE], 1);
+	assert_int_equal(f->vs.v[CP_VM_KCOMPACTD_SUCCESS], 1);
+	assert_int_equal(f->c.compact_order_failed, 5);
+	assert_int_equal(f->c.kcompactd_max_order, 0);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED],
+			 f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED]);
+	f->c.kcompactd_max_order = 10;
+	assert_int_equal(cp_kcompactd_do_work(&f->c, 0), 0);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_DAEMON_WAKE], 2);
+	assert_int_equal(f->c.nr_compact_zone, 1);
+	fixture_free(f);
+}
+
+/* kcompactd_do_work(): a COMPLETE run (nothing movable) defers
+ * compaction: shift 1, cp_compact_daemon_fail counted; the next
+ * wake-up at that order is deferred (no second compact_zone). */
+static void kcompactd_do_work_defers_on_complete(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	for (i = 0; i < CACHED_PAGES; i += 2) {
+		cp_lru_del(&f->pc, cp_mapping_slot(&f->pc, f->id, i));
+		page(f, i)->flags |= CP_PG_ISOLATED;
+	}
+	f->c.kcompactd_max_order = 4;
+	assert_int_equal(cp_kcompactd_do_work(&f->c, 0), 0);
+	assert_int_equal(f->vs.v[CP_VM_KCOMPACTD_FAIL], 1);
+	assert_int_equal(f->c.compact_defer_shift, 1);
+	assert_int_equal(f->c.nr_compact_zone, 1);
+	f->c.kcompactd_max_order = 4;
+	assert_int_equal(cp_kcompactd_do_work(&f->c, 0), 0);
+	assert_int_equal(f->c.nr_compact_zone, 1);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_DAEMON_WAKE], 2);
+	fixture_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fragmentation_index_arithmetic),
+		cmocka_unit_test(compaction_suitable_by_watermark_and_fragindex),
+		cmocka_unit_test(compaction_suitable_fragindex_at_most_500_is_not_suitable),
+		cmocka_unit_test(defer_compaction_skips_1_then_3_attempts),
+		cmocka_unit_test(compact_zone_moves_pages_and_frees_a_block_of_the_order),
+		cmocka_unit_test(compact_zone_takes_free_pages_only_from_movable_pageblocks),
+		cmocka_unit_test(compact_zone_never_moves_other_owners_pages),
+		cmocka_unit_test(compact_zone_complete_when_scanners_meet),
+		cmocka_unit_test(wakeup_kcompactd_not_for_order_0),
+		cmocka_unit_test(kcompactd_do_work_resets_deferral_on_success),
+		cmocka_unit_test(kcompactd_do_work_defers_on_complete),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
