@@ -98,6 +98,7 @@ static int xfsaild_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 	uint64_t n, dir_bytes = w->fs.bt.nr_write_bytes;
 
 	(void)e;
+	cp_mem_set_cpu(&w->mem, d->task.ctx.cpu);
 	if (!w->fs.xfs.ail_push_all_requested ||
 	    (w->fs.xfs.nr_dirty_clusters == 0 && w->fs.bt.nr_dirty == 0)) {
 		w->fs.xfs.ail_push_all_requested = false;
