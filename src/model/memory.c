@@ -371,6 +371,11 @@ void cp_mem_set_cpu(struct cp_mem *m, int cpu)
 	m->cpu = cpu >= 0 && (unsigned)cpu < m->pcp.nr_cpus ? cpu : 0;
 }
 
+void cp_mem_set_reclaim_active(struct cp_mem *m, bool active)
+{
+	m->pcp.reclaim_active = active && !m->buddy.kernel_4_11;
+}
+
 void cp_mem_set_hooks(struct cp_mem *m, const struct cp_mem_hooks *hooks)
 {
 	m->hooks = *hooks;
@@ -385,20 +390,25 @@ static void take_pages(struct cp_mem *m, unsigned owner, uint64_t nr)
 
 /* ---- placement -------------------------------------------------------- */
 
-/* The buddy's event counters, copied to vmstat as they move. */
+/* The buddy's and the pcp lists' event counters, copied to vmstat as
+ * they move. */
 struct buddy_events {
 	uint64_t extfrag, fragmenting, boost, claimed;
+	uint64_t refill_pages, bulk_free_pages, drains;
 };
 
-static struct buddy_events events_now(const struct cp_buddy *b)
+static struct buddy_events events_now(const struct cp_mem *m)
 {
+	const struct cp_buddy *b = &m->buddy;
+
 	return (struct buddy_events){ b->nr_extfrag, b->nr_extfrag_fragmenting, b->nr_boost,
-				      b->nr_pageblocks_claimed };
+				      b->nr_pageblocks_claimed, m->pcp.nr_refill_pages,
+				      m->pcp.nr_bulk_free_pages, m->pcp.nr_drains };
 }
 
 static void count_events(struct cp_mem *m, const struct buddy_events *before)
 {
-	struct buddy_events now = events_now(&m->buddy);
+	struct buddy_events now = events_now(m);
 
 	if (!m->vmstat)
 		return;
@@ -406,6 +416,10 @@ static void count_events(struct cp_mem *m, const struct buddy_events *before)
 	cp_count(m->vmstat, CP_VM_EXTFRAG_FRAGMENTING, now.fragmenting - before->fragmenting);
 	cp_count(m->vmstat, CP_VM_WATERMARK_BOOST, now.boost - before->boost);
 	cp_count(m->vmstat, CP_VM_PAGEBLOCKS_CLAIMED, now.claimed - before->claimed);
+	cp_count(m->vmstat, CP_VM_PCP_REFILL_PAGES, now.refill_pages - before->refill_pages);
+	cp_count(m->vmstat, CP_VM_PCP_BULK_FREE_PAGES,
+		 now.bulk_free_pages - before->bulk_free_pages);
+	cp_count(m->vmstat, CP_VM_PCP_DRAIN, now.drains - before->drains);
 }
 
 static void wake_kswapd(struct cp_mem *m, unsigned order)
@@ -449,7 +463,7 @@ static int rmqueue(struct cp_mem *m, unsigned order, enum cp_migratetype mt, uns
 static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt, unsigned gfp,
 		       int cpu, uint32_t *pfn)
 {
-	struct buddy_events before = events_now(&m->buddy);
+	struct buddy_events before = events_now(m);
 	uint64_t held = m->pcp.nr_held_pages;
 	unsigned flags = m->buddy_alloc_flags;
 	int rc;
@@ -473,12 +487,14 @@ static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt,
  * the orders it takes, else to the zone (__free_pages_ok). */
 static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 {
+	struct buddy_events before = events_now(m);
 	uint64_t held = m->pcp.nr_held_pages;
 	int rc = 0;
 
 	if (cp_pcp_allowed_order(&m->pcp, order)) {
 		cp_pcp_free(&m->pcp, &m->buddy, m->cpu, pfn, order);
 		pcp_sync(m, held);
+		count_events(m, &before);
 	} else {
 		rc = cp_buddy_free(&m->buddy, pfn, order, NULL);
 	}
@@ -488,12 +504,14 @@ static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 
 uint64_t cp_mem_drain_all_pages(struct cp_mem *m)
 {
+	struct buddy_events before = events_now(m);
 	uint64_t held = m->pcp.nr_held_pages, n;
 
 	if (!m->pcp.nr_cpus)
 		return 0;
 	n = cp_pcp_drain_all(&m->pcp, &m->buddy);
 	pcp_sync(m, held);
+	count_events(m, &before);
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return n;
 }

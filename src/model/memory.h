@@ -193,6 +193,11 @@ void cp_mem_release(struct cp_mem *m);
  * allocations use their ctx->cpu. Out of range: CPU 0. */
 void cp_mem_set_cpu(struct cp_mem *m, int cpu);
 
+/* set_reclaim_active() / clear_reclaim_active() (mm/vmscan.c, 5.13+;
+ * not in 4.11, where it has no effect): while set, the per-CPU lists
+ * keep at most 4 * batch pages (nr_pcp_high). */
+void cp_mem_set_reclaim_active(struct cp_mem *m, bool active);
+
 /* drain_all_pages(): every per-CPU list back to the buddy; the pages
  * become free pages. Returns how many. */
 uint64_t cp_mem_drain_all_pages(struct cp_mem *m);

@@ -13,7 +13,9 @@
  * [batch, high - batch], free_factor growing by one per bulk free (up to
  * CONFIG_PCP_BATCH_SCALE_MAX, 5) while it stays below high - batch, and
  * halved by every allocation (rmqueue_pcplist); a high-order free while
- * free_factor is set frees the whole list (free_high). The bulk free
+ * free_factor is set frees the whole list (free_high). While kswapd
+ * reclaims the zone (ZONE_RECLAIM_ACTIVE, set and cleared around
+ * balance_pgdat) high is at most 4 * batch (nr_pcp_high). The bulk free
  * starts at the list of the block just freed and goes round the lists,
  * emptying each from its tail (oldest first) until the count is met.
  * An allocation takes the head block of its CPU's (requested type,
@@ -43,8 +45,10 @@
  * - One zone: batch and high from the model's single zone (the kernel
  *   has one pcp per zone and CPU; high splits each zone's own low
  *   watermark).
- * - No ZONE_RECLAIM_ACTIVE cap of high to 4 * batch while kswapd runs
- *   (nr_pcp_high), no THP pageblock_order lists (orders above 3 never
+ * - ZONE_RECLAIM_ACTIVE is the caller's (memory.c
+ *   cp_mem_set_reclaim_active): set as kswapd's balance_pgdat starts,
+ *   cleared when kswapd goes to sleep (the kernel clears it at the end
+ *   of each balance_pgdat pass). No THP pageblock_order lists (orders above 3 never
  *   use pcp), no cold frees at the tail (4.11 free_hot_cold_page(page,
  *   true) for reclaimed pages): every free goes to the head.
  * - The model frees a folio page by page, so its pages go to the
@@ -317,9 +321,12 @@ void cp_pcp_free(struct cp_pcp *p, struct cp_buddy *b, int cpu, uint32_t pfn, un
 		}
 		return;
 	}
-	/* nr_pcp_high(): 0 when freeing high-order pages without allocating */
+	/* nr_pcp_high(): 0 when freeing high-order pages without allocating;
+	 * while kswapd reclaims (ZONE_RECLAIM_ACTIVE) at most 4 * batch */
 	free_high = pc->free_factor && order && order <= CP_PCP_COSTLY_ORDER;
 	high = free_high ? 0 : p->high;
+	if (!free_high && p->reclaim_active && high > 4ull * p->batch)
+		high = 4ull * p->batch;
 	if (pc->count >= high) {
 		p->nr_bulk_frees++;
 		p->nr_bulk_free_pages +=

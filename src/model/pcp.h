@@ -53,6 +53,7 @@ struct cp_pcp {
 	uint32_t *next, *prev; /* per pfn: links of a block on a pcp list */
 	struct cp_pcp_cpu *cpus;
 	uint64_t nr_held_pages; /* invariant: sum of cpus[].count */
+	bool reclaim_active;    /* ZONE_RECLAIM_ACTIVE: high capped at 4 * batch */
 
 	/* Events. */
 	uint64_t nr_refills;        /* rmqueue_bulk calls */

@@ -47,6 +47,8 @@ static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
 {
 	k->ran = false;
 	k->task.w->reclaim.kswapd_sleeping = true;
+	/* clear_reclaim_active(): balance_pgdat is over */
+	cp_mem_set_reclaim_active(&k->task.w->mem, false);
 	out->next = CP_STEP_BLOCK;
 }
 

@@ -188,6 +188,7 @@ static void free_pcppages_bulk_at_high_frees_nr_pcp_free_doubling(void **state)
 		free_on(f, 0, f->pfns[i]);
 	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 7);
 	assert_int_equal(f->mem.free_pages, free0 + 7 + 14 + 21);
+	assert_int_equal(f->vs.v[CP_VM_PCP_BULK_FREE_PAGES], 7 + 14 + 21);
 	assert_int_equal(f->mem.pcp.cpus[0].free_factor, 2);
 	alloc_on(f, 0, 1); /* from cpu 0's list: count 6, ff 1 */
 	assert_int_equal(f->mem.pcp.cpus[0].free_factor, 1);
@@ -218,6 +219,40 @@ static void free_hot_cold_page_4_11_frees_batch_at_high(void **state)
 	assert_int_equal(f->mem.free_pages, free0 + 14);
 }
 
+/* nr_pcp_high() while ZONE_RECLAIM_ACTIVE: high at most 4 * batch. One
+ * CPU, batch 7, low 64: high max(64 / 1, 28) = 64, capped to 28 while
+ * kswapd reclaims: the 28th free bulk-frees nr_pcp_free(high 28) =
+ * clamp(7, 7, 21) = 7 pages. Without the cap 28 frees stay. */
+static void nr_pcp_high_capped_at_4_batch_while_reclaim_active(void **state)
+{
+	struct cp_buddy b;
+	struct cp_buddy_params bp = { .nr_pages = 2048 };
+	struct cp_pcp p;
+	struct cp_pcp_params pp = {
+		.nr_pages = 2048, .nr_cpus = 1, .managed_pages = ZONE_PAGES, .low_wmark_pages = 64,
+	};
+	uint32_t pfn, i;
+
+	(void)state;
+	assert_int_equal(cp_buddy_init(&b, &bp, NULL), 0);
+	assert_int_equal(cp_pcp_init(&p, &pp, NULL), 0);
+	assert_int_equal(p.high, 64);
+	assert_int_equal(cp_buddy_alloc(&b, 6, CP_MIGRATE_MOVABLE, 0, &pfn), 0);
+	assert_int_equal(cp_buddy_split_page(&b, pfn, 6, NULL), 0);
+	for (i = 0; i < 28; i++)
+		cp_pcp_free(&p, &b, 0, pfn + i, 0);
+	assert_int_equal(cp_pcp_count(&p, 0), 28);
+	p.reclaim_active = true;
+	for (; i < 56; i++)
+		cp_pcp_free(&p, &b, 0, pfn + i, 0);
+	/* 29th free: count 29 >= 28: 7 go (22), ff 1; the 35th: 14 go (14), ff 2;
+	 * 14 more (the 49th) reach 28: 21 go (7); 7 more: 14 stay */
+	assert_int_equal(cp_pcp_count(&p, 0), 14);
+	assert_true(cp_pcp_check(&p, &b));
+	cp_pcp_release(&p);
+	cp_buddy_release(&b);
+}
+
 /* ---- allocation -------------------------------------------------------- */
 
 /* rmqueue_pcplist() on an empty list: rmqueue_bulk() of batch (7)
@@ -232,6 +267,7 @@ static void rmqueue_bulk_refills_batch_pages_on_empty_list(void **state)
 	assert_int_equal(f->mem.free_pages, free0 - 7);
 	assert_int_equal(cp_pcp_count(&f->mem.pcp, 1), 6);
 	assert_int_equal(f->mem.pcp.nr_refills, 1);
+	assert_int_equal(f->vs.v[CP_VM_PCP_REFILL_PAGES], 7);
 	alloc_on(f, 1, 6);
 	assert_int_equal(f->mem.free_pages, free0 - 7);
 	assert_int_equal(cp_pcp_count(&f->mem.pcp, 1), 0);
@@ -375,6 +411,7 @@ static void alloc_slowpath_drains_pcp_before_failing(void **state)
 	assert_true(f->mem.free_pages <= 40);
 	alloc_on(f, 3, 25);
 	assert_int_equal(f->mem.pcp.nr_drains, 1);
+	assert_int_equal(f->vs.v[CP_VM_PCP_DRAIN], 1);
 	assert_int_equal(f->vs.v[CP_VM_OOM], 0);
 	assert_int_equal(f->mem.nr_owner[CP_OWNER_PCP], cp_pcp_count(&f->mem.pcp, 3));
 }
@@ -457,6 +494,7 @@ int main(void)
 						setup_6_1, teardown),
 		cmocka_unit_test_setup_teardown(free_hot_cold_page_4_11_frees_batch_at_high,
 						setup_4_11, teardown),
+		cmocka_unit_test(nr_pcp_high_capped_at_4_batch_while_reclaim_active),
 		cmocka_unit_test_setup_teardown(rmqueue_bulk_refills_batch_pages_on_empty_list,
 						setup_6_1, teardown),
 		cmocka_unit_test_setup_teardown(
