@@ -193,7 +193,7 @@ void cp_mem_release(struct cp_mem *m);
  * allocations use their ctx->cpu. Out of range: CPU 0. */
 void cp_mem_set_cpu(struct cp_mem *m, int cpu);
 
-/* set_reclaim_active() / clear_reclaim_active() (mm/vmscan.c, 5.13+;
+/* set_reclaim_active() / clear_reclaim_active() (mm/vmscan.c, 5.14+;
  * not in 4.11, where it has no effect): while set, the per-CPU lists
  * keep at most 4 * batch pages (nr_pcp_high). */
 void cp_mem_set_reclaim_active(struct cp_mem *m, bool active);
