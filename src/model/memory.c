@@ -452,7 +452,9 @@ static int rmqueue(struct cp_mem *m, unsigned order, enum cp_migratetype mt, uns
 	 * block's included: a refill leaves the rest in the buddy */
 	owed = m->buddy.nr_free_pages - m->free_pages;
 	keep = owed > (1ull << order) && owed <= m->buddy.nr_free_pages ? owed - (1ull << order) : 0;
-	return cp_pcp_alloc(&m->pcp, &m->buddy, cpu < 0 ? 0 : cpu, order, mt, flags, keep, pfn);
+	if (cpu < 0 || (unsigned)cpu >= m->pcp.nr_cpus)
+		cpu = 0;
+	return cp_pcp_alloc(&m->pcp, &m->buddy, cpu, order, mt, flags, keep, pfn);
 }
 
 /*
