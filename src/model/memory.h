@@ -309,7 +309,8 @@ void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 /* Invariants: free + owners == total; watermarks ordered; the buddy's
  * allocated pages equal the owners' sum (CP_OWNER_PCP included) and its
  * free pages free_pages; the pcp lists hold nr_owner[CP_OWNER_PCP];
- * count-only blocks of an owner no more than its count. O(owners). */
+ * count-only blocks of an owner no more than its count. O(owners +
+ * pages on pcp lists). */
 bool cp_mem_check(const struct cp_mem *m);
 bool cp_memcg_check(const struct cp_memcg *memcg);
 
