@@ -70,12 +70,8 @@
  * come from those commits' diffs, not from a 4.11 tree.
  *
  * SIMPLIFIED:
- * - One zone, no per-CPU page lists (pcp): every allocation and free
- *   goes to the zone lists at once. 6.1 keeps pcp lists for orders 0-3
- *   and, with THP, pageblock_order (pcp_allowed_order; 4.11 order 0
- *   only), refilled by rmqueue_bulk and drained by free_pcppages_bulk in
- *   batches, so which pfn the kernel hands out next, and when a freed
- *   page merges, differ.
+ * - One zone. The per-CPU page lists are pcp.c's, called by memory.c
+ *   before this file: pages on them are allocated pages here.
  * - No HIGHATOMIC reserve, CMA, ISOLATE, guard pages, page reporting or
  *   free-list shuffling; page_group_by_mobility_disabled is false.
  * - The "alike" count of steal_suitable_fallback(): the kernel counts

@@ -29,14 +29,27 @@
  * MOVABLE), kept on a per-owner stack; a free gives back the blocks
  * placed last (split to pages when it ends inside one).
  *
+ * Per-CPU page lists (pcp.c, with nr_cpus > 0): placement and frees of
+ * the orders pcp_allowed_order() lets through go through the CPU's
+ * lists (rmqueue_pcplist, free_unref_page), so a refill can fall back
+ * (counted as the buddy counts it) and freed pages are not free pages
+ * until a bulk free or drain gives them back. Those pages are owner
+ * CP_OWNER_PCP; free_pages stays the buddy's free pages (NR_FREE_PAGES),
+ * which the watermark tests read. The slow path drains every list
+ * (drain_all_pages) after a direct reclaim round that made progress
+ * still leaves the allocation below min, as __alloc_pages_direct_reclaim
+ * does once per round, and - a model rule - before it would fail for
+ * good, so no allocation fails while pcp lists hold pages. Frees use the
+ * CPU cp_mem_set_cpu() names (the engine sets the running task's), as
+ * the kernel uses the freeing CPU; allocations their ctx->cpu.
+ *
  * SIMPLIFIED: one node, one zone holding every managed page (the sums of
  * per-zone watermarks equal the single-zone values); no lowmem reserves,
  * no high-order watermark test or high-order failure (the buddy's state
  * does not decide anything); the reserve is pfns 0 .. reserve_pages - 1,
  * in the kernel memblock reservations lie here and there, and part of
  * "reserve" (struct pages) is not in any zone; process memory is placed
- * at set-up in blocks of up to order 10, not page by page; no per-CPU
- * page lists (buddy.c); memcg charges are exact (no per-CPU charge stock
+ * at set-up in blocks of up to order 10, not page by page; memcg charges are exact (no per-CPU charge stock
  * of MEMCG_CHARGE_BATCH pages); the OOM killer is not modelled: an
  * allocation that cannot be satisfied fails with -CP_ENOSPC and the
  * caller reports it.
@@ -57,6 +70,7 @@ static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
 	[CP_OWNER_PROCESS] = "process",
 	[CP_OWNER_PAGECACHE] = "pagecache",
 	[CP_OWNER_FSBUF] = "fs_buffers",
+	[CP_OWNER_PCP] = "pcp",
 };
 
 /* The migratetype of pages a count-only caller gets (registered owners,
@@ -66,6 +80,7 @@ static const enum cp_migratetype fixed_owner_mt[CP_NR_FIXED_OWNERS] = {
 	[CP_OWNER_PROCESS] = CP_MIGRATE_MOVABLE,   /* GFP_HIGHUSER_MOVABLE anon pages */
 	[CP_OWNER_PAGECACHE] = CP_MIGRATE_MOVABLE, /* see pagecache.c */
 	[CP_OWNER_FSBUF] = CP_MIGRATE_UNMOVABLE,   /* see xfs_buf.c */
+	[CP_OWNER_PCP] = CP_MIGRATE_MOVABLE,       /* never places count-only pages */
 };
 
 uint64_t cp_min_free_kbytes_default(uint64_t lowmem_kbytes, uint64_t max_kbytes)
@@ -250,6 +265,22 @@ static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p,
 	}
 	cp_buddy_set_boost_cap(&m->buddy, m->wmark.high, p->watermark_boost_factor);
 	m->buddy_alloc_flags = p->alloc_nofragment && !p->buddy_4_11 ? CP_BUDDY_ALLOC_NOFRAGMENT : 0;
+	if (p->nr_cpus) {
+		/* setup_zone_pageset() -> zone_set_pageset_high_and_batch() */
+		struct cp_pcp_params pp = {
+			.nr_pages = (uint32_t)m->total_pages,
+			.nr_cpus = p->nr_cpus,
+			.kernel_4_11 = p->buddy_4_11,
+			.managed_pages = p->total_pages - p->reserve_pages,
+			.low_wmark_pages = m->wmark.low,
+		};
+
+		rc = cp_pcp_init(&m->pcp, &pp, diag);
+		if (rc) {
+			cp_buddy_release(&m->buddy);
+			return rc;
+		}
+	}
 	return 0;
 }
 
@@ -328,6 +359,7 @@ void cp_mem_release(struct cp_mem *m)
 	unsigned i;
 
 	cp_buddy_release(&m->buddy);
+	cp_pcp_release(&m->pcp);
 	for (i = 0; i < CP_MAX_OWNERS; i++) {
 		cp_free(m->anon[i].blocks);
 		memset(&m->anon[i], 0, sizeof(m->anon[i]));
@@ -340,6 +372,16 @@ int cp_mem_register_owner(struct cp_mem *m, const char *name)
 		return -CP_ENOSPC;
 	snprintf(m->owner_name[m->nr_owners], CP_OWNER_NAME_LEN, "%s", name);
 	return (int)m->nr_owners++;
+}
+
+void cp_mem_set_cpu(struct cp_mem *m, int cpu)
+{
+	m->cpu = cpu >= 0 && (unsigned)cpu < m->pcp.nr_cpus ? cpu : 0;
+}
+
+void cp_mem_set_reclaim_active(struct cp_mem *m, bool active)
+{
+	m->pcp.reclaim_active = active && !m->buddy.kernel_4_11;
 }
 
 void cp_mem_set_hooks(struct cp_mem *m, const struct cp_mem_hooks *hooks)
@@ -356,20 +398,25 @@ static void take_pages(struct cp_mem *m, unsigned owner, uint64_t nr)
 
 /* ---- placement -------------------------------------------------------- */
 
-/* The buddy's event counters, copied to vmstat as they move. */
+/* The buddy's and the pcp lists' event counters, copied to vmstat as
+ * they move. */
 struct buddy_events {
 	uint64_t extfrag, fragmenting, boost, claimed;
+	uint64_t refill_pages, bulk_free_pages, drains;
 };
 
-static struct buddy_events events_now(const struct cp_buddy *b)
+static struct buddy_events events_now(const struct cp_mem *m)
 {
+	const struct cp_buddy *b = &m->buddy;
+
 	return (struct buddy_events){ b->nr_extfrag, b->nr_extfrag_fragmenting, b->nr_boost,
-				      b->nr_pageblocks_claimed };
+				      b->nr_pageblocks_claimed, m->pcp.nr_refill_pages,
+				      m->pcp.nr_bulk_free_pages, m->pcp.nr_drains };
 }
 
 static void count_events(struct cp_mem *m, const struct buddy_events *before)
 {
-	struct buddy_events now = events_now(&m->buddy);
+	struct buddy_events now = events_now(m);
 
 	if (!m->vmstat)
 		return;
@@ -377,6 +424,10 @@ static void count_events(struct cp_mem *m, const struct buddy_events *before)
 	cp_count(m->vmstat, CP_VM_EXTFRAG_FRAGMENTING, now.fragmenting - before->fragmenting);
 	cp_count(m->vmstat, CP_VM_WATERMARK_BOOST, now.boost - before->boost);
 	cp_count(m->vmstat, CP_VM_PAGEBLOCKS_CLAIMED, now.claimed - before->claimed);
+	cp_count(m->vmstat, CP_VM_PCP_REFILL_PAGES, now.refill_pages - before->refill_pages);
+	cp_count(m->vmstat, CP_VM_PCP_BULK_FREE_PAGES,
+		 now.bulk_free_pages - before->bulk_free_pages);
+	cp_count(m->vmstat, CP_VM_PCP_DRAIN, now.drains - before->drains);
 }
 
 static void wake_kswapd(struct cp_mem *m, unsigned order)
@@ -385,24 +436,55 @@ static void wake_kswapd(struct cp_mem *m, unsigned order)
 		m->hooks.wake_kswapd(m->hooks.priv, order);
 }
 
+/* Pages moved between the pcp lists and the buddy since `before`
+ * (pcp.nr_held_pages then) become or stop being free pages. */
+static void pcp_sync(struct cp_mem *m, uint64_t before)
+{
+	uint64_t now = m->pcp.nr_held_pages;
+
+	/* modular arithmetic: either direction */
+	m->nr_owner[CP_OWNER_PCP] += now - before;
+	m->free_pages -= now - before;
+}
+
+/* rmqueue(): through the CPU's pcp list for the orders it takes, else
+ * __rmqueue() on the zone. */
+static int rmqueue(struct cp_mem *m, unsigned order, enum cp_migratetype mt, unsigned flags,
+		   int cpu, uint32_t *pfn)
+{
+	uint64_t owed, keep;
+
+	if (!cp_pcp_allowed_order(&m->pcp, order))
+		return cp_buddy_alloc(&m->buddy, order, mt, flags, pfn);
+	/* pages the count already gave away and not yet placed, this
+	 * block's included: a refill leaves the rest in the buddy */
+	owed = m->buddy.nr_free_pages - m->free_pages;
+	keep = owed > (1ull << order) && owed <= m->buddy.nr_free_pages ? owed - (1ull << order) : 0;
+	if (cpu < 0 || (unsigned)cpu >= m->pcp.nr_cpus)
+		cpu = 0;
+	return cp_pcp_alloc(&m->pcp, &m->buddy, cpu, order, mt, flags, keep, pfn);
+}
+
 /*
  * get_page_from_freelist() -> rmqueue() for one block, after the count
  * decided: with ALLOC_NOFRAGMENT first, then without (the retry at the
  * end of get_page_from_freelist). -CP_ENOSPC only for order > 0.
  */
 static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt, unsigned gfp,
-		       uint32_t *pfn)
+		       int cpu, uint32_t *pfn)
 {
-	struct buddy_events before = events_now(&m->buddy);
+	struct buddy_events before = events_now(m);
+	uint64_t held = m->pcp.nr_held_pages;
 	unsigned flags = m->buddy_alloc_flags;
 	int rc;
 
 	/* alloc_flags_nofragment(): __GFP_KSWAPD_RECLAIM is ALLOC_KSWAPD */
 	if (gfp & CP_GFP_KSWAPD_RECLAIM)
 		flags |= CP_BUDDY_ALLOC_KSWAPD;
-	rc = cp_buddy_alloc(&m->buddy, order, mt, flags, pfn);
+	rc = rmqueue(m, order, mt, flags, cpu, pfn);
 	if (rc == -CP_ENOSPC && (flags & CP_BUDDY_ALLOC_NOFRAGMENT))
-		rc = cp_buddy_alloc(&m->buddy, order, mt, flags & ~CP_BUDDY_ALLOC_NOFRAGMENT, pfn);
+		rc = rmqueue(m, order, mt, flags & ~CP_BUDDY_ALLOC_NOFRAGMENT, cpu, pfn);
+	pcp_sync(m, held);
 	/* rmqueue(): a boost set by this allocation wakes kswapd */
 	if (cp_buddy_test_and_clear_boosted(&m->buddy))
 		wake_kswapd(m, 0);
@@ -411,12 +493,37 @@ static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt,
 	return rc;
 }
 
+/* __free_pages(): to the freeing CPU's pcp list (free_unref_page) for
+ * the orders it takes, else to the zone (__free_pages_ok). */
 static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 {
-	int rc = cp_buddy_free(&m->buddy, pfn, order, NULL);
+	struct buddy_events before = events_now(m);
+	uint64_t held = m->pcp.nr_held_pages;
+	int rc = 0;
 
+	if (cp_pcp_allowed_order(&m->pcp, order)) {
+		cp_pcp_free(&m->pcp, &m->buddy, m->cpu, pfn, order);
+		pcp_sync(m, held);
+		count_events(m, &before);
+	} else {
+		rc = cp_buddy_free(&m->buddy, pfn, order, NULL);
+	}
 	CP_BUG_ON(rc);
 	(void)rc;
+}
+
+uint64_t cp_mem_drain_all_pages(struct cp_mem *m)
+{
+	struct buddy_events before = events_now(m);
+	uint64_t held = m->pcp.nr_held_pages, n;
+
+	if (!m->pcp.nr_cpus)
+		return 0;
+	n = cp_pcp_drain_all(&m->pcp, &m->buddy);
+	pcp_sync(m, held);
+	count_events(m, &before);
+	CP_DEBUG_CHECK(cp_mem_check(m));
+	return n;
 }
 
 static enum cp_migratetype owner_mt(unsigned owner)
@@ -444,7 +551,7 @@ static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr);
 
 /* Place nr pages of a count-only caller as the largest blocks that fit.
  * 0, or -CP_ENOMEM (host) with nothing placed. */
-static int anon_place(struct cp_mem *m, unsigned owner, uint64_t nr, unsigned gfp)
+static int anon_place(struct cp_mem *m, unsigned owner, uint64_t nr, unsigned gfp, int cpu)
 {
 	uint64_t done = 0;
 
@@ -454,7 +561,7 @@ static int anon_place(struct cp_mem *m, unsigned owner, uint64_t nr, unsigned gf
 
 		while ((1ull << order) > nr - done)
 			order--;
-		while (place_block(m, order, owner_mt(owner), gfp, &pfn))
+		while (place_block(m, order, owner_mt(owner), gfp, cpu, &pfn))
 			order--;
 		if (anon_push(m, owner, pfn, order)) {
 			unplace_block(m, pfn, order);
@@ -501,17 +608,21 @@ static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr)
 	}
 }
 
+static void mem_unaccount(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg);
+
 int cp_mem_take(struct cp_mem *m, unsigned owner, uint64_t nr)
 {
 	int rc;
 
 	if (owner >= m->nr_owners || m->free_pages < nr)
 		return -CP_ENOSPC;
-	rc = anon_place(m, owner, nr, 0);
-	if (rc)
-		return rc;
+	/* counted first: a pcp refill may take more free pages */
 	take_pages(m, owner, nr);
-	return 0;
+	rc = anon_place(m, owner, nr, 0, m->cpu);
+	if (rc)
+		mem_unaccount(m, owner, nr, NULL);
+	CP_DEBUG_CHECK(cp_mem_check(m));
+	return rc;
 }
 
 void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages)
@@ -614,10 +725,28 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int fol
 			take_pages(m, owner, nr);
 			return 0;
 		}
+		/* __alloc_pages_direct_reclaim(): progress but still no page:
+		 * the pages may sit on per-CPU lists; drain once, retry */
+		if (progress && m->pcp.nr_held_pages) {
+			cp_mem_drain_all_pages(m);
+			if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
+				take_pages(m, owner, nr);
+				return 0;
+			}
+		}
 		if (ctx->gfp & CP_GFP_NORETRY)
 			break;
 		if (progress == 0 && ++no_progress >= m->max_reclaim_retries)
 			break;
+	}
+	/* Model rule: no allocation fails for good (OOM) while per-CPU
+	 * lists hold pages; drain them and try the min watermark again. */
+	if (!(ctx->gfp & CP_GFP_NORETRY) && m->pcp.nr_held_pages) {
+		cp_mem_drain_all_pages(m);
+		if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
+			take_pages(m, owner, nr);
+			return 0;
+		}
 	}
 	/* a __GFP_NORETRY caller (readahead) falls back on its own */
 	if (m->vmstat && !(ctx->gfp & CP_GFP_NORETRY))
@@ -648,14 +777,12 @@ static int mem_decide(struct cp_mem *m, unsigned owner, uint64_t nr, int folio_o
 	return rc;
 }
 
-static void mem_unaccount(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg);
-
 int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
 {
 	int rc = mem_decide(m, owner, nr, -1, ctx);
 
 	if (!rc) {
-		rc = anon_place(m, owner, nr, ctx->gfp);
+		rc = anon_place(m, owner, nr, ctx->gfp, ctx->cpu);
 		if (rc) /* host memory: undo the count, as if never taken */
 			mem_unaccount(m, owner, nr, ctx->memcg);
 	}
@@ -674,13 +801,13 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 	if (rc)
 		return rc;
 	*split = false;
-	if (place_block(m, order, mt, ctx->gfp, &pfns[0])) {
+	if (place_block(m, order, mt, ctx->gfp, ctx->cpu, &pfns[0])) {
 		/* The count allowed it, the layout cannot give it: keep the
 		 * decision, take the pages one by one. */
 		if (m->vmstat)
 			cp_count(m->vmstat, CP_VM_HIGHORDER_NOFIT, 1);
 		for (i = 0; i < (1u << order); i++) {
-			rc = place_block(m, 0, mt, ctx->gfp, &pfns[i]);
+			rc = place_block(m, 0, mt, ctx->gfp, ctx->cpu, &pfns[i]);
 			CP_BUG_ON(rc);
 		}
 		*split = true;
@@ -699,7 +826,7 @@ int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 	if (rc)
 		return rc;
 	/* the watermark test saw a block of this order: it is there */
-	rc = place_block(m, order, mt, ctx->gfp, pfn);
+	rc = place_block(m, order, mt, ctx->gfp, ctx->cpu, pfn);
 	CP_BUG_ON(rc);
 	rc = cp_buddy_split_page(&m->buddy, *pfn, order, NULL);
 	CP_BUG_ON(rc);
@@ -716,7 +843,7 @@ int cp_mem_alloc_pages(struct cp_mem *m, unsigned owner, uint64_t nr, enum cp_mi
 	if (rc)
 		return rc;
 	for (i = 0; i < nr; i++) {
-		rc = place_block(m, 0, mt, ctx->gfp, &pfns[i]);
+		rc = place_block(m, 0, mt, ctx->gfp, ctx->cpu, &pfns[i]);
 		CP_BUG_ON(rc);
 	}
 	CP_DEBUG_CHECK(cp_mem_check(m));
@@ -769,6 +896,9 @@ bool cp_mem_check(const struct cp_mem *m)
 	for (; i < CP_MAX_OWNERS; i++)
 		if (m->nr_owner[i] || m->anon[i].nr)
 			return false;
+	if (m->nr_owner[CP_OWNER_PCP] != m->pcp.nr_held_pages ||
+	    !cp_pcp_check(&m->pcp, &m->buddy))
+		return false;
 	return sum == m->total_pages && m->wmark.min <= m->wmark.low &&
 	       m->wmark.low <= m->wmark.high &&
 	       m->buddy.nr_allocated_pages == m->total_pages - m->free_pages &&

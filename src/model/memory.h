@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "model/buddy.h"
+#include "model/pcp.h"
 #include "model/vmstat.h"
 
 struct cp_diag;
@@ -28,6 +29,7 @@ enum cp_owner {
 	CP_OWNER_PROCESS,   /* anonymous memory of processes (and the balloon) */
 	CP_OWNER_PAGECACHE, /* file pages on the page LRU */
 	CP_OWNER_FSBUF,     /* filesystem metadata buffers (XFS buffer cache) */
+	CP_OWNER_PCP,       /* free pages on per-CPU lists (not NR_FREE_PAGES) */
 	CP_NR_FIXED_OWNERS
 };
 
@@ -103,6 +105,10 @@ struct cp_mem_params {
 	bool buddy_4_11;                  /* 4.11 fallback rules (buddy.c) */
 	unsigned watermark_boost_factor;  /* 15000 (6.1), 0: no boosting (4.11) */
 	bool alloc_nofragment;            /* ALLOC_NOFRAGMENT: a lower zone exists */
+	/* Per-CPU page lists (pcp.c) for this many CPUs; 0: none, every
+	 * allocation and free goes to the buddy at once. Their rules
+	 * (orders, batch, high) follow buddy_4_11. */
+	unsigned nr_cpus;
 	/* NULL: every free page in the largest blocks (a machine just
 	 * booted). Else the free blocks below pageblock_order start as
 	 * measured (see cp_mem_init). */
@@ -146,6 +152,10 @@ struct cp_mem {
 	 * total_pages - free_pages). Decisions never read it. */
 	struct cp_buddy buddy;
 	unsigned buddy_alloc_flags;   /* CP_BUDDY_ALLOC_NOFRAGMENT or 0 */
+	/* Per-CPU page lists (when pcp.nr_cpus > 0): their pages are
+	 * nr_owner[CP_OWNER_PCP] (invariant), allocated for the buddy. */
+	struct cp_pcp pcp;
+	int cpu;                      /* smp_processor_id() of frees: cp_mem_set_cpu */
 	struct cp_mem_anon anon[CP_MAX_OWNERS];
 };
 
@@ -181,6 +191,20 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 
 /* Free the host memory of m (the buddy's page map). */
 void cp_mem_release(struct cp_mem *m);
+
+/* The CPU the code running now is on (smp_processor_id()): frees go to
+ * its per-CPU lists. The engine sets it as a task starts a step;
+ * allocations use their ctx->cpu. Out of range: CPU 0. */
+void cp_mem_set_cpu(struct cp_mem *m, int cpu);
+
+/* set_reclaim_active() / clear_reclaim_active() (mm/vmscan.c, 5.14+;
+ * not in 4.11, where it has no effect): while set, the per-CPU lists
+ * keep at most 4 * batch pages (nr_pcp_high). */
+void cp_mem_set_reclaim_active(struct cp_mem *m, bool active);
+
+/* drain_all_pages(): every per-CPU list back to the buddy; the pages
+ * become free pages. Returns how many. */
+uint64_t cp_mem_drain_all_pages(struct cp_mem *m);
 
 /* Register a new owner (a slab cache). Returns its id (>= 0) or
  * -CP_ENOSPC when CP_MAX_OWNERS are in use. */
@@ -221,8 +245,9 @@ bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t 
  * Allocate nr pages for owner in context ctx: charge ctx->memcg (memcg
  * limit reclaim when over the limit), then take pages from the free pool,
  * waking kswapd below the low watermark and reclaiming directly below min
- * (__alloc_pages_slowpath). Returns 0, -CP_ENOSPC when reclaim made no
- * progress (the kernel would OOM), or -CP_ENOMEM (host memory for the
+ * (__alloc_pages_slowpath), draining the per-CPU lists when direct
+ * reclaim did not make room and before failing. Returns 0, -CP_ENOSPC
+ * when reclaim made no progress (the kernel would OOM), or -CP_ENOMEM (host memory for the
  * placement record); on failure nothing is charged or taken.
  */
 int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx);
@@ -286,8 +311,10 @@ int cp_memcg_try_charge_nowait(struct cp_memcg *memcg, unsigned owner, uint64_t 
 void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 
 /* Invariants: free + owners == total; watermarks ordered; the buddy's
- * allocated pages equal the owners' sum and its free pages free_pages;
- * count-only blocks of an owner no more than its count. O(owners). */
+ * allocated pages equal the owners' sum (CP_OWNER_PCP included) and its
+ * free pages free_pages; the pcp lists hold nr_owner[CP_OWNER_PCP];
+ * count-only blocks of an owner no more than its count. O(owners +
+ * pages on pcp lists). */
 bool cp_mem_check(const struct cp_mem *m);
 bool cp_memcg_check(const struct cp_memcg *memcg);
 

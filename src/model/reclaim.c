@@ -96,6 +96,9 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_
 
 	r->kswapd_wanted = false;
 	r->nr_kswapd_runs++;
+	/* set_reclaim_active(): per-CPU lists shrink while kswapd works
+	 * (cleared when kswapd sleeps, daemons.c) */
+	cp_mem_set_reclaim_active(r->mem, true);
 	cp_count(r->vm.vmstat, CP_VM_PAGEOUTRUN, 1);
 restart:
 	sc.priority = CP_DEF_PRIORITY;

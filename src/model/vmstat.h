@@ -25,6 +25,9 @@
 	X(INODES_FREED, "cp_inodes_freed") \
 	X(OOM, "cp_oom") \
 	X(PAGEBLOCKS_CLAIMED, "cp_pageblocks_claimed") \
+	X(PCP_BULK_FREE_PAGES, "cp_pcp_bulk_free_pages") \
+	X(PCP_DRAIN, "cp_pcp_drain") \
+	X(PCP_REFILL_PAGES, "cp_pcp_refill_pages") \
 	X(PGSCAN_MEMCG, "cp_pgscan_memcg") \
 	X(PGSTEAL_MEMCG, "cp_pgsteal_memcg") \
 	X(RA_FOLIO_ALLOC, "cp_ra_folio_alloc") \

@@ -59,6 +59,8 @@ static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
 									: r->kswapd_order);
 	k->ran = false;
 	k->task.w->reclaim.kswapd_sleeping = true;
+	/* clear_reclaim_active(): balance_pgdat is over */
+	cp_mem_set_reclaim_active(&k->task.w->mem, false);
 	out->next = CP_STEP_BLOCK;
 }
 
@@ -135,6 +137,7 @@ static int xfsaild_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 	uint64_t n, dir_bytes = w->fs.bt.nr_write_bytes;
 
 	(void)e;
+	cp_mem_set_cpu(&w->mem, d->task.ctx.cpu);
 	if (!w->fs.xfs.ail_push_all_requested ||
 	    (w->fs.xfs.nr_dirty_clusters == 0 && w->fs.bt.nr_dirty == 0)) {
 		w->fs.xfs.ail_push_all_requested = false;

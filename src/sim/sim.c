@@ -80,6 +80,8 @@ static uint64_t nr_freed_objects(const struct cp_world *w)
 void cp_task_begin(struct cp_task *t)
 {
 	t->freed_before = nr_freed_objects(t->w);
+	/* the CPU the task runs on frees to its per-CPU page lists */
+	cp_mem_set_cpu(&t->w->mem, t->ctx.cpu);
 	t->fsbuf_read_before = t->w->fs.bt.nr_read_bytes;
 }
 
@@ -226,6 +228,8 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		.alloc_nofragment = m->nr_zones >= 3,
 		.start_free = cfg->start_free,
 		.size_is_available = cfg->confine == CP_CONFINE_GLOBAL && cfg->size_is_available,
+		/* one pcp per CPU of the machine (pcp.c) */
+		.nr_cpus = m->nr_cpus,
 	};
 	int rc = cp_mem_init(&r->w.mem, &p, &r->w.vs, diag);
 
