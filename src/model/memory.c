@@ -44,9 +44,12 @@
  * the kernel uses the freeing CPU; allocations their ctx->cpu.
  *
  * SIMPLIFIED: one node, one zone holding every managed page (the sums of
- * per-zone watermarks equal the single-zone values); no lowmem reserves,
- * no high-order watermark test or high-order failure (the buddy's state
- * does not decide anything); the reserve is pfns 0 .. reserve_pages - 1,
+ * per-zone watermarks equal the single-zone values); no lowmem reserves
+ * and no zone fallback (ALLOC_NOFRAGMENT is tried, then dropped, in the
+ * one zone); slab pages of order > 0 still take order-0 pages when no
+ * block fits (cp_mem_alloc_block: SLUB would fall back to its minimum
+ * order) - only folios (cp_mem_alloc_folio) fail for fragmentation; the
+ * reserve is pfns 0 .. reserve_pages - 1,
  * in the kernel memblock reservations lie here and there, and part of
  * "reserve" (struct pages) is not in any zone; process memory is placed
  * at set-up in blocks of up to order 10, not page by page; memcg charges are exact (no per-CPU charge stock
