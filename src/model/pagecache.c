@@ -32,13 +32,22 @@
  *
  * Large folios (6.1 filemap_add_folio() of a folio from readahead's
  * page_cache_ra_order(), filemap.c): the 2^order pages of one buddy
- * block, each slot set up as an order-0 insertion sets up its page.
+ * block; each slot records the folio's order. A folio is one LRU entry:
+ * one entry of the per-CPU batch (folio_batch), one refault decision
+ * (__filemap_add_folio()'s shadow: the last one in the range), marked
+ * accessed and activated as a unit (folio_mark_accessed(),
+ * folio_activate(): counters by folio_nr_pages()), isolated and evicted
+ * whole by reclaim (vmscan.c; cp_pagecache_evict_folio: one eviction
+ * stamp for all its pages).
  *
- * SIMPLIFIED: the LRU holds 4 KiB pages, not folios: a folio's pages are
- * inserted, accessed and aged together so they stay neighbours on the
- * lists, but reclaim isolates and frees them page by page (the buddy
- * merges them back into the folio's block once all are free), and a
- * page of a folio can be reclaimed while its neighbours stay. One
+ * SIMPLIFIED: the lists keep a node per 4 KiB page; a folio's pages are
+ * moved together and stay neighbours (checked), which is the same
+ * order as one entry. A folio is freed to the buddy page by page (the
+ * buddy merges them back into the folio's block). Pages of a large
+ * folio are not migrated (6.1 mm/compaction.c
+ * isolate_migratepages_block() skips compound pages unless
+ * alloc_contig). cp_pagecache_evict() of a single page of a folio is
+ * left for tests that evict the folio's pages one by one. One
  * node and one lruvec; every page of a mapping is charged to the
  * mapping's memcg; pages are never dirty (the scenarios' data files are
  * written back before the measured part starts, ref §11.3).

@@ -14,6 +14,9 @@
  *    activations since the last reclaim cycle);
  *  - deactivation is unconditional for unmapped pages (PG_referenced is
  *    not consulted; 6.1 sets PG_workingset);
+ *  - isolation takes whole folios (6.1 isolate_lru_folios()): a large
+ *    folio counts folio_nr_pages() toward the batch, is taken whole
+ *    even past the batch, deactivated or evicted as a unit;
  *  - an isolated inactive page is reclaimed whether or not it was
  *    referenced (page_check_references gives RECLAIM_CLEAN for a
  *    referenced unmapped file page, and it is clean);
