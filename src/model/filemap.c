@@ -43,8 +43,8 @@
  * async_size == size, so the marker is the window's first folio and its
  * order is what the next window ramps from. A window "continues" the
  * previous one when it starts exactly where that one ended (the marker
- * itself is not looked up, nor the hit on it). I/O bytes, requests and
- * accessed marking count pages as for order 0. 4.11, ext4, or a window
+ * itself is not looked up, nor the hit on it). I/O bytes and requests
+ * count pages as for order 0; accessed marking is per folio (mark_read). 4.11, ext4, or a window
  * under 4 pages: exactly the order-0 path.
  */
 #include "model/filemap.h"
@@ -185,6 +185,40 @@ out:
 	return rc;
 }
 
+/*
+ * What filemap_read() marks accessed (6.1 mm/filemap.c): each folio the
+ * read() copies from is marked once (folio_mark_accessed), not once per
+ * page; the first folio of the read() is not marked when the previous
+ * read() of the file ended in it (pos_same_folio(ki_pos, prev_pos - 1):
+ * a sequential reader touching one folio twice marks it once). 4.11
+ * marked each page, with the same rule for a page (prev_index and
+ * prev_offset). SIMPLIFIED: the rule is applied to large folios only;
+ * order-0 pages are marked as before (for the model's page-aligned
+ * sequential reads a read never starts in the page the previous one
+ * ended in, so only a re-read of the same single page would differ).
+ */
+struct read_marks {
+	uint32_t first;     /* the read()'s first index */
+	uint32_t last_head; /* head slot of the folio marked last, CP_NIL */
+	const struct cp_file_ra_state *ra;
+};
+
+static void mark_read(struct cp_pagecache *pc, const struct cp_mapping *m, uint32_t index,
+		      struct read_marks *rm, int cpu)
+{
+	uint32_t slot = m->base + index, head = cp_folio_head(pc, slot);
+	unsigned order = pc->pages[slot].order;
+
+	if (head == rm->last_head)
+		return;
+	rm->last_head = head;
+	if (order && rm->ra && rm->ra->prev_read && rm->ra->prev_end &&
+	    head - m->base == (rm->first & ~((1u << order) - 1)) &&
+	    (rm->first >> order) == ((rm->ra->prev_end - 1) >> order))
+		return;
+	cp_mark_page_accessed(pc, slot, cpu);
+}
+
 static void note_io(struct cp_read_result *res, uint64_t bytes)
 {
 	if (!bytes)
@@ -201,6 +235,8 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 {
 	uint32_t end = index + nr, i = index;
 	const struct cp_mapping *m = &pc->mappings[id];
+	struct read_marks rm = { .first = index, .last_head = CP_NIL, .ra = ra };
+	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (end > m->nr_index)
@@ -211,7 +247,7 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		uint32_t slot = m->base + i;
 
 		if (pc->pages[slot].flags & CP_PG_RESIDENT) {
-			cp_mark_page_accessed(pc, slot, ctx->cpu);
+			mark_read(pc, m, i, &rm, ctx->cpu);
 			res->nr_cached_pages++;
 			i++;
 			continue;
@@ -220,24 +256,31 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 			/* a readahead window of missing pages */
 			uint32_t wend = i + ra_pages < m->nr_index ? i + ra_pages : m->nr_index;
 			uint32_t j, inserted = 0;
-			int rc = read_window(pc, id, i, wend, ra_pages, ra, ctx, &inserted);
 
+			rc = read_window(pc, id, i, wend, ra_pages, ra, ctx, &inserted);
 			res->nr_inserted_pages += inserted;
 			if (!sparse)
 				note_io(res, (uint64_t)inserted * 4096);
-			if (rc)
-				return rc;
+			if (rc) {
+				end = i;
+				break;
+			}
 			/* copy out the part of the window this read() wants */
 			for (j = i; j < wend && j < end; j++) {
 				uint32_t s = m->base + j;
 
 				if (pc->pages[s].flags & CP_PG_RESIDENT)
-					cp_mark_page_accessed(pc, s, ctx->cpu);
+					mark_read(pc, m, j, &rm, ctx->cpu);
 			}
 			i = wend < end ? wend : end;
 		}
 	}
-	return 0;
+	/* ra->prev_pos: where this read() stopped copying */
+	if (ra && end > index) {
+		ra->prev_end = end;
+		ra->prev_read = true;
+	}
+	return rc;
 }
 
 /* ilog2() of x (x != 0). */

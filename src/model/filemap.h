@@ -22,6 +22,10 @@ struct cp_file_ra_state {
 	uint32_t window_end;   /* index after the last window read */
 	uint8_t marker_order;  /* order of that window's PG_readahead folio */
 	bool valid;            /* a window has been read */
+	/* ra->prev_pos in pages: the index after the last page the previous
+	 * read() copied (valid when prev_read) */
+	uint32_t prev_end;
+	bool prev_read;
 };
 
 /* What one read() call did. */

@@ -62,6 +62,28 @@ static inline void cp_lru_del(struct cp_pagecache *pc, uint32_t slot)
 	p->flags &= (uint8_t)~CP_PG_LRU;
 }
 
+/*
+ * A folio is one LRU entry (6.1 lruvec_add_folio / lruvec_del_folio,
+ * nr_pages counted by folio_nr_pages()). The model keeps a node per page
+ * and moves a folio's pages together, so they stay neighbours: added in
+ * index order at the head, the head page ends up nearest the tail.
+ */
+static inline void cp_lru_add_folio_head(struct cp_pagecache *pc, uint32_t head)
+{
+	uint32_t nr = 1u << pc->pages[head].order, i;
+
+	for (i = 0; i < nr; i++)
+		cp_lru_add_head(pc, head + i);
+}
+
+static inline void cp_lru_del_folio(struct cp_pagecache *pc, uint32_t head)
+{
+	uint32_t nr = 1u << pc->pages[head].order, i;
+
+	for (i = 0; i < nr; i++)
+		cp_lru_del(pc, head + i);
+}
+
 static inline uint32_t cp_lru_tail(const struct cp_pagecache *pc, enum cp_lru_kind kind)
 {
 	return pc->lruvec.lists[kind].tail;

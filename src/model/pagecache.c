@@ -32,13 +32,22 @@
  *
  * Large folios (6.1 filemap_add_folio() of a folio from readahead's
  * page_cache_ra_order(), filemap.c): the 2^order pages of one buddy
- * block, each slot set up as an order-0 insertion sets up its page.
+ * block; each slot records the folio's order. A folio is one LRU entry:
+ * one entry of the per-CPU batch (folio_batch), one refault decision
+ * (__filemap_add_folio()'s shadow: the last one in the range), marked
+ * accessed and activated as a unit (folio_mark_accessed(),
+ * folio_activate(): counters by folio_nr_pages()), isolated and evicted
+ * whole by reclaim (vmscan.c; cp_pagecache_evict_folio: one eviction
+ * stamp for all its pages).
  *
- * SIMPLIFIED: the LRU holds 4 KiB pages, not folios: a folio's pages are
- * inserted, accessed and aged together so they stay neighbours on the
- * lists, but reclaim isolates and frees them page by page (the buddy
- * merges them back into the folio's block once all are free), and a
- * page of a folio can be reclaimed while its neighbours stay. One
+ * SIMPLIFIED: the lists keep a node per 4 KiB page; a folio's pages are
+ * moved together and stay neighbours (checked), which is the same
+ * order as one entry. A folio is freed to the buddy page by page (the
+ * buddy merges them back into the folio's block). Pages of a large
+ * folio are not migrated (6.1 mm/compaction.c
+ * isolate_migratepages_block() skips compound pages unless
+ * alloc_contig). cp_pagecache_evict() of a single page of a folio is
+ * left for tests that evict the folio's pages one by one. One
  * node and one lruvec; every page of a mapping is charged to the
  * mapping's memcg; pages are never dirty (the scenarios' data files are
  * written back before the measured part starts, ref §11.3).
@@ -52,6 +61,8 @@
 #include "core/bug.h"
 #include "model/lru.h"
 #include "model/workingset.h"
+
+_Static_assert(sizeof(struct cp_page) == 20, "struct cp_page grew");
 
 int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params *p,
 		      struct cp_mem *mem, struct cp_vmstat *vmstat)
@@ -132,7 +143,8 @@ int cp_pagecache_add_mapping(struct cp_pagecache *pc, uint32_t nr_index, struct 
 		p->pfn = CP_NIL;
 		p->flags = 0;
 		p->pflags = 0;
-		memset(p->pad, 0, sizeof(p->pad));
+		p->order = 0;
+		p->pad = 0;
 	}
 	pc->mappings[pc->nr_mappings] = (struct cp_mapping){
 		.base = pc->nr_slots,
@@ -161,6 +173,18 @@ uint32_t cp_pagecache_slot_mapping(const struct cp_pagecache *pc, uint32_t slot)
 	return lo;
 }
 
+uint32_t cp_folio_head(const struct cp_pagecache *pc, uint32_t slot)
+{
+	uint32_t base, mask;
+
+	if (!pc->pages[slot].order)
+		return slot;
+	/* folios are aligned to their order in index space, not slot space */
+	base = pc->mappings[cp_pagecache_slot_mapping(pc, slot)].base;
+	mask = (1u << pc->pages[slot].order) - 1;
+	return base + ((slot - base) & ~mask);
+}
+
 bool cp_mapping_shrinkable(const struct cp_pagecache *pc, uint32_t id)
 {
 	return pc->mappings[id].nrpages == 0 && pc->mappings[id].nrshadows == 0;
@@ -183,14 +207,15 @@ static bool pagecache_check_small(const struct cp_pagecache *pc)
 	       pagecache_check(pc, pc->nr_pfns <= DEBUG_CHECK_MAX_PFNS);
 }
 
-/* __pagevec_lru_add(): move one CPU's batch onto the LRU heads. */
+/* __pagevec_lru_add(): move one CPU's batch onto the LRU heads, each
+ * entry a whole folio (cp_lru_add_folio_head). */
 static void lru_add_drain_cpu(struct cp_pagecache *pc, unsigned cpu)
 {
 	struct cp_lru_batch *b = &pc->batches[cpu];
 	unsigned i;
 
 	for (i = 0; i < b->nr; i++)
-		cp_lru_add_head(pc, b->slots[i]);
+		cp_lru_add_folio_head(pc, b->slots[i]);
 	b->nr = 0;
 }
 
@@ -207,7 +232,9 @@ void cp_lru_add_drain_all(struct cp_pagecache *pc)
 		lru_add_drain_cpu(pc, cpu);
 }
 
-/* lru_cache_add(): queue in this CPU's batch; flush when full. */
+/* lru_cache_add() / folio_add_lru(): queue a folio (its head slot) in
+ * this CPU's batch; flush when full. A folio is one entry, as in 6.1's
+ * folio_batch (15 folios, whatever their size). */
 static void lru_cache_add(struct cp_pagecache *pc, uint32_t slot, int cpu)
 {
 	unsigned c = (unsigned)cpu % pc->params.nr_cpus;
@@ -218,39 +245,58 @@ static void lru_cache_add(struct cp_pagecache *pc, uint32_t slot, int cpu)
 		lru_add_drain_cpu(pc, c);
 }
 
-/* The per-page part of add_to_page_cache_lru() / filemap_add_folio():
- * the page at (id, index), placed at pfn, becomes resident; a shadow
- * entry in the slot is a refault (workingset_refault() may activate it);
- * then it is queued for the LRU. */
-static void page_cache_add_slot(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t pfn,
-				int cpu)
+/*
+ * __filemap_add_folio() + filemap_add_folio() for the folio of 2^order
+ * pages at (id, index), placed at pfn: each page becomes resident (a
+ * shadow entry in its slot is replaced); then ONE refault decision for
+ * the folio, as the kernel makes one: __filemap_add_folio() walks the
+ * entries in the folio's range (xas_for_each_conflict) and hands the
+ * last one it saw, the shadow of the highest index that has one, to
+ * workingset_refault(), which counts and activates folio_nr_pages()
+ * pages. Then the folio is queued for the LRU as one batch entry.
+ * Order 0: the page's own shadow, as before.
+ */
+static void page_cache_add_folio(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+				 unsigned order, uint32_t pfn, int cpu)
 {
 	struct cp_mapping *m = &pc->mappings[id];
-	uint32_t slot = m->base + index;
-	struct cp_page *p = &pc->pages[slot];
+	uint32_t nr = 1u << order, head = m->base + index, i, stamp = 0;
+	uint8_t flags = CP_PG_RESIDENT;
+	bool shadow = false, ws = false;
 
-	CP_BUG_ON(p->flags & CP_PG_RESIDENT);
-	if (p->flags & CP_PG_SHADOW) {
-		bool restore;
-		bool ws = p->flags & CP_PG_SHADOW_WS;
+	for (i = 0; i < nr; i++) {
+		struct cp_page *p = &pc->pages[head + i];
 
-		m->nrshadows--;
-		p->flags = CP_PG_RESIDENT;
-		if (cp_workingset_refault(pc, p->shadow, ws, &restore)) {
-			p->flags |= CP_PG_ACTIVE;
-			cp_workingset_activation(pc, 1);
-			if (restore)
-				p->flags |= CP_PG_WORKINGSET;
+		CP_BUG_ON(p->flags & CP_PG_RESIDENT);
+		if (p->flags & CP_PG_SHADOW) {
+			shadow = true;
+			stamp = p->shadow;
+			ws = p->flags & CP_PG_SHADOW_WS;
+			m->nrshadows--;
 		}
-	} else {
-		p->flags = CP_PG_RESIDENT;
 	}
-	p->shadow = 0;
-	p->pfn = pfn;
-	CP_BUG_ON(pc->pfn_slot[pfn] != CP_NIL);
-	pc->pfn_slot[pfn] = slot;
-	m->nrpages++;
-	lru_cache_add(pc, slot, cpu);
+	if (shadow) {
+		bool restore;
+
+		if (cp_workingset_refault(pc, stamp, ws, nr, &restore)) {
+			flags |= CP_PG_ACTIVE;
+			cp_workingset_activation(pc, nr);
+			if (restore)
+				flags |= CP_PG_WORKINGSET;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		struct cp_page *p = &pc->pages[head + i];
+
+		p->flags = flags;
+		p->order = (uint8_t)order;
+		p->shadow = 0;
+		p->pfn = pfn + i;
+		CP_BUG_ON(pc->pfn_slot[pfn + i] != CP_NIL);
+		pc->pfn_slot[pfn + i] = head + i;
+	}
+	m->nrpages += nr;
+	lru_cache_add(pc, head, cpu);
 }
 
 int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
@@ -270,7 +316,7 @@ int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t inde
 	ctx->memcg = saved;
 	if (rc)
 		return rc;
-	page_cache_add_slot(pc, id, index, pfn, ctx->cpu);
+	page_cache_add_folio(pc, id, index, 0, pfn, ctx->cpu);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return 0;
 }
@@ -299,8 +345,7 @@ int cp_add_folio_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_
 	ctx->memcg = saved;
 	if (rc)
 		return rc;
-	for (i = 0; i < nr; i++)
-		page_cache_add_slot(pc, id, index + i, pfn + i, ctx->cpu);
+	page_cache_add_folio(pc, id, index, order, pfn, ctx->cpu);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return 0;
 }
@@ -311,30 +356,50 @@ void cp_mapping_set_large_folios(struct cp_pagecache *pc, uint32_t id)
 	pc->mappings[id].large_folios = true;
 }
 
+/* Set and clear flags on every page of the folio at head. */
+static void folio_set_flags(struct cp_pagecache *pc, uint32_t head, uint32_t nr, uint8_t set,
+			    uint8_t clear)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct cp_page *p = &pc->pages[head + i];
+
+		p->flags = (uint8_t)((p->flags | set) & ~clear);
+	}
+}
+
+/* The page's folio is the unit (6.1 folio_mark_accessed(): its flags are
+ * the folio's; the model keeps them equal on all its pages). */
 void cp_mark_page_accessed(struct cp_pagecache *pc, uint32_t slot, int cpu)
 {
-	struct cp_page *p = &pc->pages[slot];
-	uint8_t f = p->flags;
+	uint32_t head = cp_folio_head(pc, slot);
+	uint32_t nr = cp_folio_nr_pages(pc, head);
+	uint8_t f = pc->pages[head].flags;
 
 	(void)cpu;
 	CP_BUG_ON(!(f & CP_PG_RESIDENT));
 	if (!(f & CP_PG_REFERENCED)) {
-		p->flags = f | CP_PG_REFERENCED;
+		folio_set_flags(pc, head, nr, CP_PG_REFERENCED, 0);
 		return;
 	}
 	if (f & CP_PG_ACTIVE)
 		return;
-	/* inactive and referenced: activate (activate_page or, while in a
-	 * per-CPU batch, __lru_cache_activate_page) */
+	/* inactive and referenced: activate (activate_page / folio_activate
+	 * or, while in a per-CPU batch, __lru_cache_activate_folio); the
+	 * folio moves as a unit and pgactivate counts its pages
+	 * (folio_activate_fn) */
 	if (f & CP_PG_LRU) {
-		cp_lru_del(pc, slot);
-		p->flags = (uint8_t)((p->flags | CP_PG_ACTIVE) & ~CP_PG_REFERENCED);
-		cp_lru_add_head(pc, slot);
-		cp_count(pc->vmstat, CP_VM_PGACTIVATE, 1);
+		cp_lru_del_folio(pc, head);
+		folio_set_flags(pc, head, nr, CP_PG_ACTIVE, CP_PG_REFERENCED);
+		cp_lru_add_folio_head(pc, head);
+		cp_count(pc->vmstat, CP_VM_PGACTIVATE, nr);
 	} else {
-		p->flags = (uint8_t)((f | CP_PG_ACTIVE) & ~CP_PG_REFERENCED);
+		folio_set_flags(pc, head, nr, CP_PG_ACTIVE, CP_PG_REFERENCED);
 	}
-	cp_workingset_activation(pc, 1);
+	/* workingset_activation(): ages the clock by folio_nr_pages() */
+	cp_workingset_activation(pc, nr);
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
 }
 
 void cp_page_attach_private(struct cp_pagecache *pc, uint32_t slot, uint32_t private)
@@ -387,10 +452,41 @@ void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot)
 	m->nrpages--;
 	p->shadow = cp_workingset_eviction(pc, 1);
 	p->flags = (uint8_t)(CP_PG_SHADOW | (ws ? CP_PG_SHADOW_WS : 0));
+	p->order = 0;
 	p->pfn = CP_NIL;
 	pc->pfn_slot[pfn] = CP_NIL;
 	m->nrshadows++;
 	cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, pfn, 0, m->memcg);
+}
+
+uint32_t cp_pagecache_evict_folio(struct cp_pagecache *pc, uint32_t slot)
+{
+	uint32_t head = cp_folio_head(pc, slot);
+	uint32_t nr = cp_folio_nr_pages(pc, head);
+	uint32_t id = cp_pagecache_slot_mapping(pc, head);
+	struct cp_mapping *m = &pc->mappings[id];
+	uint32_t stamp, i;
+
+	stamp = cp_workingset_eviction(pc, nr);
+	for (i = 0; i < nr; i++) {
+		struct cp_page *p = &pc->pages[head + i];
+		bool ws = p->flags & CP_PG_WORKINGSET;
+		uint32_t pfn = p->pfn;
+
+		CP_BUG_ON(!(p->flags & CP_PG_RESIDENT) || (p->flags & CP_PG_LRU));
+		release_private(pc, p);
+		p->shadow = stamp;
+		p->flags = (uint8_t)(CP_PG_SHADOW | (ws ? CP_PG_SHADOW_WS : 0));
+		p->order = 0;
+		p->pfn = CP_NIL;
+		pc->pfn_slot[pfn] = CP_NIL;
+		/* SIMPLIFIED: freed page by page; the buddy merges them back
+		 * into the folio's block (the kernel frees the folio whole) */
+		cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, pfn, 0, m->memcg);
+	}
+	m->nrpages -= nr;
+	m->nrshadows += nr;
+	return nr;
 }
 
 /* Drop resident pages of a mapping, not those isolated by reclaim or
@@ -414,6 +510,7 @@ static uint64_t drop_mapping_pages(struct cp_pagecache *pc, uint32_t id, bool sh
 			release_private(pc, p);
 			page_cache_delete(pc, id, slot);
 			p->flags = 0;
+			p->order = 0;
 			cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, p->pfn, 0, m->memcg);
 			pc->pfn_slot[p->pfn] = CP_NIL;
 			p->pfn = CP_NIL;
@@ -453,7 +550,7 @@ bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn)
 	if (slot == CP_NIL)
 		return false;
 	f = pc->pages[slot].flags;
-	return (f & CP_PG_LRU) && !(f & CP_PG_ISOLATED);
+	return (f & CP_PG_LRU) && !(f & CP_PG_ISOLATED) && pc->pages[slot].order == 0;
 }
 
 int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
@@ -486,21 +583,32 @@ int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_
 static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uint64_t *seen)
 {
 	const struct cp_lru_list *l = &pc->lruvec.lists[kind];
-	uint32_t prev = CP_NIL, s;
+	uint32_t prev = CP_NIL, s, run_head = CP_NIL, run = 0, run_nr = 0;
 	uint64_t n = 0;
 
 	for (s = l->head; s != CP_NIL; s = pc->pages[s].next) {
 		const struct cp_page *p = &pc->pages[s];
+		uint32_t head;
 
 		if (s >= pc->nr_slots || p->prev != prev || !(p->flags & CP_PG_LRU) ||
 		    !(p->flags & CP_PG_RESIDENT) || cp_page_lru_kind(p) != kind)
 			return false;
 		if (++n > l->nr_pages)
 			return false;
+		/* a folio's pages are neighbours: a run of exactly nr pages */
+		head = cp_folio_head(pc, s);
+		if (head != run_head) {
+			if (run != run_nr)
+				return false;
+			run_head = head;
+			run = 0;
+			run_nr = cp_folio_nr_pages(pc, s);
+		}
+		run++;
 		prev = s;
 	}
 	*seen += n;
-	return n == l->nr_pages && l->tail == prev;
+	return run == run_nr && n == l->nr_pages && l->tail == prev;
 }
 
 bool cp_pagecache_check(const struct cp_pagecache *pc)
@@ -517,8 +625,17 @@ static bool pagecache_check(const struct cp_pagecache *pc, bool walk_pfns)
 	if (!list_check(pc, CP_LRU_INACTIVE_FILE, &on_lists) ||
 	    !list_check(pc, CP_LRU_ACTIVE_FILE, &on_lists))
 		return false;
-	for (c = 0; c < pc->params.nr_cpus; c++)
-		batched += pc->batches[c].nr;
+	for (c = 0; c < pc->params.nr_cpus; c++) {
+		unsigned i;
+
+		for (i = 0; i < pc->batches[c].nr; i++) {
+			uint32_t head = pc->batches[c].slots[i];
+
+			if (head >= pc->nr_slots || cp_folio_head(pc, head) != head)
+				return false;
+			batched += cp_folio_nr_pages(pc, head);
+		}
+	}
 	for (id = 0; id < pc->nr_mappings; id++) {
 		const struct cp_mapping *m = &pc->mappings[id];
 		uint64_t np = 0, ns = 0;
@@ -539,6 +656,19 @@ static bool pagecache_check(const struct cp_pagecache *pc, bool walk_pfns)
 			      pc->pfn_slot[pc->pages[s].pfn] != s ||
 			      cp_buddy_free_block_order(&pc->mem->buddy, pc->pages[s].pfn) >= 0)))
 				return false;
+			/* a folio's pages agree on order and LRU state, pfns
+			 * consecutive from the head's */
+			if (pc->pages[s].order) {
+				uint32_t h = cp_folio_head(pc, s);
+				const uint8_t same = CP_PG_LRU | CP_PG_ACTIVE | CP_PG_REFERENCED |
+						     CP_PG_WORKINGSET | CP_PG_ISOLATED;
+
+				if (!(f & CP_PG_RESIDENT) ||
+				    pc->pages[h].order != pc->pages[s].order ||
+				    ((pc->pages[h].flags ^ f) & same) ||
+				    pc->pages[s].pfn != pc->pages[h].pfn + (s - h))
+					return false;
+			}
 			np += !!(f & CP_PG_RESIDENT);
 			ns += !!(f & CP_PG_SHADOW);
 			lru_flag += !!(f & CP_PG_LRU);

@@ -40,7 +40,12 @@ enum cp_page_flags {
 
 /* 20 bytes (16 before pages were placed: the pfn adds 4, 16 MiB per 4M
  * slots). Invariants: RESIDENT and SHADOW exclusive; LRU implies
- * RESIDENT; PRIVATE implies RESIDENT; prev/next are CP_NIL unless LRU. */
+ * RESIDENT; PRIVATE implies RESIDENT; prev/next are CP_NIL unless LRU.
+ * order: the resident page belongs to a folio of 2^order pages (0 for a
+ * plain page and for every non-resident slot); the folio starts at the
+ * index aligned to it (index & ~(2^order - 1)), and all its pages have
+ * the same order and the same LRU state (LRU, ACTIVE, REFERENCED,
+ * WORKINGSET, ISOLATED), and sit next to each other on their list. */
 struct cp_page {
 	uint32_t prev, next; /* LRU neighbours (slot numbers) */
 	union {
@@ -50,7 +55,8 @@ struct cp_page {
 	uint32_t pfn;        /* its order-0 block in the buddy when RESIDENT */
 	uint8_t flags;       /* enum cp_page_flags */
 	uint8_t pflags;      /* CP_PG_PRIVATE */
-	uint8_t pad[2];
+	uint8_t order;       /* folio_order() of the folio it belongs to */
+	uint8_t pad;
 };
 
 /* One LRU list: head is the most recently added end. */
@@ -61,7 +67,8 @@ struct cp_lru_list {
 
 enum cp_lru_kind { CP_LRU_INACTIVE_FILE, CP_LRU_ACTIVE_FILE, CP_NR_LRU };
 
-/* Per-CPU pending LRU additions (lru_add_pvec / folio_batch). */
+/* Per-CPU pending LRU additions (lru_add_pvec / folio_batch): one entry
+ * per folio (its head slot), as the kernel's folio_batch holds folios. */
 struct cp_lru_batch {
 	uint32_t slots[32];
 	unsigned nr;
@@ -178,8 +185,21 @@ int cp_add_folio_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_
  * folios (cp_add_folio_to_page_cache_lru). */
 void cp_mapping_set_large_folios(struct cp_pagecache *pc, uint32_t id);
 
-/* mark_page_accessed() / folio_mark_accessed() for a resident page. */
+/* mark_page_accessed() / folio_mark_accessed() for a resident page:
+ * acts on the whole folio the page belongs to (6.1 mm/swap.c
+ * folio_mark_accessed(), folio_activate()); activation counts the
+ * folio's pages (pgactivate, the workingset clock). */
 void cp_mark_page_accessed(struct cp_pagecache *pc, uint32_t slot, int cpu);
+
+/* The slot of the first page of the folio slot belongs to (slot itself
+ * for an order-0 page). */
+uint32_t cp_folio_head(const struct cp_pagecache *pc, uint32_t slot);
+
+/* folio_nr_pages() of the folio slot belongs to. */
+static inline uint32_t cp_folio_nr_pages(const struct cp_pagecache *pc, uint32_t slot)
+{
+	return 1u << pc->pages[slot].order;
+}
 
 /* invalidate_mapping_pages(mapping, 0, -1): drop every resident page, no
  * shadow entries left (drop_caches, inode steal). Returns pages dropped. */
@@ -194,8 +214,18 @@ uint32_t cp_pagecache_slot_mapping(const struct cp_pagecache *pc, uint32_t slot)
 
 /* __remove_mapping() for a clean page reclaim has taken off the LRU:
  * the slot keeps a shadow entry (workingset_eviction), the page's memory
- * is freed and uncharged. */
+ * is freed and uncharged. One page only (its order is cleared): for a
+ * page of a large folio the caller evicts the folio's other pages too
+ * (reclaim uses cp_pagecache_evict_folio). */
 void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot);
+
+/* __remove_mapping() of the whole folio slot belongs to, every page off
+ * the LRU (isolated together): one workingset_eviction() stamp aged by
+ * folio_nr_pages() (6.1 mm/workingset.c), kept in each page's slot as
+ * its shadow (6.1 page_cache_delete() stores one entry over the folio's
+ * range); each page's memory is freed and uncharged. Returns the pages
+ * evicted. */
+uint32_t cp_pagecache_evict_folio(struct cp_pagecache *pc, uint32_t slot);
 
 /* lru_add_drain(): this CPU's batch onto the LRU. */
 void cp_lru_add_drain(struct cp_pagecache *pc, int cpu);
@@ -209,8 +239,10 @@ uint32_t cp_pagecache_pfn_slot(const struct cp_pagecache *pc, uint32_t pfn);
 
 /*
  * isolate_migratepages_block()'s test for a page-cache page: the page at
- * pfn is ours, on an LRU list (PG_lru: not in a per-CPU add batch) and
- * not isolated by reclaim. SIMPLIFIED: the kernel also migrates anon
+ * pfn is ours, on an LRU list (PG_lru: not in a per-CPU add batch), not
+ * isolated by reclaim, and not part of a large folio (6.1 skips a
+ * PageCompound page unless cc->alloc_contig, which compaction for an
+ * allocation is not). SIMPLIFIED: the kernel also migrates anon
  * and other __PageMovable pages; the model moves only page cache.
  */
 bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn);

@@ -14,6 +14,9 @@
  *    activations since the last reclaim cycle);
  *  - deactivation is unconditional for unmapped pages (PG_referenced is
  *    not consulted; 6.1 sets PG_workingset);
+ *  - isolation takes whole folios (6.1 isolate_lru_folios()): a large
+ *    folio counts folio_nr_pages() toward the batch, is taken whole
+ *    even past the batch, deactivated or evicted as a unit;
  *  - an isolated inactive page is reclaimed whether or not it was
  *    referenced (page_check_references gives RECLAIM_CLEAN for a
  *    referenced unmapped file page, and it is clean);
@@ -68,22 +71,36 @@ static void count_scan(struct cp_vmscan *vm, struct cp_scan_control *sc, uint64_
 	}
 }
 
-/* isolate_lru_pages(): up to nr pages from the tail of list kind. */
-static unsigned isolate_lru_pages(struct cp_pagecache *pc, enum cp_lru_kind kind, unsigned nr,
-				  uint32_t *out)
+/*
+ * isolate_lru_pages() / 6.1 isolate_lru_folios(): whole folios from the
+ * tail of list kind while fewer than nr pages are taken. A folio counts
+ * its folio_nr_pages() against nr and is taken whole, so the last one
+ * may overshoot (a 512-page folio at the tail meets a 32-page batch at
+ * once). out[] gets each folio's head slot (at most nr folios); *nr_folios
+ * their number. Returns the pages taken (the kernel's nr_taken, equal to
+ * nr_scanned here: nothing is skipped).
+ */
+static uint64_t isolate_lru_pages(struct cp_pagecache *pc, enum cp_lru_kind kind, unsigned nr,
+				  uint32_t *out, unsigned *nr_folios)
 {
+	uint64_t taken = 0;
 	unsigned n = 0;
 
-	while (n < nr) {
-		uint32_t slot = cp_lru_tail(pc, kind);
+	while (taken < nr) {
+		uint32_t slot = cp_lru_tail(pc, kind), head, np, i;
 
 		if (slot == CP_NIL)
 			break;
-		cp_lru_del(pc, slot);
-		pc->pages[slot].flags |= CP_PG_ISOLATED;
-		out[n++] = slot;
+		head = cp_folio_head(pc, slot);
+		np = cp_folio_nr_pages(pc, head);
+		cp_lru_del_folio(pc, head);
+		for (i = 0; i < np; i++)
+			pc->pages[head + i].flags |= CP_PG_ISOLATED;
+		out[n++] = head;
+		taken += np;
 	}
-	return n;
+	*nr_folios = n;
+	return taken;
 }
 
 uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
@@ -95,21 +112,27 @@ uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 
 	cp_lru_add_drain(pc, sc->ctx ? sc->ctx->cpu : 0);
 	while (done < nr_to_scan) {
-		uint64_t want = nr_to_scan - done;
-		unsigned n, i;
+		uint64_t want = nr_to_scan - done, n;
+		unsigned nf, i, j;
 
 		n = isolate_lru_pages(pc, CP_LRU_ACTIVE_FILE,
 				      want < CP_SWAP_CLUSTER_MAX ? (unsigned)want : CP_SWAP_CLUSTER_MAX,
-				      slots);
+				      slots, &nf);
 		if (n == 0)
 			break;
-		for (i = 0; i < n; i++) {
-			struct cp_page *p = &pc->pages[slots[i]];
+		/* each folio is deactivated as a unit and keeps its order
+		 * (move_folios_to_lru counts folio_nr_pages()) */
+		for (i = 0; i < nf; i++) {
+			uint32_t head = slots[i], np = cp_folio_nr_pages(pc, head);
 
-			p->flags &= (uint8_t)~(CP_PG_ACTIVE | CP_PG_ISOLATED);
-			if (vm->profile->workingset_flag)
-				p->flags |= CP_PG_WORKINGSET;
-			cp_lru_add_head(pc, slots[i]);
+			for (j = 0; j < np; j++) {
+				struct cp_page *p = &pc->pages[head + j];
+
+				p->flags &= (uint8_t)~(CP_PG_ACTIVE | CP_PG_ISOLATED);
+				if (vm->profile->workingset_flag)
+					p->flags |= CP_PG_WORKINGSET;
+			}
+			cp_lru_add_folio_head(pc, head);
 		}
 		cp_count(vm->vmstat, CP_VM_PGREFILL, n);
 		cp_count(vm->vmstat, CP_VM_PGDEACTIVATE, n);
@@ -125,18 +148,21 @@ uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 {
 	struct cp_pagecache *pc = vm->pc;
 	uint32_t slots[CP_SWAP_CLUSTER_MAX];
-	unsigned n, i;
+	unsigned nf, i, j;
+	uint64_t n;
 
 	cp_lru_add_drain(pc, sc->ctx ? sc->ctx->cpu : 0);
 	if (nr_to_scan > CP_SWAP_CLUSTER_MAX)
 		nr_to_scan = CP_SWAP_CLUSTER_MAX;
-	n = isolate_lru_pages(pc, CP_LRU_INACTIVE_FILE, (unsigned)nr_to_scan, slots);
-	/* shrink_page_list(): clean, unmapped: reclaim, referenced or not */
-	for (i = 0; i < n; i++) {
-		struct cp_page *p = &pc->pages[slots[i]];
+	n = isolate_lru_pages(pc, CP_LRU_INACTIVE_FILE, (unsigned)nr_to_scan, slots, &nf);
+	/* shrink_page_list() / shrink_folio_list(): clean, unmapped:
+	 * reclaim, referenced or not; the folio leaves whole */
+	for (i = 0; i < nf; i++) {
+		uint32_t head = slots[i], np = cp_folio_nr_pages(pc, head);
 
-		p->flags &= (uint8_t)~(CP_PG_ISOLATED | CP_PG_REFERENCED);
-		cp_pagecache_evict(pc, slots[i]);
+		for (j = 0; j < np; j++)
+			pc->pages[head + j].flags &= (uint8_t)~(CP_PG_ISOLATED | CP_PG_REFERENCED);
+		cp_pagecache_evict_folio(pc, head);
 	}
 	sc->nr_scanned += n;
 	count_scan(vm, sc, n, n);

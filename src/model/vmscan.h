@@ -41,12 +41,14 @@ struct cp_vmscan {
  * inactive * ratio < active. */
 bool cp_inactive_file_is_low(const struct cp_pagecache *pc);
 
-/* shrink_active_list(): deactivate up to nr_to_scan pages from the
+/* shrink_active_list(): deactivate whole folios, about nr_to_scan pages
+ * (isolation may pass it by part of a folio), from the
  * active tail to the inactive head. Returns pages deactivated. */
 uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 			       struct cp_scan_control *sc);
 
-/* shrink_inactive_list(): isolate up to nr_to_scan pages from the
+/* shrink_inactive_list(): isolate whole folios while fewer than
+ * nr_to_scan (at most SWAP_CLUSTER_MAX) pages are taken, from the
  * inactive tail and reclaim the clean unmapped ones (all of ours).
  * Returns pages reclaimed. */
 uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,

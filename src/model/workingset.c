@@ -42,19 +42,19 @@ uint32_t cp_workingset_eviction(struct cp_pagecache *pc, uint32_t nr_pages)
 }
 
 bool cp_workingset_refault(struct cp_pagecache *pc, uint32_t stamp, bool shadow_workingset,
-			   bool *restore)
+			   uint32_t nr_pages, bool *restore)
 {
 	uint32_t distance = pc->lruvec.nonresident_age - stamp; /* mod 2^32 */
 	uint64_t workingset_size = cp_lru_size(pc, CP_LRU_ACTIVE_FILE);
 
 	*restore = false;
-	cp_count(pc->vmstat, CP_VM_WORKINGSET_REFAULT, 1);
+	cp_count(pc->vmstat, CP_VM_WORKINGSET_REFAULT, nr_pages);
 	if (distance > workingset_size)
 		return false;
-	cp_count(pc->vmstat, CP_VM_WORKINGSET_ACTIVATE, 1);
+	cp_count(pc->vmstat, CP_VM_WORKINGSET_ACTIVATE, nr_pages);
 	if (pc->params.workingset_flag && shadow_workingset) {
 		*restore = true;
-		cp_count(pc->vmstat, CP_VM_WORKINGSET_RESTORE, 1);
+		cp_count(pc->vmstat, CP_VM_WORKINGSET_RESTORE, nr_pages);
 	}
 	return true;
 }

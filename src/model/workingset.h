@@ -23,11 +23,12 @@ uint32_t cp_workingset_eviction(struct cp_pagecache *pc, uint32_t nr_pages);
  * when distance <= active file pages (no swap: anon does not count).
  * Counts workingset_refault_file always, workingset_activate_file on
  * activation and, in 6.1 when the shadow recorded PG_workingset,
- * workingset_restore_file. Returns true when the page should start on
+ * workingset_restore_file, each by nr_pages (the folio's pages: 6.1
+ * workingset_refault() counts folio_nr_pages()). Returns true when the page should start on
  * the active list; *restore says it gets PG_workingset back.
  */
 bool cp_workingset_refault(struct cp_pagecache *pc, uint32_t stamp, bool shadow_workingset,
-			   bool *restore);
+			   uint32_t nr_pages, bool *restore);
 
 /* workingset_activation() / workingset_age_nonresident(): an activation
  * ages the clock, so pages promoted by use count like evictions. */
