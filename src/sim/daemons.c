@@ -208,6 +208,23 @@ static void task_setup(struct cp_task *t, struct cp_world *w, const char *name, 
 	t->ctx.work = &t->rwork;
 }
 
+/* A daemon that sleeps until woken (kswapd, kcompactd): its task on
+ * CPU 0, its actor started blocked, and the waker the model calls. */
+static int add_sleeper(struct cp_world *w, const struct cp_actor_ops *ops, void *priv,
+		       struct cp_task *t, const char *name, struct cp_engine_waker *waker)
+{
+	int rc;
+
+	task_setup(t, w, name, 0);
+	rc = cp_engine_add_actor(w->e, ops, priv, CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED,
+				 &t->id);
+	if (rc)
+		return rc;
+	waker->e = w->e;
+	waker->id = t->id;
+	return 0;
+}
+
 int cp_daemons_start(struct cp_world *w)
 {
 	struct cp_daemons *d = cp_calloc(1, sizeof(*d));
@@ -216,23 +233,16 @@ int cp_daemons_start(struct cp_world *w)
 	if (!d)
 		return -CP_ENOMEM;
 	w->daemons = d;
-	task_setup(&d->kswapd.task, w, "kswapd0", 0);
-	d->kswapd.failures = 0;
-	rc = cp_engine_add_actor(w->e, &kswapd_ops, &d->kswapd,
-				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED, &d->kswapd.task.id);
+	rc = add_sleeper(w, &kswapd_ops, &d->kswapd, &d->kswapd.task, "kswapd0",
+			 &w->kswapd_waker);
 	if (rc)
 		return rc;
-	w->kswapd_waker.e = w->e;
-	w->kswapd_waker.id = d->kswapd.task.id;
 	w->reclaim.wake_kswapd = cp_engine_waker_wake;
 	w->reclaim.wake_priv = &w->kswapd_waker;
-	task_setup(&d->kcompactd.task, w, "kcompactd0", 0);
-	rc = cp_engine_add_actor(w->e, &kcompactd_ops, &d->kcompactd,
-				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED, &d->kcompactd.task.id);
+	rc = add_sleeper(w, &kcompactd_ops, &d->kcompactd, &d->kcompactd.task, "kcompactd0",
+			 &w->kcompactd_waker);
 	if (rc)
 		return rc;
-	w->kcompactd_waker.e = w->e;
-	w->kcompactd_waker.id = d->kcompactd.task.id;
 	w->compaction.wake = cp_engine_waker_wake;
 	w->compaction.wake_priv = &w->kcompactd_waker;
 	if (w->reclaim.kswapd_wanted) {
