@@ -74,6 +74,21 @@ int cp_xfs_ig_parse(const char *text, uint64_t ig[7])
 	return -CP_ENOENT;
 }
 
+/* The 11 free-block counts (orders 0..10) that end a line of
+ * /proc/buddyinfo or /proc/pagetypeinfo, read from q up to eol (NULL: the
+ * end of the text). True when all 11 are there. */
+static bool parse_orders(const char *q, const char *eol, uint64_t v[11])
+{
+	int o, used;
+
+	for (o = 0; o < 11; o++) {
+		if (sscanf(q, " %" SCNu64 "%n", &v[o], &used) != 1 || (eol && q + used > eol))
+			return false;
+		q += used;
+	}
+	return true;
+}
+
 int cp_buddyinfo_parse(const char *text, uint64_t out[11])
 {
 	const char *p = text;
@@ -84,7 +99,7 @@ int cp_buddyinfo_parse(const char *text, uint64_t out[11])
 		const char *z = strstr(p, "zone");
 		const char *eol = strchr(p, '\n');
 		uint64_t v[11];
-		int n, used, o;
+		int o;
 
 		if (z && (!eol || z < eol)) {
 			z += 4;
@@ -92,13 +107,7 @@ int cp_buddyinfo_parse(const char *text, uint64_t out[11])
 				z++;
 			while (*z && *z != ' ' && *z != '\n')
 				z++; /* the zone's name */
-			for (o = 0; o < 11; o++) {
-				n = sscanf(z, " %" SCNu64 "%n", &v[o], &used);
-				if (n != 1 || (eol && z + used > eol))
-					break;
-				z += used;
-			}
-			if (o == 11) {
+			if (parse_orders(z, eol, v)) {
 				for (o = 0; o < 11; o++)
 					out[o] += v[o];
 				zones++;
@@ -129,17 +138,11 @@ int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
 				size_t n = strlen(types[k]);
 				uint64_t v[11];
 				const char *q = t + n;
-				int o, used;
+				int o;
 
 				if (strncmp(t, types[k], n) != 0 || (*q != ' ' && *q != '\t'))
 					continue;
-				for (o = 0; o < 11; o++) {
-					if (sscanf(q, " %" SCNu64 "%n", &v[o], &used) != 1 ||
-					    (eol && q + used > eol))
-						break;
-					q += used;
-				}
-				if (o == 11) {
+				if (parse_orders(q, eol, v)) {
 					for (o = 0; o < 11; o++)
 						out[k][o] += v[o];
 					lines++;
