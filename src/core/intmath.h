@@ -1,5 +1,7 @@
 /*
- * intmath.h - integer helpers the kernel has in lib/ (int_sqrt).
+ * intmath.h - integer helpers the kernel has in lib/ and
+ * include/linux/log2.h, bitops.h (int_sqrt, ilog2, __ffs,
+ * rounddown_pow_of_two).
  */
 #ifndef CP_INTMATH_H
 #define CP_INTMATH_H
@@ -24,6 +26,34 @@ static inline uint64_t cp_int_sqrt(uint64_t x)
 		bit >>= 2;
 	}
 	return r;
+}
+
+/* ilog2(): the highest set bit of x (x != 0). */
+static inline unsigned cp_ilog2(uint64_t x)
+{
+	unsigned b = 0;
+
+	while (x >>= 1)
+		b++;
+	return b;
+}
+
+/* __ffs(): the lowest set bit of x (x != 0). */
+static inline unsigned cp_ffs(uint64_t x)
+{
+	unsigned b = 0;
+
+	while (!(x & 1u)) {
+		x >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/* rounddown_pow_of_two() (x != 0). */
+static inline uint64_t cp_rounddown_pow_of_two(uint64_t x)
+{
+	return 1ull << cp_ilog2(x);
 }
 
 #endif /* CP_INTMATH_H */

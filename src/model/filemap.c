@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "core/bug.h"
+#include "core/intmath.h"
 #include "model/gfp.h"
 
 /* page_cache_alloc with readahead_gfp_mask (NORETRY), then the plain
@@ -85,18 +86,6 @@ static unsigned ra_new_order(unsigned order, uint32_t size)
 	return order;
 }
 
-/* __ffs(): the lowest set bit of x (x != 0). */
-static unsigned lowest_bit(uint32_t x)
-{
-	unsigned b = 0;
-
-	while (!(x & 1u)) {
-		x >>= 1;
-		b++;
-	}
-	return b;
-}
-
 /* The order of the folio at index in page_cache_ra_order()'s walk:
  * new_order, or smaller to stay aligned and not pass last. Order 1 is
  * never used (0 instead). */
@@ -105,7 +94,7 @@ static unsigned ra_folio_order(uint32_t index, unsigned new_order, uint32_t last
 	unsigned order = new_order;
 
 	if (index & ((1u << order) - 1)) {
-		order = lowest_bit(index);
+		order = cp_ffs(index);
 		if (order == 1)
 			order = 0;
 	}
@@ -283,16 +272,6 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 	return rc;
 }
 
-/* ilog2() of x (x != 0). */
-static unsigned log2_floor(uint32_t x)
-{
-	unsigned b = 0;
-
-	while (x >>= 1)
-		b++;
-	return b;
-}
-
 int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
 			    struct cp_alloc_ctx *ctx)
 {
@@ -302,7 +281,7 @@ int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index
 
 	CP_BUG_ON(end > pc->mappings[id].nr_index);
 	while (index < end) {
-		unsigned order = log2_floor(end - index);
+		unsigned order = cp_ilog2(end - index);
 
 		if (pc->pages[pc->mappings[id].base + index].flags & CP_PG_RESIDENT) {
 			index++;
@@ -310,8 +289,8 @@ int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index
 		}
 		if (order > CP_MAX_PAGECACHE_ORDER)
 			order = CP_MAX_PAGECACHE_ORDER;
-		if (index && lowest_bit(index) < order)
-			order = lowest_bit(index);
+		if (index && cp_ffs(index) < order)
+			order = cp_ffs(index);
 		/* larger orders may fail quietly (__GFP_NORETRY | __GFP_NOWARN) */
 		ctx->gfp = gfp | CP_GFP_NORETRY;
 		for (; order > 0; order--) {

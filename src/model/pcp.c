@@ -71,15 +71,7 @@
 
 #include "core/alloc.h"
 #include "core/bug.h"
-
-static unsigned rounddown_pow_of_two(unsigned v)
-{
-	unsigned r = 1;
-
-	while (r * 2 <= v)
-		r *= 2;
-	return r;
-}
+#include "core/intmath.h"
 
 uint32_t cp_pcp_zone_batchsize(uint64_t managed_pages, bool kernel_4_11)
 {
@@ -91,7 +83,7 @@ uint32_t cp_pcp_zone_batchsize(uint64_t managed_pages, bool kernel_4_11)
 	batch /= 4;
 	if (batch < 1)
 		batch = 1;
-	return rounddown_pow_of_two((unsigned)(batch + batch / 2)) - 1;
+	return (uint32_t)cp_rounddown_pow_of_two(batch + batch / 2) - 1;
 }
 
 uint32_t cp_pcp_zone_highsize(uint32_t batch, uint64_t low_wmark_pages, unsigned nr_cpus,
