@@ -118,7 +118,27 @@ int cp_buddyinfo_parse(const char *text, uint64_t out[11])
 	return zones ? 0 : -CP_ENOENT;
 }
 
-int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
+/* Does the "zone NAME" of the line at p (up to eol) name `zone`? The name
+ * ends at a comma (pagetypeinfo), a space or the end of the line
+ * (zoneinfo, buddyinfo). NULL zone: any. */
+static bool line_zone_is(const char *p, const char *eol, const char *zone)
+{
+	const char *z = strstr(p, "zone");
+	size_t n;
+
+	if (!z || (eol && z >= eol))
+		return false;
+	if (!zone)
+		return true;
+	z += 4;
+	while (*z == ' ')
+		z++;
+	n = strlen(zone);
+	return strncmp(z, zone, n) == 0 &&
+	       (z[n] == ',' || z[n] == ' ' || z[n] == '\n' || z[n] == '\0');
+}
+
+int cp_pagetypeinfo_parse_zone(const char *text, const char *zone, uint64_t out[3][11])
 {
 	static const char *const types[3] = { "Unmovable", "Movable", "Reclaimable" };
 	const char *p = text;
@@ -130,7 +150,8 @@ int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
 		const char *t = strstr(p, "type");
 		int k;
 
-		if (t && (!eol || t < eol) && strncmp(p, "Node", 4) == 0) {
+		if (t && (!eol || t < eol) && strncmp(p, "Node", 4) == 0 &&
+		    line_zone_is(p, eol, zone)) {
 			t += 4;
 			while (*t == ' ')
 				t++;
@@ -153,6 +174,32 @@ int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
 		p = eol ? eol + 1 : NULL;
 	}
 	return lines ? 0 : -CP_ENOENT;
+}
+
+int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
+{
+	return cp_pagetypeinfo_parse_zone(text, NULL, out);
+}
+
+int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+
+		if (strncmp(p, "Node", 4) == 0 && line_zone_is(p, eol, zone)) {
+			/* this zone's block runs to the next "Node" line */
+			const char *end = strstr(eol ? eol : p, "\nNode");
+			const char *m = eol ? strstr(eol, "\n        managed ") : NULL;
+
+			if (m && (!end || m < end))
+				return sscanf(m + 17, "%" SCNu64, pages) == 1 ? 0 : -CP_ENOENT;
+			return -CP_ENOENT;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return -CP_ENOENT;
 }
 
 static int read_ig(const char *path, uint64_t ig[7])
@@ -197,23 +244,65 @@ static int buddyinfo_start(struct cp_run_result *r, struct cp_diag *diag)
 	return rc;
 }
 
-int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag)
+/* The names the counters give the zones the model distinguishes. */
+static const char *const start_zones[][2] = {
+	{ "DMA", "dma" }, { "DMA32", "dma32" }, { "Normal", "normal" },
+};
+
+static int record_free_blocks(struct cp_run_result *r, const char *prefix,
+			      const uint64_t blocks[3][11], struct cp_diag *diag)
 {
 	static const char *const types[3] = { "unmovable", "movable", "reclaimable" };
-	uint64_t blocks[3][11];
-	char *text, name[64];
+	char name[80];
 	int rc = 0, t, o;
+
+	for (t = 0; !rc && t < 3; t++)
+		for (o = 0; !rc && o < 11; o++) {
+			snprintf(name, sizeof(name), "start_free_%s%s_order_%d", prefix, types[t], o);
+			rc = set(r, name, (int64_t)blocks[t][o], diag);
+		}
+	return rc;
+}
+
+/* Each zone's managed pages (/proc/zoneinfo) beside its free blocks: the
+ * model computes a zone's watermarks, lowmem reserve and per-CPU list
+ * sizes from them. */
+static int record_zones_managed(struct cp_run_result *r, struct cp_diag *diag)
+{
+	char *text, name[64];
+	uint64_t pages;
+	size_t z;
+	int rc = 0;
+
+	if (cp_kfile_read("/proc/zoneinfo", &text, NULL))
+		return 0;
+	for (z = 0; !rc && z < sizeof(start_zones) / sizeof(start_zones[0]); z++)
+		if (cp_zoneinfo_managed(text, start_zones[z][0], &pages) == 0) {
+			snprintf(name, sizeof(name), "zone_%s_managed_pages", start_zones[z][1]);
+			rc = set(r, name, (int64_t)pages, diag);
+		}
+	cp_free(text);
+	return rc;
+}
+
+int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag)
+{
+	uint64_t blocks[3][11];
+	char *text, prefix[16];
+	size_t z;
+	int rc = 0;
 
 	if (cp_kfile_read("/proc/pagetypeinfo", &text, NULL))
 		return 0;
 	if (cp_pagetypeinfo_parse(text, blocks) == 0)
-		for (t = 0; !rc && t < 3; t++)
-			for (o = 0; !rc && o < 11; o++) {
-				snprintf(name, sizeof(name), "start_free_%s_order_%d", types[t], o);
-				rc = set(r, name, (int64_t)blocks[t][o], diag);
-			}
+		rc = record_free_blocks(r, "", blocks, diag);
+	for (z = 0; !rc && z < sizeof(start_zones) / sizeof(start_zones[0]); z++)
+		if (cp_pagetypeinfo_parse_zone(text, start_zones[z][0], blocks) == 0) {
+			snprintf(prefix, sizeof(prefix), "%s_", start_zones[z][1]);
+			rc = record_free_blocks(r, prefix, blocks, diag);
+		}
 	cp_free(text);
-	return rc;
+	return rc ? rc : record_zones_managed(r, diag);
 }
 
 int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,

@@ -70,10 +70,23 @@ int cp_buddyinfo_parse(const char *text, uint64_t out[11]);
  * when no line of the three types parses. */
 int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11]);
 
+/* The same for the lines of one zone (its name as the file spells it:
+ * "DMA", "DMA32", "Normal"); NULL: every zone, as cp_pagetypeinfo_parse.
+ * Returns 0, or -CP_ENOENT when no line of that zone parses. */
+int cp_pagetypeinfo_parse_zone(const char *text, const char *zone, uint64_t out[3][11]);
+
+/* /proc/zoneinfo (mm/vmstat.c zoneinfo_show_print): the "managed" pages
+ * of the named zone. Returns 0, or -CP_ENOENT when the zone or its
+ * managed line is missing. */
+int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages);
+
 /* Records the free blocks of /proc/pagetypeinfo as counters
- * start_free_<type>_order_<o> (type unmovable, movable, reclaimable): the
- * machine's free memory as the run's set-up starts (after the balloon,
- * before dd), which the model can start from (cachepressure run
+ * start_free_<type>_order_<o> (type unmovable, movable, reclaimable;
+ * summed over the zones) and per zone as
+ * start_free_<zone>_<type>_order_<o> (zone dma, dma32, normal), with each
+ * zone's managed pages from /proc/zoneinfo as zone_<zone>_managed_pages:
+ * the machine's free memory as the run's set-up starts (after the
+ * balloon, before dd), which the model can start from (cachepressure run
  * --start-free). No file: no counters. */
 int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag);
 

@@ -140,6 +140,66 @@ static void pagetypeinfo_sums_free_blocks_by_type(void **state)
 			 -CP_ENOENT);
 }
 
+/* The same file read per zone: a zone's lines only; "DMA" must not take
+ * DMA32's lines (the name ends at the comma). */
+static const char pagetypeinfo_two_zones[] =
+	"Free pages count per migrate type at order       0      1      2      3      4      5      6      7      8      9     10 \n"
+	"Node    0, zone      DMA, type      Movable      0      0      0      0      0      0      0      0      0      1      3 \n"
+	"Node    0, zone    DMA32, type      Movable     14     17     20     23     26     25     24     25     26     40    713 \n"
+	"Node    0, zone    DMA32, type  Reclaimable     12     22     19     20     19     15     14     11      5      0      0 \n"
+	"Node    0, zone   Normal, type      Movable      1   1911   2101   1730   1242    663    318    117     41    230   4833 \n";
+
+static void pagetypeinfo_zone_takes_only_that_zones_lines(void **state)
+{
+	uint64_t b[3][11];
+
+	(void)state;
+	assert_int_equal(cp_pagetypeinfo_parse_zone(pagetypeinfo_two_zones, "DMA32", b), 0);
+	assert_int_equal(b[1][10], 713);
+	assert_int_equal(b[2][1], 22);
+	assert_int_equal(b[0][0], 0);
+	assert_int_equal(cp_pagetypeinfo_parse_zone(pagetypeinfo_two_zones, "DMA", b), 0);
+	assert_int_equal(b[1][10], 3); /* not 3 + 713 + 4833 */
+	assert_int_equal(cp_pagetypeinfo_parse_zone(pagetypeinfo_two_zones, "Normal", b), 0);
+	assert_int_equal(b[1][1], 1911);
+	assert_int_equal(cp_pagetypeinfo_parse_zone(pagetypeinfo_two_zones, "Movable", b),
+			 -CP_ENOENT);
+	assert_int_equal(cp_pagetypeinfo_parse_zone(pagetypeinfo_two_zones, NULL, b), 0);
+	assert_int_equal(b[1][10], 3 + 713 + 4833);
+}
+
+/* mm/vmstat.c zoneinfo_show_print(): "managed" belongs to the zone whose
+ * "Node N, zone NAME" header comes before it; a zone with no managed
+ * line before the next header is missing. */
+static void zoneinfo_managed_of_the_named_zone(void **state)
+{
+	static const char zi[] = "Node 0, zone      DMA\n"
+				 "  per-node stats\n"
+				 "      nr_inactive_anon 1\n"
+				 "  pages free     3840\n"
+				 "        present  3998\n"
+				 "        managed  3840\n"
+				 "Node 0, zone    DMA32\n"
+				 "  pages free     772507\n"
+				 "        managed  772915\n"
+				 "Node 0, zone   Normal\n"
+				 "  pages free     5218730\n"
+				 "        managed  5394266\n"
+				 "Node 0, zone  Movable\n"
+				 "  pages free     0\n";
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(cp_zoneinfo_managed(zi, "DMA32", &v), 0);
+	assert_int_equal(v, 772915);
+	assert_int_equal(cp_zoneinfo_managed(zi, "DMA", &v), 0);
+	assert_int_equal(v, 3840);
+	assert_int_equal(cp_zoneinfo_managed(zi, "Normal", &v), 0);
+	assert_int_equal(v, 5394266);
+	assert_int_equal(cp_zoneinfo_managed(zi, "Movable", &v), -CP_ENOENT);
+	assert_int_equal(cp_zoneinfo_managed(zi, "HighMem", &v), -CP_ENOENT);
+}
+
 static void meminfo_available_from_a_file(void **state)
 {
 	char path[] = "/tmp/cp-test-meminfo-XXXXXX";
@@ -239,6 +299,8 @@ int main(void)
 		cmocka_unit_test(xfs_ig_line_is_found_among_others),
 		cmocka_unit_test(buddyinfo_sums_the_zones_by_order),
 		cmocka_unit_test(pagetypeinfo_sums_free_blocks_by_type),
+		cmocka_unit_test(pagetypeinfo_zone_takes_only_that_zones_lines),
+		cmocka_unit_test(zoneinfo_managed_of_the_named_zone),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
 		cmocka_unit_test(balloon_page_tables_one_pte_page_per_2mib),
