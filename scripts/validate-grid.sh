@@ -9,12 +9,14 @@
 # 17.5 GiB available and some 18 GB of disk for its image, and is refused
 # otherwise). Calibrates this machine once into OUT_DIR/machine.ini (kept:
 # delete it to measure again) and runs, for each row,
-#   cachepressure validate seed --mem MEM --confine CONFINE --repeat 3 \
+#   cachepressure validate seed --mem MEM --confine CONFINE --repeat N \
 #       --machine OUT_DIR/machine.ini --json OUT_DIR/seed-CONFINE-MEM.json
-# with the table in OUT_DIR/seed-CONFINE-MEM.txt. One machine profile for
+# (N: $REPEAT, default 3) with the table in OUT_DIR/seed-CONFINE-MEM.txt. One machine profile for
 # every row; nothing is tuned per row. Before each real run it waits while
 # another real run (fs_mark, cachepressure real/validate/calibrate) is on.
 set -eu
+REPEAT=${REPEAT:-3}
+case $REPEAT in ''|*[!0-9]*|0) echo "validate-grid: REPEAT=$REPEAT is not a count >= 1" >&2; exit 2;; esac
 BUILD=${1:-build}
 OUT=${2:-/var/tmp/cp-validate-grid}
 [ $# -gt 2 ] && shift 2 || set -- memcg:1G global:2G memcg:2G global:1G global:16G
@@ -42,7 +44,7 @@ for row in "$@"; do
 	mem=${row#*:}
 	wait_quiet
 	echo "validate-grid: seed, $confine, $mem" >&2
-	"$CP" validate seed --mem "$mem" --confine "$confine" --repeat 3 \
+	"$CP" validate seed --mem "$mem" --confine "$confine" --repeat "$REPEAT" \
 		--machine "$OUT/machine.ini" --json "$OUT/seed-$confine-$mem.json" \
 		>"$OUT/seed-$confine-$mem.txt" || echo "validate-grid: $row exited $?" >&2
 	cat "$OUT/seed-$confine-$mem.txt"
