@@ -17,7 +17,10 @@
 # compaction:mm_compaction_begin and kmem:mm_page_alloc_extfrag (fallbacks
 # to another migratetype's pageblock: what boosts the watermarks).
 # Prints: kswapd runs and reclaimed pages by the order kswapd was woken
-# at, reclaimed pages by priority, the gfp masks of high-order wake-ups,
+# at, reclaimed pages by priority, what became of the pages isolated from
+# the inactive lists (kswapd's and everyone else's: scanned, reclaimed,
+# activated, kept referenced, unmap failures, dirty, under writeback,
+# immediate), the gfp masks of high-order wake-ups,
 # and the counts of compactions and fallbacks. The raw trace is kept with -o.
 # Exits with the command's status (130 on SIGINT/SIGTERM, after stopping it).
 set -eu
@@ -27,7 +30,7 @@ while [ $# -gt 0 ]; do
 	-o) [ $# -ge 2 ] || { echo "trace-kswapd-orders: -o needs a file" >&2; exit 2; }
 	    out=$2; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "trace-kswapd-orders: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -75,6 +78,15 @@ function field(name,   i) {
 	if (o > 0) gfp[field("gfp_flags")]++
 }
 /mm_vmscan_kswapd_wake:/ { cur = field("order"); runs[cur]++ }
+/mm_vmscan_lru_shrink_inactive:/ {
+	# every inactive-list batch (kswapd, direct and memcg reclaim): why
+	# isolated pages were not reclaimed (the outcomes of shrink_folio_list)
+	who = ($1 ~ /^kswapd/) ? "kswapd" : "others"
+	s_scan[who] += field("nr_scanned"); s_recl[who] += field("nr_reclaimed")
+	s_act[who] += field("nr_activate_file"); s_keep[who] += field("nr_ref_keep")
+	s_unmap[who] += field("nr_unmap_fail"); s_dirty[who] += field("nr_dirty")
+	s_wb[who] += field("nr_writeback"); s_imm[who] += field("nr_immediate")
+}
 /mm_vmscan_lru_shrink_inactive:/ && $1 ~ /^kswapd/ {
 	r = field("nr_reclaimed"); reclaimed[cur] += r; total += r
 	by_prio[field("priority")] += r
@@ -92,6 +104,11 @@ END {
 	for (p = 12; p >= 0; p--)
 		if (by_prio[p]) printf " %d:%d", p, by_prio[p]
 	printf "\n"
+	printf "%-7s %10s %10s %10s %10s %10s %10s %10s %10s\n", "inactive", "scanned",
+	       "reclaimed", "activated", "ref_keep", "unmap_fail", "dirty", "writeback", "immediate"
+	for (w in s_scan)
+		printf "%-7s %10d %10d %10d %10d %10d %10d %10d %10d\n", w, s_scan[w], s_recl[w],
+		       s_act[w], s_keep[w], s_unmap[w], s_dirty[w], s_wb[w], s_imm[w]
 	print "gfp of the high-order wake-ups:"
 	for (g in gfp) printf "  %6d %s\n", gfp[g], g
 	printf "compactions begun %d, migratetype fallbacks %d, trace events lost %d\n",

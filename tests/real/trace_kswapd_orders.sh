@@ -26,6 +26,7 @@ RC=$?
 [ "$RC" = 3 ] || fail "exit status $RC, expected the command's 3"
 grep -q '^order  *wake-ups  *kswapd runs' "$OUT" || fail "no table header"
 grep -q '^kswapd reclaimed [0-9]* pages in all' "$OUT" || fail "no total line"
+grep -q '^inactive  *scanned  *reclaimed  *activated  *ref_keep' "$OUT" || fail "no inactive-list table"
 [ -s "$T/raw" ] || fail "-o kept no raw trace"
 [ "$(left)" = 0 ] || fail "a tracing instance was left behind"
 echo "ok: status passed through, instance removed"
