@@ -128,7 +128,7 @@ void cp_compaction_init(struct cp_compaction *c, struct cp_mem *mem, struct cp_p
 	c->pc = pc;
 	c->vmstat = vmstat;
 	c->cached_migrate_pfn = 0;
-	c->cached_free_pfn = zone_free_start(&mem->buddy);
+	c->cached_free_pfn = zone_free_start(&mem->zones[0].buddy);
 	c->kcompactd_sleeping = true;
 }
 
@@ -170,7 +170,7 @@ static uint64_t compact_gap(unsigned order)
  * of both the lists and the counter, as in the kernel. */
 static bool zone_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark)
 {
-	return cp_buddy_watermark_ok(&m->buddy, order, mark, (int64_t)m->buddy.nr_free_pages);
+	return cp_buddy_watermark_ok(&m->zones[0].buddy, order, mark, (int64_t)m->zones[0].buddy.nr_free_pages);
 }
 
 enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned order)
@@ -186,7 +186,7 @@ enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned o
 	if (!zone_watermark_ok(m, 0, mark + compact_gap(order)))
 		return CP_COMPACT_SKIPPED;
 	if (order > CP_PAGE_ALLOC_COSTLY_ORDER) {
-		fragindex = cp_fragmentation_index(&m->buddy, order);
+		fragindex = cp_fragmentation_index(&m->zones[0].buddy, order);
 		if (fragindex >= 0 && fragindex <= CP_EXTFRAG_THRESHOLD)
 			return CP_COMPACT_NOT_SUITABLE_ZONE;
 	}
@@ -244,7 +244,7 @@ static bool can_steal(unsigned order, enum cp_migratetype mt)
 static enum cp_compact_result compact_finished(struct cp_compaction *c,
 					       struct compact_control *cc)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[0].buddy;
 	unsigned o, mt;
 
 	if (scanners_met(cc)) {
@@ -288,7 +288,7 @@ static bool suitable_migration_source(const struct cp_buddy *b, const struct com
  */
 static unsigned isolate_migratepages(struct compact_control *cc, const struct cp_compaction *c)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[0].buddy;
 	uint32_t low_pfn = cc->migrate_pfn;
 	uint32_t block_end = pageblock_end(low_pfn);
 
@@ -344,7 +344,7 @@ static bool suitable_migration_target(const struct cp_buddy *b, uint32_t block_s
 static void isolate_freepages_block(struct cp_compaction *c, struct compact_control *cc,
 				    uint32_t *start, uint32_t end)
 {
-	struct cp_buddy *b = &c->mem->buddy;
+	struct cp_buddy *b = &c->mem->zones[0].buddy;
 	uint32_t pfn = *start;
 
 	while (pfn < end) {
@@ -376,7 +376,7 @@ static void isolate_freepages_block(struct cp_compaction *c, struct compact_cont
  * the migration scanner's. */
 static void isolate_freepages(struct cp_compaction *c, struct compact_control *cc)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[0].buddy;
 	uint32_t block_start = pageblock_start(cc->free_pfn);
 	uint32_t low_pfn = pageblock_end(cc->migrate_pfn);
 	uint32_t isolate_start = cc->free_pfn;
@@ -462,7 +462,7 @@ static void release_freepages(struct cp_compaction *c)
 
 		if (pfn > high)
 			high = pfn;
-		rc = cp_buddy_free(&c->mem->buddy, pfn, 0, NULL);
+		rc = cp_buddy_free(&c->mem->zones[0].buddy, pfn, 0, NULL);
 		CP_BUG_ON(rc);
 	}
 	c->nr_freepages = c->free_next = 0;
@@ -475,7 +475,7 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
 				       enum cp_migrate_mode mode, int cpu,
 				       struct cp_compact_stats *st)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[0].buddy;
 	struct compact_control cc = {
 		.order = order,
 		.mode = mode,
@@ -577,7 +577,7 @@ out:
 
 bool cp_compaction_check(const struct cp_compaction *c)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[0].buddy;
 
 	return c->nr_freepages == 0 && c->free_next == 0 && c->cached_migrate_pfn < b->nr_pages &&
 	       c->cached_free_pfn < b->nr_pages &&

@@ -255,18 +255,18 @@ static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p,
 		.nr_reserved = p->reserve_pages ? 1 : 0,
 		.kernel_4_11 = p->buddy_4_11,
 	};
-	int rc = cp_buddy_init(&m->buddy, &bp, diag);
+	int rc = cp_buddy_init(&m->zones[0].buddy, &bp, diag);
 
 	if (rc)
 		return rc;
 	if (p->start_free) {
-		rc = lay_out_fragments(&m->buddy, frag);
+		rc = lay_out_fragments(&m->zones[0].buddy, frag);
 		if (rc) {
-			cp_buddy_release(&m->buddy);
+			cp_buddy_release(&m->zones[0].buddy);
 			return rc;
 		}
 	}
-	cp_buddy_set_boost_cap(&m->buddy, m->wmark.high, p->watermark_boost_factor);
+	cp_buddy_set_boost_cap(&m->zones[0].buddy, m->wmark.high, p->watermark_boost_factor);
 	m->buddy_alloc_flags = p->alloc_nofragment && !p->buddy_4_11 ? CP_BUDDY_ALLOC_NOFRAGMENT : 0;
 	if (p->nr_cpus) {
 		/* setup_zone_pageset() -> zone_set_pageset_high_and_batch() */
@@ -278,9 +278,9 @@ static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p,
 			.low_wmark_pages = m->wmark.low,
 		};
 
-		rc = cp_pcp_init(&m->pcp, &pp, diag);
+		rc = cp_pcp_init(&m->zones[0].pcp, &pp, diag);
 		if (rc) {
-			cp_buddy_release(&m->buddy);
+			cp_buddy_release(&m->zones[0].buddy);
 			return rc;
 		}
 	}
@@ -317,6 +317,8 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 				mfk = thp;
 		}
 	}
+	m->nr_zones = 1;
+	m->zones[0].type = CP_ZONE_NORMAL;
 	m->total_pages = p->total_pages;
 	m->free_pages = p->total_pages;
 	m->min_free_kbytes = mfk;
@@ -361,8 +363,8 @@ void cp_mem_release(struct cp_mem *m)
 {
 	unsigned i;
 
-	cp_buddy_release(&m->buddy);
-	cp_pcp_release(&m->pcp);
+	cp_buddy_release(&m->zones[0].buddy);
+	cp_pcp_release(&m->zones[0].pcp);
 	for (i = 0; i < CP_MAX_OWNERS; i++) {
 		cp_free(m->anon[i].blocks);
 		memset(&m->anon[i], 0, sizeof(m->anon[i]));
@@ -379,12 +381,12 @@ int cp_mem_register_owner(struct cp_mem *m, const char *name)
 
 void cp_mem_set_cpu(struct cp_mem *m, int cpu)
 {
-	m->cpu = cpu >= 0 && (unsigned)cpu < m->pcp.nr_cpus ? cpu : 0;
+	m->cpu = cpu >= 0 && (unsigned)cpu < m->zones[0].pcp.nr_cpus ? cpu : 0;
 }
 
 void cp_mem_set_reclaim_active(struct cp_mem *m, bool active)
 {
-	m->pcp.reclaim_active = active && !m->buddy.kernel_4_11;
+	m->zones[0].pcp.reclaim_active = active && !m->zones[0].buddy.kernel_4_11;
 }
 
 void cp_mem_set_hooks(struct cp_mem *m, const struct cp_mem_hooks *hooks)
@@ -410,11 +412,11 @@ struct buddy_events {
 
 static struct buddy_events events_now(const struct cp_mem *m)
 {
-	const struct cp_buddy *b = &m->buddy;
+	const struct cp_buddy *b = &m->zones[0].buddy;
 
 	return (struct buddy_events){ b->nr_extfrag, b->nr_extfrag_fragmenting, b->nr_boost,
-				      b->nr_pageblocks_claimed, m->pcp.nr_refill_pages,
-				      m->pcp.nr_bulk_free_pages, m->pcp.nr_drains };
+				      b->nr_pageblocks_claimed, m->zones[0].pcp.nr_refill_pages,
+				      m->zones[0].pcp.nr_bulk_free_pages, m->zones[0].pcp.nr_drains };
 }
 
 static void count_events(struct cp_mem *m, const struct buddy_events *before)
@@ -443,7 +445,7 @@ static void wake_kswapd(struct cp_mem *m, unsigned order)
  * (pcp.nr_held_pages then) become or stop being free pages. */
 static void pcp_sync(struct cp_mem *m, uint64_t before)
 {
-	uint64_t now = m->pcp.nr_held_pages;
+	uint64_t now = m->zones[0].pcp.nr_held_pages;
 
 	/* modular arithmetic: either direction */
 	m->nr_owner[CP_OWNER_PCP] += now - before;
@@ -457,15 +459,15 @@ static int rmqueue(struct cp_mem *m, unsigned order, enum cp_migratetype mt, uns
 {
 	uint64_t owed, keep;
 
-	if (!cp_pcp_allowed_order(&m->pcp, order))
-		return cp_buddy_alloc(&m->buddy, order, mt, flags, pfn);
+	if (!cp_pcp_allowed_order(&m->zones[0].pcp, order))
+		return cp_buddy_alloc(&m->zones[0].buddy, order, mt, flags, pfn);
 	/* pages the count already gave away and not yet placed, this
 	 * block's included: a refill leaves the rest in the buddy */
-	owed = m->buddy.nr_free_pages - m->free_pages;
-	keep = owed > (1ull << order) && owed <= m->buddy.nr_free_pages ? owed - (1ull << order) : 0;
-	if (cpu < 0 || (unsigned)cpu >= m->pcp.nr_cpus)
+	owed = m->zones[0].buddy.nr_free_pages - m->free_pages;
+	keep = owed > (1ull << order) && owed <= m->zones[0].buddy.nr_free_pages ? owed - (1ull << order) : 0;
+	if (cpu < 0 || (unsigned)cpu >= m->zones[0].pcp.nr_cpus)
 		cpu = 0;
-	return cp_pcp_alloc(&m->pcp, &m->buddy, cpu, order, mt, flags, keep, pfn);
+	return cp_pcp_alloc(&m->zones[0].pcp, &m->zones[0].buddy, cpu, order, mt, flags, keep, pfn);
 }
 
 /*
@@ -477,7 +479,7 @@ static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt,
 		       int cpu, uint32_t *pfn)
 {
 	struct buddy_events before = events_now(m);
-	uint64_t held = m->pcp.nr_held_pages;
+	uint64_t held = m->zones[0].pcp.nr_held_pages;
 	unsigned flags = m->buddy_alloc_flags;
 	int rc;
 
@@ -489,7 +491,7 @@ static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt,
 		rc = rmqueue(m, order, mt, flags & ~CP_BUDDY_ALLOC_NOFRAGMENT, cpu, pfn);
 	pcp_sync(m, held);
 	/* rmqueue(): a boost set by this allocation wakes kswapd */
-	if (cp_buddy_test_and_clear_boosted(&m->buddy))
+	if (cp_buddy_test_and_clear_boosted(&m->zones[0].buddy))
 		wake_kswapd(m, 0);
 	count_events(m, &before);
 	CP_BUG_ON(rc && (rc != -CP_ENOSPC || order == 0));
@@ -501,15 +503,15 @@ static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt,
 static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 {
 	struct buddy_events before = events_now(m);
-	uint64_t held = m->pcp.nr_held_pages;
+	uint64_t held = m->zones[0].pcp.nr_held_pages;
 	int rc = 0;
 
-	if (cp_pcp_allowed_order(&m->pcp, order)) {
-		cp_pcp_free(&m->pcp, &m->buddy, m->cpu, pfn, order);
+	if (cp_pcp_allowed_order(&m->zones[0].pcp, order)) {
+		cp_pcp_free(&m->zones[0].pcp, &m->zones[0].buddy, m->cpu, pfn, order);
 		pcp_sync(m, held);
 		count_events(m, &before);
 	} else {
-		rc = cp_buddy_free(&m->buddy, pfn, order, NULL);
+		rc = cp_buddy_free(&m->zones[0].buddy, pfn, order, NULL);
 	}
 	CP_BUG_ON(rc);
 	(void)rc;
@@ -518,11 +520,11 @@ static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 uint64_t cp_mem_drain_all_pages(struct cp_mem *m)
 {
 	struct buddy_events before = events_now(m);
-	uint64_t held = m->pcp.nr_held_pages, n;
+	uint64_t held = m->zones[0].pcp.nr_held_pages, n;
 
-	if (!m->pcp.nr_cpus)
+	if (!m->zones[0].pcp.nr_cpus)
 		return 0;
-	n = cp_pcp_drain_all(&m->pcp, &m->buddy);
+	n = cp_pcp_drain_all(&m->zones[0].pcp, &m->zones[0].buddy);
 	pcp_sync(m, held);
 	count_events(m, &before);
 	CP_DEBUG_CHECK(cp_mem_check(m));
@@ -597,7 +599,7 @@ static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr)
 		} else {
 			/* split_page(): the block becomes pages; its last nr go */
 			if (!bl->nr_split) {
-				rc = cp_buddy_split_page(&m->buddy, bl->pfn, bl->order, NULL);
+				rc = cp_buddy_split_page(&m->zones[0].buddy, bl->pfn, bl->order, NULL);
 				CP_BUG_ON(rc);
 				(void)rc;
 			}
@@ -680,7 +682,7 @@ bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t 
 {
 	if (order == 0)
 		return cp_mem_watermark_ok(m, mark, 1);
-	return cp_buddy_watermark_ok(&m->buddy, order, mark, (int64_t)m->free_pages);
+	return cp_buddy_watermark_ok(&m->zones[0].buddy, order, mark, (int64_t)m->free_pages);
 }
 
 /* The watermark test of one attempt: nr pages by count (order-0 and
@@ -730,7 +732,7 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int fol
 		}
 		/* __alloc_pages_direct_reclaim(): progress but still no page:
 		 * the pages may sit on per-CPU lists; drain once, retry */
-		if (progress && m->pcp.nr_held_pages) {
+		if (progress && m->zones[0].pcp.nr_held_pages) {
 			cp_mem_drain_all_pages(m);
 			if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
 				take_pages(m, owner, nr);
@@ -744,7 +746,7 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int fol
 	}
 	/* Model rule: no allocation fails for good (OOM) while per-CPU
 	 * lists hold pages; drain them and try the min watermark again. */
-	if (!(ctx->gfp & CP_GFP_NORETRY) && m->pcp.nr_held_pages) {
+	if (!(ctx->gfp & CP_GFP_NORETRY) && m->zones[0].pcp.nr_held_pages) {
 		cp_mem_drain_all_pages(m);
 		if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
 			take_pages(m, owner, nr);
@@ -831,7 +833,7 @@ int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 	/* the watermark test saw a block of this order: it is there */
 	rc = place_block(m, order, mt, ctx->gfp, ctx->cpu, pfn);
 	CP_BUG_ON(rc);
-	rc = cp_buddy_split_page(&m->buddy, *pfn, order, NULL);
+	rc = cp_buddy_split_page(&m->zones[0].buddy, *pfn, order, NULL);
 	CP_BUG_ON(rc);
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return rc;
@@ -899,13 +901,13 @@ bool cp_mem_check(const struct cp_mem *m)
 	for (; i < CP_MAX_OWNERS; i++)
 		if (m->nr_owner[i] || m->anon[i].nr)
 			return false;
-	if (m->nr_owner[CP_OWNER_PCP] != m->pcp.nr_held_pages ||
-	    !cp_pcp_check(&m->pcp, &m->buddy))
+	if (m->nr_owner[CP_OWNER_PCP] != m->zones[0].pcp.nr_held_pages ||
+	    !cp_pcp_check(&m->zones[0].pcp, &m->zones[0].buddy))
 		return false;
 	return sum == m->total_pages && m->wmark.min <= m->wmark.low &&
 	       m->wmark.low <= m->wmark.high &&
-	       m->buddy.nr_allocated_pages == m->total_pages - m->free_pages &&
-	       m->buddy.nr_free_pages == m->free_pages;
+	       m->zones[0].buddy.nr_allocated_pages == m->total_pages - m->free_pages &&
+	       m->zones[0].buddy.nr_free_pages == m->free_pages;
 }
 
 bool cp_memcg_check(const struct cp_memcg *memcg)

@@ -134,9 +134,35 @@ struct cp_mem_anon {
 	uint64_t nr_pages;     /* invariant: pages of blocks[] <= nr_owner */
 };
 
+/* include/linux/mmzone.h enum zone_type on x86-64, same order. */
+enum cp_zone_type { CP_ZONE_DMA, CP_ZONE_DMA32, CP_ZONE_NORMAL, CP_NR_ZONE_TYPES };
+
+#define CP_MEM_MAX_ZONES 2 /* DMA32 and Normal (zone.c: DMA is not modelled) */
+
+/*
+ * One zone of the node: a pfn range [start_pfn, start_pfn + buddy.nr_pages)
+ * of the node's (global, unique) pfns, lowest zone first. Its buddy and
+ * pcp lists work in zone-local pfns (global - start_pfn); memory.c
+ * translates at its boundary, so callers only see global pfns.
+ */
+struct cp_mem_zone {
+	enum cp_zone_type type;     /* CP_ZONE_DMA32 or CP_ZONE_NORMAL */
+	uint32_t start_pfn;         /* global pfn of the buddy's pfn 0 */
+	uint64_t managed_pages;     /* zone_managed_pages(): watermarks, pcp sizes, reserve */
+	uint64_t free_pages;        /* NR_FREE_PAGES of the zone; invariant: buddy's free */
+	struct cp_watermarks wmark; /* without the boost (buddy.watermark_boost) */
+	/* lowmem_reserve[ZONE_NORMAL]: kept free from allocations that
+	 * could use Normal (0 for Normal itself) */
+	uint64_t lowmem_reserve;
+	struct cp_buddy buddy;
+	/* Per-CPU page lists (when pcp.nr_cpus > 0): their pages are
+	 * counted in nr_owner[CP_OWNER_PCP] (invariant: sum over zones). */
+	struct cp_pcp pcp;
+};
+
 struct cp_mem {
 	uint64_t total_pages;
-	uint64_t free_pages;   /* invariant: total - sum(nr_owner) */
+	uint64_t free_pages;   /* invariant: total - sum(nr_owner) = sum of zones' */
 	uint64_t nr_owner[CP_MAX_OWNERS];
 	char owner_name[CP_MAX_OWNERS][CP_OWNER_NAME_LEN];
 	unsigned nr_owners;
@@ -147,14 +173,12 @@ struct cp_mem {
 	struct cp_mem_hooks hooks;
 	struct cp_vmstat *vmstat;
 
-	/* Physical placement: every page counted in nr_owner[] is an
-	 * allocated page of buddy (invariant: buddy.nr_allocated_pages ==
-	 * total_pages - free_pages). Decisions never read it. */
-	struct cp_buddy buddy;
+	/* The zones, lowest first: every page counted in nr_owner[] is an
+	 * allocated page of one zone's buddy (invariant: their
+	 * nr_allocated_pages sum to total_pages - free_pages). */
+	struct cp_mem_zone zones[CP_MEM_MAX_ZONES];
+	unsigned nr_zones;            /* 1 or 2 */
 	unsigned buddy_alloc_flags;   /* CP_BUDDY_ALLOC_NOFRAGMENT or 0 */
-	/* Per-CPU page lists (when pcp.nr_cpus > 0): their pages are
-	 * nr_owner[CP_OWNER_PCP] (invariant), allocated for the buddy. */
-	struct cp_pcp pcp;
 	int cpu;                      /* smp_processor_id() of frees: cp_mem_set_cpu */
 	struct cp_mem_anon anon[CP_MAX_OWNERS];
 };
@@ -223,17 +247,17 @@ static inline bool cp_mem_watermark_ok(const struct cp_mem *m, uint64_t mark, ui
  * mmzone.h); the boost is always 0 when boosting is off (4.11). */
 static inline uint64_t cp_mem_wmark_min(const struct cp_mem *m)
 {
-	return m->wmark.min + m->buddy.watermark_boost;
+	return m->wmark.min + m->zones[0].buddy.watermark_boost;
 }
 
 static inline uint64_t cp_mem_wmark_low(const struct cp_mem *m)
 {
-	return m->wmark.low + m->buddy.watermark_boost;
+	return m->wmark.low + m->zones[0].buddy.watermark_boost;
 }
 
 static inline uint64_t cp_mem_wmark_high(const struct cp_mem *m)
 {
-	return m->wmark.high + m->buddy.watermark_boost;
+	return m->wmark.high + m->zones[0].buddy.watermark_boost;
 }
 
 /* zone_watermark_ok() for an order-`order` block against mark: the

@@ -556,7 +556,7 @@ bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn)
 int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
 			      int cpu)
 {
-	struct cp_buddy *b = &pc->mem->buddy;
+	struct cp_buddy *b = &pc->mem->zones[0].buddy;
 	uint32_t slot;
 	unsigned order;
 	int rc;
@@ -654,7 +654,7 @@ static bool pagecache_check(const struct cp_pagecache *pc, bool walk_pfns)
 			    ((f & CP_PG_RESIDENT) &&
 			     (pc->pages[s].pfn >= pc->nr_pfns ||
 			      pc->pfn_slot[pc->pages[s].pfn] != s ||
-			      cp_buddy_free_block_order(&pc->mem->buddy, pc->pages[s].pfn) >= 0)))
+			      cp_buddy_free_block_order(&pc->mem->zones[0].buddy, pc->pages[s].pfn) >= 0)))
 				return false;
 			/* a folio's pages agree on order and LRU state, pfns
 			 * consecutive from the head's */

@@ -50,7 +50,7 @@ bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order)
 
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r)
 {
-	return r->mem->buddy.watermark_boost != 0;
+	return r->mem->zones[0].buddy.watermark_boost != 0;
 }
 
 void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order)
@@ -91,7 +91,7 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_
 		.is_kswapd = true,
 		.ctx = ctx,
 	};
-	uint64_t boost = r->mem->buddy.watermark_boost;
+	uint64_t boost = r->mem->zones[0].buddy.watermark_boost;
 	uint64_t nr_boost_reclaim = boost;
 
 	r->kswapd_wanted = false;
@@ -127,7 +127,7 @@ restart:
 			sc.priority--;
 	} while (sc.priority >= 1);
 	if (boost) {
-		struct cp_buddy *b = &r->mem->buddy;
+		struct cp_buddy *b = &r->mem->zones[0].buddy;
 
 		b->watermark_boost -= b->watermark_boost < boost ? b->watermark_boost : boost;
 		/* there is likely room now: defragment pageblocks */

@@ -13,9 +13,6 @@
 
 #include "model/memory.h"
 
-/* include/linux/mmzone.h enum zone_type on x86-64, same order. */
-enum cp_zone_type { CP_ZONE_DMA, CP_ZONE_DMA32, CP_ZONE_NORMAL, CP_NR_ZONE_TYPES };
-
 /* sysctl_lowmem_reserve_ratio[] defaults (mm/page_alloc.c, 4.11 and 6.1):
  * 256 for DMA and DMA32, 32 for Normal. */
 #define CP_LOWMEM_RESERVE_RATIO_DMA 256u

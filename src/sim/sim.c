@@ -411,7 +411,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		}
 	}
 	cp_lru_add_drain_all(&w->pc);
-	memcpy(r->buddyinfo_start, w->mem.buddy.nr_free, sizeof(r->buddyinfo_start));
+	memcpy(r->buddyinfo_start, w->mem.zones[0].buddy.nr_free, sizeof(r->buddyinfo_start));
 	return 0;
 }
 

@@ -103,8 +103,8 @@ static void fill_interleaved(struct fixture *f)
 	for (i = 1; i < CACHED_PAGES; i += 2)
 		evict(f, i);
 	assert_int_equal(f->mem.free_pages, 1028);
-	assert_int_equal(f->mem.buddy.nr_free[0], 1020);
-	assert_int_equal(f->mem.buddy.nr_free[3], 1);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[0], 1020);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[3], 1);
 }
 
 /* __fragmentation_index by hand. A 1024-page zone with pfn 0 allocated
@@ -145,7 +145,7 @@ static void compaction_suitable_by_watermark_and_fragindex(void **state)
 	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_SUCCESS);
 	fill_interleaved(f);
 	assert_int_equal(cp_compaction_suitable(&f->mem, 3), CP_COMPACT_SUCCESS);
-	assert_int_equal(cp_fragmentation_index(&f->mem.buddy, 4), 937);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 937);
 	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_CONTINUE);
 	assert_int_equal(cp_compaction_suitable(&f->mem, 10), CP_COMPACT_SKIPPED);
 	fixture_free(f);
@@ -167,9 +167,9 @@ static void compaction_suitable_fragindex_at_most_500_is_not_suitable(void **sta
 	for (i = 0; i < CACHED_PAGES; i++)
 		if ((i / 8) % 2 == 1)
 			evict(f, i);
-	assert_int_equal(f->mem.buddy.nr_free[3], 128);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[3], 128);
 	assert_int_equal(f->mem.free_pages, 1024);
-	assert_int_equal(cp_fragmentation_index(&f->mem.buddy, 4), 493);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 493);
 	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_NOT_SUITABLE_ZONE);
 	fixture_free(f);
 }
@@ -230,7 +230,7 @@ static void compact_zone_moves_pages_and_frees_a_block_of_the_order(void **state
 	page(f, 2)->flags |= CP_PG_REFERENCED;
 	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
 			 CP_COMPACT_SUCCESS);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 9);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
 	assert_int_equal(st.migrated, 256);
 	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
 	assert_int_equal(f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED], st.migrate_scanned);
@@ -248,9 +248,9 @@ static void compact_zone_moves_pages_and_frees_a_block_of_the_order(void **state
 	assert_true(page(f, 2)->flags & CP_PG_REFERENCED);
 	assert_int_equal(f->pc.mappings[f->id].nrpages, 1020);
 	assert_int_equal(f->mem.free_pages, 1028);
-	assert_int_equal(f->mem.buddy.nr_free_pages, 1028);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, 1028);
 	assert_true(cp_pagecache_check(&f->pc));
-	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 	assert_true(cp_mem_check(&f->mem));
 	assert_true(cp_compaction_check(&f->c));
 	fixture_free(f);
@@ -272,17 +272,17 @@ static void compact_zone_takes_free_pages_only_from_movable_pageblocks(void **st
 
 	(void)state;
 	fill_interleaved(f);
-	f->mem.buddy.pageblock_mt[3] = CP_MIGRATE_UNMOVABLE;
+	f->mem.zones[0].buddy.pageblock_mt[3] = CP_MIGRATE_UNMOVABLE;
 	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
 			 CP_COMPACT_COMPLETE);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 9);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
 	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
 	for (i = 0; i < 512; i += 2)
 		assert_true(page(f, i)->pfn >= 1024 && page(f, i)->pfn < 1536);
 	for (i = 1537; i < 2040; i += 2)
-		assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, i), 0);
+		assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, i), 0);
 	assert_true(cp_pagecache_check(&f->pc));
-	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 	fixture_free(f);
 }
 
@@ -304,7 +304,7 @@ static void compact_zone_never_moves_other_owners_pages(void **state)
 			 CP_COMPACT_SUCCESS);
 	assert_true(f->vs.v[CP_VM_PGMIGRATE_SUCCESS] > 0);
 	for (i = 0; i < 64; i++) {
-		assert_int_equal(cp_buddy_page_kind(&f->mem.buddy, pfns[i], &order),
+		assert_int_equal(cp_buddy_page_kind(&f->mem.zones[0].buddy, pfns[i], &order),
 				 CP_BUDDY_PAGE_ALLOC);
 		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, pfns[i]), CP_NIL);
 	}
@@ -338,7 +338,7 @@ static void compact_zone_complete_when_scanners_meet(void **state)
 	assert_int_equal(st.free_scanned, 0);
 	assert_int_equal(f->c.cached_migrate_pfn, 0);
 	assert_int_equal(f->c.cached_free_pfn, 1536);
-	assert_int_equal(f->mem.buddy.nr_free_pages, 1028);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, 1028);
 	fixture_free(f);
 }
 

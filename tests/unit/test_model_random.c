@@ -103,7 +103,7 @@ static void check_all(struct world *w)
 	assert_true(cp_mem_check(&w->mem));
 	assert_true(cp_pagecache_check(&w->pc));
 	assert_true(cp_fs_check(&w->fs));
-	assert_true(cp_buddy_check(&w->mem.buddy));
+	assert_true(cp_buddy_check(&w->mem.zones[0].buddy));
 	assert_true(cp_compaction_check(&w->c));
 	if (w->memcg.id)
 		assert_true(cp_memcg_check(&w->memcg));
