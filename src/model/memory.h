@@ -91,6 +91,9 @@ struct cp_mem_start_free {
 	uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
 };
 
+/* include/linux/mmzone.h enum zone_type on x86-64, same order. */
+enum cp_zone_type { CP_ZONE_DMA, CP_ZONE_DMA32, CP_ZONE_NORMAL, CP_NR_ZONE_TYPES };
+
 struct cp_mem_params {
 	uint64_t total_pages;     /* RAM in pages */
 	uint64_t reserve_pages;   /* never available to the allocator */
@@ -117,6 +120,16 @@ struct cp_mem_params {
 	 * it (si_mem_available: free pages less the high watermark): the
 	 * zone gets its high watermark on top */
 	bool size_is_available;
+	/* ZONE_DMA32's managed pages on the machine (0: not known, one
+	 * zone as before). The first min(dma32_pages, total_pages) pages
+	 * are ZONE_DMA32, the rest ZONE_NORMAL (zone.c). */
+	uint64_t dma32_pages;
+	/* Managed pages of the real machine's zones, when the model's
+	 * zones stand for them (validate): each zone's watermarks, boost
+	 * cap, pcp sizes and lowmem reserve come from these; 0: from the
+	 * model's zone. [CP_ZONE_DMA] only takes its share of
+	 * min_free_kbytes. */
+	uint64_t zone_managed_pages[CP_NR_ZONE_TYPES];
 };
 
 /* Blocks placed for count-only callers (cp_mem_alloc / cp_mem_take):
@@ -133,9 +146,6 @@ struct cp_mem_anon {
 	size_t nr, cap;
 	uint64_t nr_pages;     /* invariant: pages of blocks[] <= nr_owner */
 };
-
-/* include/linux/mmzone.h enum zone_type on x86-64, same order. */
-enum cp_zone_type { CP_ZONE_DMA, CP_ZONE_DMA32, CP_ZONE_NORMAL, CP_NR_ZONE_TYPES };
 
 #define CP_MEM_MAX_ZONES 2 /* DMA32 and Normal (zone.c: DMA is not modelled) */
 
@@ -242,28 +252,75 @@ static inline bool cp_mem_watermark_ok(const struct cp_mem *m, uint64_t mark, ui
 	return m->free_pages >= mark + nr;
 }
 
-/* The watermarks as the allocator and kswapd read them: 5.0+
+/* A zone's watermarks as the allocator and kswapd read them: 5.0+
  * min/low/high_wmark_pages() add zone->watermark_boost (include/linux/
  * mmzone.h); the boost is always 0 when boosting is off (4.11). */
+static inline uint64_t cp_zone_wmark_min(const struct cp_mem_zone *z)
+{
+	return z->wmark.min + z->buddy.watermark_boost;
+}
+
+static inline uint64_t cp_zone_wmark_low(const struct cp_mem_zone *z)
+{
+	return z->wmark.low + z->buddy.watermark_boost;
+}
+
+static inline uint64_t cp_zone_wmark_high(const struct cp_mem_zone *z)
+{
+	return z->wmark.high + z->buddy.watermark_boost;
+}
+
+/* The node's sums (one zone: that zone's): every zone's watermark and
+ * boost. */
+static inline uint64_t cp_mem_boost_pages(const struct cp_mem *m)
+{
+	uint64_t b = 0;
+	unsigned i;
+
+	for (i = 0; i < m->nr_zones; i++)
+		b += m->zones[i].buddy.watermark_boost;
+	return b;
+}
+
 static inline uint64_t cp_mem_wmark_min(const struct cp_mem *m)
 {
-	return m->wmark.min + m->zones[0].buddy.watermark_boost;
+	return m->wmark.min + cp_mem_boost_pages(m);
 }
 
 static inline uint64_t cp_mem_wmark_low(const struct cp_mem *m)
 {
-	return m->wmark.low + m->zones[0].buddy.watermark_boost;
+	return m->wmark.low + cp_mem_boost_pages(m);
 }
 
 static inline uint64_t cp_mem_wmark_high(const struct cp_mem *m)
 {
-	return m->wmark.high + m->zones[0].buddy.watermark_boost;
+	return m->wmark.high + cp_mem_boost_pages(m);
 }
 
-/* zone_watermark_ok() for an order-`order` block against mark: the
- * count test, and for order > 0 a free block that large (the buddy's
- * free lists). */
+/* zone_watermark_ok() of the highest zone (one zone: the zone) for an
+ * order-`order` block against mark: the count test, and for order > 0
+ * a free block that large (the buddy's free lists). */
 bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark);
+
+/* The same test on zone zi (index in m->zones). */
+bool cp_mem_zone_watermark_ok(const struct cp_mem *m, unsigned zi, unsigned order, uint64_t mark);
+
+/* The index in m->zones of the zone holding global pfn. */
+unsigned cp_mem_pfn_zone(const struct cp_mem *m, uint32_t pfn);
+
+/* cp_buddy_free_block_order() / cp_buddy_page_kind() of a global pfn in
+ * its zone. */
+int cp_mem_free_block_order(const struct cp_mem *m, uint32_t pfn);
+enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, unsigned *order);
+
+/* migrate_pages(): the old page of a migration goes back to its zone's
+ * buddy as a free page. No count changes: the new page was a free page
+ * compaction isolated (cp_buddy_isolate_free_block) in the same zone.
+ * 0 or -CP_EINVAL (not an allocated order-0 page). */
+int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn);
+
+/* Pages on every zone's per-CPU lists. */
+uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m);
 
 /*
  * Allocate nr pages for owner in context ctx: charge ctx->memcg (memcg

@@ -26,6 +26,13 @@
  */
 #include "model/zone.h"
 
+#include <cachepressure/error.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/bug.h"
+
 void cp_zone_watermarks_setup(const uint64_t managed[CP_NR_ZONE_TYPES], uint64_t min_free_kbytes,
 			      unsigned watermark_scale_factor,
 			      struct cp_watermarks out[CP_NR_ZONE_TYPES])
@@ -74,4 +81,332 @@ void cp_zone_split(uint64_t size_pages, uint64_t dma32_pages, uint64_t *dma32, u
 	}
 	*dma32 = dma32_pages < size_pages ? dma32_pages : size_pages;
 	*normal = size_pages - *dma32;
+}
+
+/* ---- a measured start layout ------------------------------------------ */
+
+/* The measured free blocks below pageblock_order, scaled down to fit
+ * in `room` pages if they do not. */
+static void start_fragments(const struct cp_mem_start_free *sf, uint64_t room,
+			    uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	uint64_t total = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			total += sf->blocks[t][o] << o;
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			/* counts and room are below 2^32: no overflow */
+			frag[t][o] = total > room ? sf->blocks[t][o] * room / total
+						  : sf->blocks[t][o];
+}
+
+/*
+ * Walks the pageblocks of one migratetype that hold its fragments: a
+ * free block of order o and its buddy (kept allocated) side by side,
+ * the largest orders first, a new pageblock when the pair does not fit.
+ * For each pair, calls pair(priv, pageblock number, offset, order)
+ * when given. Returns the pageblocks used.
+ */
+static uint64_t walk_fragment_pairs(const uint64_t frag[CP_BUDDY_PAGEBLOCK_ORDER],
+				    void (*pair)(void *priv, uint64_t pb, uint32_t off,
+						 unsigned order),
+				    void *priv)
+{
+	uint64_t pb = 0, n;
+	uint32_t off = CP_BUDDY_PAGEBLOCK_PAGES;
+	unsigned o = CP_BUDDY_PAGEBLOCK_ORDER;
+
+	while (o-- > 0) {
+		for (n = 0; n < frag[o]; n++) {
+			if (off + (2u << o) > CP_BUDDY_PAGEBLOCK_PAGES) {
+				pb++;
+				off = 0;
+			}
+			if (pair)
+				pair(priv, pb - 1, off, o);
+			off += 2u << o;
+		}
+	}
+	return pb;
+}
+
+struct layout_pass {
+	struct cp_buddy *b;
+	const uint32_t *pageblock_pfn; /* first pfn of each of the type's pageblocks */
+};
+
+/* Free the first half of a pair: its pages merge into one free block of
+ * the pair's order, on the list of the pageblock's migratetype. */
+static void free_fragment(void *priv, uint64_t pb, uint32_t off, unsigned order)
+{
+	struct layout_pass *lp = priv;
+	uint32_t pfn = lp->pageblock_pfn[pb] + off, i;
+	int rc;
+
+	for (i = 0; i < (1u << order); i++) {
+		rc = cp_buddy_free(lp->b, pfn + i, 0, NULL);
+		CP_BUG_ON(rc);
+		(void)rc;
+	}
+}
+
+/* Lay the fragments out: for each migratetype take whole pageblocks,
+ * split them, give them the type (set_pageblock_migratetype, while all
+ * their pages are allocated), and free the fragments. Returns 0 or
+ * -CP_ENOMEM. */
+static int lay_out_fragments(struct cp_buddy *b,
+			     const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	unsigned t;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+		uint64_t nr = walk_fragment_pairs(frag[t], NULL, NULL), i;
+		uint32_t *pfns = nr ? cp_calloc(nr, sizeof(*pfns)) : NULL;
+		struct layout_pass lp = { b, pfns };
+		int rc;
+
+		if (nr && !pfns)
+			return -CP_ENOMEM;
+		for (i = 0; i < nr; i++) {
+			rc = cp_buddy_alloc(b, CP_BUDDY_PAGEBLOCK_ORDER, CP_MIGRATE_MOVABLE, 0,
+					    &pfns[i]);
+			CP_BUG_ON(rc); /* the zone was sized for them */
+			rc = cp_buddy_split_page(b, pfns[i], CP_BUDDY_PAGEBLOCK_ORDER, NULL);
+			CP_BUG_ON(rc);
+			rc = cp_buddy_set_pageblock_migratetype(b, pfns[i], (enum cp_migratetype)t);
+			CP_BUG_ON(rc);
+		}
+		walk_fragment_pairs(frag[t], free_fragment, &lp);
+		cp_free(pfns);
+	}
+	/* the set-up is not an event of the run */
+	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
+	return 0;
+}
+
+/* Pages the layout adds to the zone: its pageblocks less the fragments. */
+static uint64_t layout_extra_pages(const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	uint64_t pages = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+		pages += walk_fragment_pairs(frag[t], NULL, NULL) * CP_BUDDY_PAGEBLOCK_PAGES;
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			pages -= frag[t][o] << o;
+	}
+	return pages;
+}
+
+
+/* The zones of the model, lowest first, before their buddies exist. */
+struct zone_plan {
+	unsigned nr;
+	enum cp_zone_type type[CP_MEM_MAX_ZONES];
+	uint64_t pages[CP_MEM_MAX_ZONES];   /* span, reserve and layout included */
+	uint64_t reserve[CP_MEM_MAX_ZONES]; /* pages allocated from boot */
+	uint64_t managed[CP_NR_ZONE_TYPES]; /* for watermarks, pcp, reserve */
+};
+
+static void plan_zones(struct zone_plan *zp, const struct cp_mem_params *p)
+{
+	uint64_t dma32, normal;
+	unsigned z;
+
+	memset(zp, 0, sizeof(*zp));
+	cp_zone_split(p->total_pages, p->dma32_pages, &dma32, &normal);
+	if (dma32)
+		zp->type[zp->nr] = CP_ZONE_DMA32, zp->pages[zp->nr++] = dma32;
+	if (normal)
+		zp->type[zp->nr] = CP_ZONE_NORMAL, zp->pages[zp->nr++] = normal;
+	/* the reserve (mostly struct pages) by zone size; the rest to the
+	 * highest zone, where memblock puts most boot allocations */
+	zp->reserve[0] = zp->nr > 1 ? p->reserve_pages * zp->pages[0] / p->total_pages : 0;
+	zp->reserve[zp->nr - 1] = p->reserve_pages - zp->reserve[0];
+	for (z = 0; z < zp->nr; z++) {
+		enum cp_zone_type t = zp->type[z];
+
+		zp->managed[t] = p->zone_managed_pages[t] ? p->zone_managed_pages[t]
+							  : zp->pages[z] - zp->reserve[z];
+	}
+	zp->managed[CP_ZONE_DMA] = p->zone_managed_pages[CP_ZONE_DMA];
+}
+
+/* One zone: the reserve allocated from boot (memblock), the rest free,
+ * or laid out as measured (frag, the highest zone only). */
+static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_mem_params *p,
+		     uint64_t reserve_pages,
+		     const uint64_t (*frag)[CP_BUDDY_PAGEBLOCK_ORDER], struct cp_diag *diag)
+{
+	struct cp_buddy_range reserve = { 0, (uint32_t)reserve_pages };
+	struct cp_buddy_params bp = {
+		.nr_pages = (uint32_t)z->free_pages, /* the span: set by the caller */
+		.reserved = &reserve,
+		.nr_reserved = reserve_pages ? 1 : 0,
+		.kernel_4_11 = p->buddy_4_11,
+	};
+	int rc = cp_buddy_init(&z->buddy, &bp, diag);
+
+	(void)m;
+	if (rc)
+		return rc;
+	if (frag) {
+		rc = lay_out_fragments(&z->buddy, frag);
+		if (rc) {
+			cp_buddy_release(&z->buddy);
+			return rc;
+		}
+	}
+	z->free_pages = z->buddy.nr_free_pages;
+	cp_buddy_set_boost_cap(&z->buddy, z->wmark.high, p->watermark_boost_factor);
+	if (p->nr_cpus) {
+		/* setup_zone_pageset() -> zone_set_pageset_high_and_batch() */
+		struct cp_pcp_params pp = {
+			.nr_pages = z->buddy.nr_pages,
+			.nr_cpus = p->nr_cpus,
+			.kernel_4_11 = p->buddy_4_11,
+			.managed_pages = z->managed_pages,
+			.low_wmark_pages = z->wmark.low,
+		};
+
+		rc = cp_pcp_init(&z->pcp, &pp, diag);
+		if (rc) {
+			cp_buddy_release(&z->buddy);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
+	[CP_OWNER_RESERVE] = "reserve",
+	[CP_OWNER_PROCESS] = "process",
+	[CP_OWNER_PAGECACHE] = "pagecache",
+	[CP_OWNER_FSBUF] = "fs_buffers",
+	[CP_OWNER_PCP] = "pcp",
+};
+
+static uint64_t min_free_kbytes_of(const struct cp_mem_params *p, uint64_t managed)
+{
+	uint64_t lowmem_kbytes = managed * 4, mfk = p->min_free_kbytes;
+
+	if (mfk == 0) {
+		mfk = cp_min_free_kbytes_default(lowmem_kbytes, p->min_free_kbytes_max);
+		if (p->thp_enabled) {
+			uint64_t thp = cp_min_free_kbytes_thp(lowmem_kbytes, p->nr_zones);
+
+			if (thp > mfk)
+				mfk = thp;
+		}
+	}
+	return mfk;
+}
+
+int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmstat *vmstat,
+		struct cp_diag *diag)
+{
+	uint64_t managed, extra = 0, total;
+	uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER] = { { 0 } };
+	struct cp_watermarks wm[CP_NR_ZONE_TYPES];
+	struct zone_plan zp;
+	unsigned i, top;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (p->total_pages == 0)
+		return cp_diag_set(diag, -CP_EINVAL, "memory: total_pages is 0");
+	if (p->reserve_pages >= p->total_pages)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "memory: reserve of %llu pages does not fit in %llu pages",
+				   (unsigned long long)p->reserve_pages,
+				   (unsigned long long)p->total_pages);
+	if (p->total_pages > CP_BUDDY_MAX_PAGES)
+		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
+				   (unsigned long long)p->total_pages, CP_BUDDY_MAX_PAGES);
+	managed = p->total_pages - p->reserve_pages;
+	plan_zones(&zp, p);
+	m->min_free_kbytes = min_free_kbytes_of(p, managed);
+	cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor, wm);
+	m->nr_zones = zp.nr;
+	top = zp.nr - 1;
+	for (i = 0; i < zp.nr; i++) {
+		struct cp_mem_zone *z = &m->zones[i];
+
+		z->type = zp.type[i];
+		z->managed_pages = zp.managed[z->type];
+		z->wmark = wm[z->type];
+		/* lowmem_reserve[ZONE_NORMAL]: every allocation's highest zone */
+		z->lowmem_reserve = cp_zone_lowmem_reserve(zp.managed, z->type, CP_ZONE_NORMAL,
+							   CP_LOWMEM_RESERVE_RATIO_DMA32);
+		m->wmark.min += z->wmark.min;
+		m->wmark.low += z->wmark.low;
+		m->wmark.high += z->wmark.high;
+		/* si_mem_available() leaves each zone's high watermark free */
+		if (p->size_is_available)
+			zp.pages[i] += z->wmark.high;
+	}
+	if (m->wmark.high >= managed)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "memory: high watermark %llu pages leaves nothing of %llu managed pages",
+				   (unsigned long long)m->wmark.high, (unsigned long long)managed);
+	total = p->total_pages + (p->size_is_available ? m->wmark.high : 0);
+	if (total > CP_BUDDY_MAX_PAGES)
+		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
+				   (unsigned long long)total, CP_BUDDY_MAX_PAGES);
+	if (p->start_free) {
+		/* the measured fragments go to the highest zone (after the
+		 * real harness's balloon Normal holds the fragments) */
+		start_fragments(p->start_free, zp.pages[top] - zp.reserve[top], frag);
+		extra = layout_extra_pages(frag);
+		if (total + extra > CP_BUDDY_MAX_PAGES)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "memory: the start layout needs %llu pages, the model's limit is %u",
+					   (unsigned long long)(total + extra), CP_BUDDY_MAX_PAGES);
+		zp.pages[top] += extra;
+		zp.reserve[top] += extra;
+	}
+	m->total_pages = total + extra;
+	m->memcg_reclaim_retries = p->memcg_reclaim_retries;
+	m->max_reclaim_retries = p->max_reclaim_retries ? p->max_reclaim_retries : 16;
+	m->vmstat = vmstat;
+	for (i = 0; i < CP_NR_FIXED_OWNERS; i++)
+		snprintf(m->owner_name[i], CP_OWNER_NAME_LEN, "%s", fixed_owner_names[i]);
+	m->nr_owners = CP_NR_FIXED_OWNERS;
+	m->nr_owner[CP_OWNER_RESERVE] = p->reserve_pages + extra;
+	/* alloc_flags_nofragment(): the preferred zone is Normal and a
+	 * lower zone exists (one zone of old: as the machine says) */
+	if (!p->buddy_4_11 && (zp.nr > 1 || (p->dma32_pages == 0 && p->alloc_nofragment)))
+		m->buddy_alloc_flags = CP_BUDDY_ALLOC_NOFRAGMENT;
+	for (i = 0; i < zp.nr; i++) {
+		struct cp_mem_zone *z = &m->zones[i];
+
+		z->start_pfn = i ? m->zones[i - 1].start_pfn + m->zones[i - 1].buddy.nr_pages : 0;
+		z->free_pages = zp.pages[i]; /* the span, for init_zone */
+		rc = init_zone(m, z, p, zp.reserve[i] - (p->start_free && i == top ? extra : 0),
+			       p->start_free && i == top ? frag : NULL, diag);
+		if (rc) {
+			cp_mem_release(m);
+			return rc;
+		}
+		m->free_pages += z->free_pages;
+	}
+	CP_BUG_ON(m->free_pages != m->total_pages - m->nr_owner[CP_OWNER_RESERVE]);
+	return 0;
+}
+
+void cp_mem_release(struct cp_mem *m)
+{
+	unsigned i;
+
+	for (i = 0; i < CP_MEM_MAX_ZONES; i++) {
+		cp_buddy_release(&m->zones[i].buddy);
+		cp_pcp_release(&m->zones[i].pcp);
+	}
+	for (i = 0; i < CP_MAX_OWNERS; i++) {
+		cp_free(m->anon[i].blocks);
+		memset(&m->anon[i], 0, sizeof(m->anon[i]));
+	}
 }

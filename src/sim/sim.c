@@ -411,7 +411,9 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		}
 	}
 	cp_lru_add_drain_all(&w->pc);
-	memcpy(r->buddyinfo_start, w->mem.zones[0].buddy.nr_free, sizeof(r->buddyinfo_start));
+	for (i = 0; i < w->mem.nr_zones; i++)
+		for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+			r->buddyinfo_start[o] += w->mem.zones[i].buddy.nr_free[o];
 	return 0;
 }
 
