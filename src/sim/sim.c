@@ -230,6 +230,8 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		.size_is_available = cfg->confine == CP_CONFINE_GLOBAL && cfg->size_is_available,
 		/* one pcp per CPU of the machine (pcp.c) */
 		.nr_cpus = m->nr_cpus,
+		/* ZONE_DMA32 below Normal (zone.c); 0: one zone */
+		.dma32_pages = m->dma32_bytes / CP_PAGE_SIZE,
 	};
 	int rc = cp_mem_init(&r->w.mem, &p, &r->w.vs, diag);
 

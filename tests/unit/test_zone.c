@@ -98,6 +98,278 @@ static void zone_split_gives_dma32_first_then_normal(void **state)
 	assert_int_equal(n, 524288);
 }
 
+/* ---- the zones of cp_mem ---------------------------------------------- */
+
+#include <cachepressure/error.h>
+
+#include "model/gfp.h"
+#include "model/reclaim.h"
+#include "model/vmstat.h"
+
+struct zlog {
+	int wakeups;
+	int direct;
+};
+
+static void zfake_wake(void *priv, unsigned order)
+{
+	(void)order;
+	((struct zlog *)priv)->wakeups++;
+}
+
+static uint64_t zfake_direct(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr)
+{
+	(void)ctx;
+	(void)nr;
+	((struct zlog *)priv)->direct++;
+	return 0;
+}
+
+/*
+ * Two zones of 2048 pages (4 pageblocks each): DMA32 pfns 0..2047,
+ * Normal 2048..4095; no reserve, no pcp lists, no boosting.
+ * min_free_kbytes 128 -> pages_min 32, split 2048/4096: min 16 each;
+ * tmp = max(16 / 4 = 4, 2048 * 10 / 10000 = 2) = 4: low 20, high 24.
+ * DMA32's lowmem_reserve for Normal-index allocations = 2048 / 256 = 8.
+ */
+static void setup_zones(struct cp_mem *m, struct zlog *log, struct cp_vmstat *vs, bool k411)
+{
+	struct cp_mem_params p = {
+		.total_pages = 4096,
+		.min_free_kbytes = 128,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.max_reclaim_retries = 1,
+		.buddy_4_11 = k411,
+		.dma32_pages = 2048,
+	};
+	struct cp_mem_hooks hooks = { zfake_wake, zfake_direct, NULL, log };
+
+	assert_int_equal(cp_mem_init(m, &p, vs, NULL), 0);
+	cp_mem_set_hooks(m, &hooks);
+	assert_int_equal(m->nr_zones, 2);
+	assert_int_equal(m->zones[0].type, CP_ZONE_DMA32);
+	assert_int_equal(m->zones[1].type, CP_ZONE_NORMAL);
+	assert_int_equal(m->zones[1].start_pfn, 2048);
+	assert_int_equal(m->zones[0].wmark.min, 16);
+	assert_int_equal(m->zones[0].wmark.low, 20);
+	assert_int_equal(m->zones[1].wmark.high, 24);
+	assert_int_equal(m->zones[0].lowmem_reserve, 8);
+	assert_int_equal(m->zones[1].lowmem_reserve, 0);
+	assert_true(cp_mem_check(m));
+}
+
+/* get_page_from_freelist() walks Normal, then DMA32: the first order-0
+ * page comes from Normal; when Normal fails its low watermark (free 20
+ * < 20 + 1) the next comes from DMA32 (2048 >= 20 + 8 + 1) on the fast
+ * path: kswapd is not woken. */
+static void zonelist_takes_normal_first_then_dma32(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+	uint32_t pfn;
+	bool split;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), 0);
+	assert_true(pfn >= 2048);
+	assert_int_equal(m.zones[1].free_pages, 2047);
+	/* Normal down to 20 free: 2047 - 2027 */
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 2027, &ctx), 0);
+	assert_int_equal(m.zones[1].free_pages, 20);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), 0);
+	assert_true(pfn < 2048);
+	assert_int_equal(m.zones[0].free_pages, 2047);
+	assert_int_equal(log.wakeups, 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* __zone_watermark_ok() adds DMA32's lowmem_reserve (8) for a
+ * Normal-index allocation: with Normal empty and DMA32 at 24 free, an
+ * order-0 page at the min watermark needs 24 > 16 + 8 (it would fit at
+ * 17 without the reserve): refused; at 25 free it fits. No direct
+ * reclaim (gfp without __GFP_DIRECT_RECLAIM). */
+static void dma32_lowmem_reserve_refuses_normal_index_allocation(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KSWAPD_RECLAIM };
+	uint32_t pfn;
+	bool split;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	/* Normal's 2048 pages, then 2048 - 24 of DMA32's */
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2048 + 2024), 0);
+	assert_int_equal(m.zones[1].free_pages, 0);
+	assert_int_equal(m.zones[0].free_pages, 24);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), -CP_ENOSPC);
+	assert_int_equal(log.wakeups, 1);
+	cp_mem_free(&m, CP_OWNER_PROCESS, 1, NULL); /* the last page placed: DMA32 */
+	assert_int_equal(m.zones[0].free_pages, 25);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), 0);
+	assert_true(pfn < 2048);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* boost_watermark() raised Normal's boost: wmark_pages() of Normal is
+ * low 20 + boost 1000, so with 1000 free an order-0 page fails there
+ * and get_page_from_freelist() moves on to DMA32 (its own, unboosted
+ * 20 + reserve 8): no slow path, no kswapd wake-up, no direct reclaim. */
+static void boosted_normal_sends_order0_to_dma32_without_reclaim(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+	uint32_t pfn;
+	bool split;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 1048), 0);
+	m.zones[1].buddy.watermark_boost = 1000;
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), 0);
+	assert_true(pfn < 2048);
+	assert_int_equal(m.zones[1].free_pages, 1000);
+	assert_int_equal(log.wakeups, 0);
+	assert_int_equal(log.direct, 0);
+	assert_int_equal(vs.v[CP_VM_ALLOCSTALL], 0);
+	cp_mem_release(&m);
+}
+
+/*
+ * Normal's free memory only in UNMOVABLE pageblocks, below
+ * pageblock_order: cp_mem_take() fills Normal with UNMOVABLE fs buffers
+ * (two order-10 blocks), cp_mem_free() gives back the last 500 pages of
+ * the second, as blocks of order 2..8. A MOVABLE order-0 page:
+ * 6.1 (ALLOC_NOFRAGMENT, Normal preferred with DMA32 below): the first
+ * pass refuses the fallback below pageblock_order in Normal and takes
+ * DMA32's own MOVABLE page, no extfrag event; 4.11 (no
+ * ALLOC_NOFRAGMENT): __rmqueue_fallback in Normal, one extfrag event.
+ */
+static void nofragment_uses_dma32_before_fragmenting_normal(void **state)
+{
+	bool k411;
+
+	(void)state;
+	for (k411 = false;; k411 = true) {
+		struct cp_mem m;
+		struct zlog log = { 0 };
+		struct cp_vmstat vs = { { 0 } };
+		struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+		uint32_t pfn;
+		bool split;
+
+		setup_zones(&m, &log, &vs, k411);
+		assert_int_equal(cp_mem_take(&m, CP_OWNER_FSBUF, 2048), 0);
+		cp_mem_free(&m, CP_OWNER_FSBUF, 500, NULL);
+		assert_int_equal(m.zones[1].free_pages, 500);
+		assert_false(cp_buddy_has_free_block(&m.zones[1].buddy, CP_BUDDY_PAGEBLOCK_ORDER));
+		vs.v[CP_VM_EXTFRAG] = 0;
+		assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE,
+						    &ctx, &pfn, &split), 0);
+		if (!k411) {
+			assert_true(pfn < 2048);
+			assert_int_equal(vs.v[CP_VM_EXTFRAG], 0);
+		} else {
+			assert_true(pfn >= 2048);
+			assert_int_equal(vs.v[CP_VM_EXTFRAG], 1);
+		}
+		assert_true(cp_mem_check(&m));
+		cp_mem_release(&m);
+		if (k411)
+			break;
+	}
+}
+
+/* pgdat_balanced() (6.1) and balance_pgdat()'s zone loop (4.8+, so
+ * 4.11): any zone balanced at high (+ boost) for highest_zoneidx Normal
+ * balances the node. Normal at 0 free (< high 24) and DMA32 at 33 >
+ * 24 + reserve 8: balanced; DMA32 at 32: not (its reserve counts). */
+static void pgdat_balanced_when_only_dma32_is_at_high(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_reclaim r;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	cp_reclaim_init(&r, &m, NULL, NULL, NULL, NULL);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2048 + 2015), 0);
+	assert_int_equal(m.zones[1].free_pages, 0);
+	assert_int_equal(m.zones[0].free_pages, 33);
+	assert_true(cp_pgdat_balanced(&r, 0));
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 1), 0);
+	assert_false(cp_pgdat_balanced(&r, 0));
+	/* a boost on Normal alone: pgdat_watermark_boosted() */
+	assert_false(cp_pgdat_watermark_boosted(&r));
+	m.zones[1].buddy.watermark_boost = 5;
+	assert_true(cp_pgdat_watermark_boosted(&r));
+	cp_mem_release(&m);
+}
+
+/* __free_pages() gives a page back to the zone its pfn is in. */
+static void free_returns_page_to_its_zone(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+	uint32_t pfn_normal, pfn_dma32;
+	bool split;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn_normal, &split), 0);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2047), 0); /* Normal full */
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn_dma32, &split), 0);
+	assert_true(pfn_normal >= 2048 && pfn_dma32 < 2048);
+	assert_int_equal(cp_mem_pfn_zone(&m, pfn_normal), 1);
+	assert_int_equal(cp_mem_pfn_zone(&m, pfn_dma32), 0);
+	cp_mem_free_block(&m, CP_OWNER_PAGECACHE, pfn_dma32, 0, NULL);
+	assert_int_equal(m.zones[0].free_pages, 2048);
+	assert_int_equal(m.zones[1].free_pages, 0);
+	cp_mem_free_block(&m, CP_OWNER_PAGECACHE, pfn_normal, 0, NULL);
+	assert_int_equal(m.zones[1].free_pages, 1);
+	assert_int_equal(cp_mem_free_block_order(&m, pfn_normal), 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* cp_mem_check() looks at each zone: a page counted free in the wrong
+ * zone (node sum unchanged) is caught. */
+static void mem_check_catches_zone_count_mismatch(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	m.zones[0].free_pages++;
+	m.zones[1].free_pages--;
+	assert_false(cp_mem_check(&m));
+	m.zones[0].free_pages--;
+	m.zones[1].free_pages++;
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +377,13 @@ int main(void)
 		cmocka_unit_test(empty_zone_takes_no_share_of_min_free_kbytes),
 		cmocka_unit_test(lowmem_reserve_is_upper_managed_over_ratio),
 		cmocka_unit_test(zone_split_gives_dma32_first_then_normal),
+		cmocka_unit_test(zonelist_takes_normal_first_then_dma32),
+		cmocka_unit_test(dma32_lowmem_reserve_refuses_normal_index_allocation),
+		cmocka_unit_test(boosted_normal_sends_order0_to_dma32_without_reclaim),
+		cmocka_unit_test(nofragment_uses_dma32_before_fragmenting_normal),
+		cmocka_unit_test(pgdat_balanced_when_only_dma32_is_at_high),
+		cmocka_unit_test(free_returns_page_to_its_zone),
+		cmocka_unit_test(mem_check_catches_zone_count_mismatch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
