@@ -157,7 +157,7 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 			if (w->r.kswapd_wanted)
 				cp_balance_pgdat(&w->r, w->r.kswapd_order, &kern, NULL);
 			else if (op % 8 == 0)
-				cp_compact_zone(&w->c, CP_COMPACT_ORDER_ALL,
+				cp_compact_zone(&w->c, 0, CP_COMPACT_ORDER_ALL,
 						CP_MIGRATE_MODE_SYNC_LIGHT, 1, NULL);
 			break;
 		case 5: /* direct reclaim, with or without __GFP_FS */

@@ -103,6 +103,7 @@ static void zone_split_gives_dma32_first_then_normal(void **state)
 #include <cachepressure/error.h>
 
 #include "model/gfp.h"
+#include "model/compaction.h"
 #include "model/reclaim.h"
 #include "model/vmstat.h"
 
@@ -370,6 +371,29 @@ static void mem_check_catches_zone_count_mismatch(void **state)
 	cp_mem_release(&m);
 }
 
+/* compaction_deferred() / defer_compaction() keep their state in struct
+ * zone: a failure deferring Normal leaves DMA32's compaction alone
+ * (kcompactd_do_work() still tries it). */
+static void compaction_deferral_is_per_zone(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_compaction c;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	cp_compaction_init(&c, &m, NULL, NULL);
+	cp_defer_compaction(&c, 1, 4);
+	/* shift 1: the next attempt at order >= 4 on Normal is skipped */
+	assert_true(cp_compaction_deferred(&c, 1, 4));
+	assert_false(cp_compaction_deferred(&c, 0, 4));
+	assert_int_equal(c.zone[0].compact_defer_shift, 0);
+	assert_int_equal(c.zone[1].cached_free_pfn, 2048 - 512); /* zone-local */
+	assert_true(cp_compaction_check(&c));
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +408,7 @@ int main(void)
 		cmocka_unit_test(pgdat_balanced_when_only_dma32_is_at_high),
 		cmocka_unit_test(free_returns_page_to_its_zone),
 		cmocka_unit_test(mem_check_catches_zone_count_mismatch),
+		cmocka_unit_test(compaction_deferral_is_per_zone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
