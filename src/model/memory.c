@@ -12,22 +12,45 @@
  * cgroup (try_charge -> try_to_free_mem_cgroup_pages) up to
  * memcg_reclaim_retries times before failing.
  *
- * Placement: every page the model holds is also an allocated page of a
- * buddy allocator (buddy.c) of total_pages, so memory has a physical
- * layout - migratetypes, fallbacks, fragmentation. The decisions above
- * are taken on the page counts exactly as before; only after one has
- * been taken (where free_pages drops) are the pages taken from the
- * buddy, and nothing reads the buddy to decide yet. Its events become
+ * Zones (zone.c sets them up): the node has ZONE_DMA32 (the low pfns)
+ * and ZONE_NORMAL above it, or one zone when the machine's DMA32 size
+ * is not known (or the model's memory fits in DMA32). Each zone has its
+ * own free-page count, watermarks (min_free_kbytes split by managed
+ * pages), watermark boost, buddy allocator and per-CPU lists; DMA32
+ * also a lowmem_reserve against allocations that could use Normal.
+ * Every allocation the model makes (GFP_KERNEL, GFP_NOFS,
+ * GFP_HIGHUSER_MOVABLE) has Normal as its highest zone, so
+ * get_page_from_freelist() walks Normal, then DMA32: the first zone
+ * whose free pages stay above its mark (low or min, + its boost, + its
+ * reserve below Normal) after the allocation gives the pages. With
+ * ALLOC_NOFRAGMENT (6.1: alloc_flags_nofragment(), Normal preferred
+ * with DMA32 below it) the first pass refuses fallbacks below
+ * pageblock_order in every zone and the second takes any; 4.11 has no
+ * such pass. The slow path wakes the node's one kswapd, retries the
+ * zonelist at min, and reclaims directly (node-wide: one LRU). A free
+ * goes back to the zone its pfn is in. pfns are global and unique
+ * (DMA32 from 0, Normal from DMA32's end): each zone's buddy and pcp
+ * lists work in zone-local pfns and this file translates, so page
+ * cache, slab, XFS buffers and compaction's reverse map see one pfn
+ * space.
+ *
+ * Placement: every page the model holds is also an allocated page of
+ * its zone's buddy allocator (buddy.c), so memory has a physical
+ * layout - migratetypes, fallbacks, fragmentation. Order-0 and
+ * count-only decisions are taken on the zones' page counts; a block
+ * (cp_mem_alloc_block, cp_mem_alloc_folio) is placed in the zone that
+ * passed, and a zone whose layout cannot give it is skipped as
+ * get_page_from_freelist() skips it. Buddy events become
  * vmstat counters: cp_extfrag (trace mm_page_alloc_extfrag: a fallback
  * to another migratetype), cp_extfrag_fragmenting (of those, the ones
  * below pageblock_order), cp_pageblocks_claimed, cp_watermark_boost
- * (boost_watermark() calls; the boost itself has no effect yet) and
- * cp_highorder_nofit (see cp_mem_alloc_block). Callers that only count
- * (cp_mem_alloc / cp_mem_take / cp_mem_free: process memory, tests) get
- * their pages placed as the largest blocks that fit, migratetype by
- * owner (reserve and fs buffers UNMOVABLE, process and page cache
- * MOVABLE), kept on a per-owner stack; a free gives back the blocks
- * placed last (split to pages when it ends inside one).
+ * (boost_watermark() calls) and cp_highorder_nofit (see
+ * cp_mem_alloc_block). Callers that only count (cp_mem_alloc /
+ * cp_mem_take / cp_mem_free: process memory, tests) get their pages
+ * placed as the largest blocks that fit, migratetype by owner (reserve
+ * and fs buffers UNMOVABLE, process and page cache MOVABLE), kept on a
+ * per-owner stack; a free gives back the blocks placed last (split to
+ * pages when it ends inside one).
  *
  * Per-CPU page lists (pcp.c, with nr_cpus > 0): placement and frees of
  * the orders pcp_allowed_order() lets through go through the CPU's
@@ -43,13 +66,15 @@
  * CPU cp_mem_set_cpu() names (the engine sets the running task's), as
  * the kernel uses the freeing CPU; allocations their ctx->cpu.
  *
- * SIMPLIFIED: one node, one zone holding every managed page (the sums of
- * per-zone watermarks equal the single-zone values); no lowmem reserves
- * and no zone fallback (ALLOC_NOFRAGMENT is tried, then dropped, in the
- * one zone); slab pages of order > 0 still take order-0 pages when no
+ * SIMPLIFIED: one node; ZONE_DMA is not modelled (zone.c: its
+ * protection exceeds its pages); a count-only request of several pages
+ * (cp_mem_alloc, cp_mem_alloc_pages) takes all its pages from the one
+ * zone whose count passed, without the ALLOC_NOFRAGMENT zone skip;
+ * cp_mem_take() (set-up) ignores watermarks and fills Normal first;
+ * slab pages of order > 0 still take order-0 pages when no
  * block fits (cp_mem_alloc_block: SLUB would fall back to its minimum
  * order) - only folios (cp_mem_alloc_folio) fail for fragmentation; the
- * reserve is pfns 0 .. reserve_pages - 1,
+ * reserve is the first pfns of each zone (split by zone size),
  * in the kernel memblock reservations lie here and there, and part of
  * "reserve" (struct pages) is not in any zone; process memory is placed
  * at set-up in blocks of up to order 10, not page by page; memcg charges are exact (no per-CPU charge stock

@@ -208,8 +208,9 @@ uint64_t cp_min_free_kbytes_thp(uint64_t lowmem_kbytes, unsigned nr_zones);
 struct cp_watermarks cp_watermarks_compute(uint64_t managed_pages, uint64_t min_free_kbytes,
 					   unsigned watermark_scale_factor);
 
-/* Initialise m: every page free in one buddy zone except the reserve,
- * pfns [0, reserve_pages) (the buddy's reserved range).
+/* Initialise m (zone.c): one zone, or DMA32 and Normal when
+ * p->dma32_pages is set (see cp_mem_params); every page free except
+ * the reserve, the first pfns of each zone, split by zone size.
  * With p->start_free, the free blocks below pageblock_order (order < 9)
  * start as measured, each in a pageblock of its migratetype next to an
  * allocated buddy of its size, so it cannot merge: those buddies (and

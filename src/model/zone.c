@@ -16,6 +16,16 @@
  * highest zone Normal (no ZONE_MOVABLE configured), so the zonelist of
  * every allocation the model makes is Normal, then DMA32, then DMA.
  *
+ * cp_mem_init() lays the zones out: DMA32 = min(the machine's dma32,
+ * the model's memory) from pfn 0, Normal the rest; the reserve split by
+ * zone size; each zone's watermarks, boost cap (boost_watermark's
+ * mult_frac(high, watermark_boost_factor, 10000)), pcp batch and high
+ * (zone_set_pageset_high_and_batch) and lowmem reserve from its managed
+ * pages - the real machine's when given (validate), else the model
+ * zone's. With a measured start layout (--start-free, summed over the
+ * zones) the fragments go to the highest zone: after the real
+ * harness's balloon Normal holds the fragments, DMA32 the big blocks.
+ *
  * SIMPLIFIED: ZONE_DMA is not modelled. Its protection for Normal-index
  * allocations ((DMA32 + Normal managed) / 256, 24 090 pages on the
  * measured 24 GiB machine) is larger than its managed pages (3 840), so
