@@ -85,14 +85,20 @@ struct cp_alloc_ctx {
 	struct cp_reclaim_work *work; /* optional: accumulates reclaim done here */
 };
 
-/* A measured layout of free memory to start from (/proc/pagetypeinfo's
- * free blocks, summed over the zones): blocks[type][order]. */
-struct cp_mem_start_free {
-	uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
-};
 
 /* include/linux/mmzone.h enum zone_type on x86-64, same order. */
 enum cp_zone_type { CP_ZONE_DMA, CP_ZONE_DMA32, CP_ZONE_NORMAL, CP_NR_ZONE_TYPES };
+
+/* A measured layout of free memory to start from (/proc/pagetypeinfo's
+ * free blocks): blocks[type][order] summed over the zones, and, when
+ * the harness recorded them (has_zones), each zone's own blocks and its
+ * managed pages (/proc/zoneinfo at the same moment; 0: not recorded). */
+struct cp_mem_start_free {
+	uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+	bool has_zones;
+	uint64_t zone_blocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+	uint64_t zone_managed_pages[CP_NR_ZONE_TYPES];
+};
 
 struct cp_mem_params {
 	uint64_t total_pages;     /* RAM in pages */

@@ -97,20 +97,19 @@ void cp_zone_split(uint64_t size_pages, uint64_t dma32_pages, uint64_t *dma32, u
 
 /* The measured free blocks below pageblock_order, scaled down to fit
  * in `room` pages if they do not. */
-static void start_fragments(const struct cp_mem_start_free *sf, uint64_t room,
-			    uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+static void start_fragments(const uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER],
+			    uint64_t room, uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
 {
 	uint64_t total = 0;
 	unsigned t, o;
 
 	for (t = 0; t < CP_MIGRATE_TYPES; t++)
 		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			total += sf->blocks[t][o] << o;
+			total += blocks[t][o] << o;
 	for (t = 0; t < CP_MIGRATE_TYPES; t++)
 		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
 			/* counts and room are below 2^32: no overflow */
-			frag[t][o] = total > room ? sf->blocks[t][o] * room / total
-						  : sf->blocks[t][o];
+			frag[t][o] = total > room ? blocks[t][o] * room / total : blocks[t][o];
 }
 
 /*
@@ -219,12 +218,76 @@ struct zone_plan {
 	uint64_t pages[CP_MEM_MAX_ZONES];   /* span, reserve and layout included */
 	uint64_t reserve[CP_MEM_MAX_ZONES]; /* pages allocated from boot */
 	uint64_t managed[CP_NR_ZONE_TYPES]; /* for watermarks, pcp, reserve */
+	/* DMA32 as measured: its free pages are these pages, so
+	 * size_is_available adds its high watermark to Normal instead */
+	bool measured[CP_MEM_MAX_ZONES];
+	/* the measured free blocks of each zone (start layout), or NULL */
+	const uint64_t (*blocks[CP_MEM_MAX_ZONES])[CP_BUDDY_MAX_ORDER];
 };
+
+/* A per-zone measured layout the model can use: DMA32's and Normal's
+ * blocks and managed pages. */
+static bool per_zone_start(const struct cp_mem_params *p)
+{
+	const struct cp_mem_start_free *sf = p->start_free;
+
+	return sf && sf->has_zones && sf->zone_managed_pages[CP_ZONE_DMA32] &&
+	       sf->zone_managed_pages[CP_ZONE_NORMAL];
+}
+
+static uint64_t blocks_pages(const uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER])
+{
+	uint64_t pages = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+			pages += blocks[t][o] << o;
+	return pages;
+}
+
+/* DMA32 as measured: its free pages are the blocks the harness saw,
+ * the reserve and the rest of the memory Normal. */
+static void plan_measured_zones(struct zone_plan *zp, const struct cp_mem_params *p)
+{
+	const struct cp_mem_start_free *sf = p->start_free;
+	uint64_t d = blocks_pages(sf->zone_blocks[CP_ZONE_DMA32]);
+	uint64_t room = p->total_pages - p->reserve_pages;
+
+	zp->measured[0] = true;
+	if (d >= room)
+		d = room - 1;
+	zp->nr = 2;
+	zp->type[0] = CP_ZONE_DMA32;
+	zp->type[1] = CP_ZONE_NORMAL;
+	zp->pages[0] = d ? d : 1;
+	zp->pages[1] = p->total_pages - zp->pages[0];
+	zp->reserve[0] = 0;
+	zp->reserve[1] = p->reserve_pages;
+	zp->blocks[0] = sf->zone_blocks[CP_ZONE_DMA32];
+	zp->blocks[1] = sf->zone_blocks[CP_ZONE_NORMAL];
+}
+
+/* The zones' managed pages: the real machine's when measured or given,
+ * else the model zone's. */
+static void plan_managed(struct zone_plan *zp, const struct cp_mem_params *p)
+{
+	const struct cp_mem_start_free *sf = per_zone_start(p) ? p->start_free : NULL;
+	unsigned z;
+
+	for (z = 0; z < CP_NR_ZONE_TYPES; z++)
+		zp->managed[z] = sf ? sf->zone_managed_pages[z] : p->zone_managed_pages[z];
+	for (z = 0; z < zp->nr; z++) {
+		enum cp_zone_type t = zp->type[z];
+
+		if (!zp->managed[t])
+			zp->managed[t] = zp->pages[z] - zp->reserve[z];
+	}
+}
 
 static void plan_zones(struct zone_plan *zp, const struct cp_mem_params *p)
 {
 	uint64_t dma32, normal;
-	unsigned z;
 
 	memset(zp, 0, sizeof(*zp));
 	cp_zone_split(p->total_pages, p->dma32_pages, &dma32, &normal);
@@ -236,13 +299,10 @@ static void plan_zones(struct zone_plan *zp, const struct cp_mem_params *p)
 	 * highest zone, where memblock puts most boot allocations */
 	zp->reserve[0] = zp->nr > 1 ? p->reserve_pages * zp->pages[0] / p->total_pages : 0;
 	zp->reserve[zp->nr - 1] = p->reserve_pages - zp->reserve[0];
-	for (z = 0; z < zp->nr; z++) {
-		enum cp_zone_type t = zp->type[z];
-
-		zp->managed[t] = p->zone_managed_pages[t] ? p->zone_managed_pages[t]
-							  : zp->pages[z] - zp->reserve[z];
-	}
-	zp->managed[CP_ZONE_DMA] = p->zone_managed_pages[CP_ZONE_DMA];
+	/* summed measured blocks: the fragments go to the highest zone */
+	if (p->start_free)
+		zp->blocks[zp->nr - 1] = p->start_free->blocks;
+	plan_managed(zp, p);
 }
 
 /* One zone: the reserve allocated from boot (memblock), the rest free,
@@ -318,14 +378,15 @@ static uint64_t min_free_kbytes_of(const struct cp_mem_params *p, uint64_t manag
 int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmstat *vmstat,
 		struct cp_diag *diag)
 {
-	uint64_t managed, extra = 0, total;
-	uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER] = { { 0 } };
+	uint64_t managed, total, extra_sum = 0, extra[CP_MEM_MAX_ZONES] = { 0 };
+	uint64_t frag[CP_MEM_MAX_ZONES][CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER];
 	struct cp_watermarks wm[CP_NR_ZONE_TYPES];
 	struct zone_plan zp;
-	unsigned i, top;
+	unsigned i;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
+	memset(frag, 0, sizeof(frag));
 	if (p->total_pages == 0)
 		return cp_diag_set(diag, -CP_EINVAL, "memory: total_pages is 0");
 	if (p->reserve_pages >= p->total_pages)
@@ -337,11 +398,24 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
 				   (unsigned long long)p->total_pages, CP_BUDDY_MAX_PAGES);
 	managed = p->total_pages - p->reserve_pages;
-	plan_zones(&zp, p);
 	m->min_free_kbytes = min_free_kbytes_of(p, managed);
-	cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor, wm);
+	if (per_zone_start(p)) {
+		/* the watermarks come from the measured managed pages, so
+		 * they are known before the split */
+		memset(&zp, 0, sizeof(zp));
+		zp.nr = 2;
+		zp.type[0] = CP_ZONE_DMA32;
+		zp.type[1] = CP_ZONE_NORMAL;
+		plan_managed(&zp, p);
+		cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor,
+					 wm);
+		plan_measured_zones(&zp, p);
+	} else {
+		plan_zones(&zp, p);
+		cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor,
+					 wm);
+	}
 	m->nr_zones = zp.nr;
-	top = zp.nr - 1;
 	for (i = 0; i < zp.nr; i++) {
 		struct cp_mem_zone *z = &m->zones[i];
 
@@ -354,9 +428,11 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		m->wmark.min += z->wmark.min;
 		m->wmark.low += z->wmark.low;
 		m->wmark.high += z->wmark.high;
-		/* si_mem_available() leaves each zone's high watermark free */
+		/* si_mem_available() leaves each zone's high watermark free
+		 * (a measured zone's in the highest zone: its free pages are
+		 * the measured ones) */
 		if (p->size_is_available)
-			zp.pages[i] += z->wmark.high;
+			zp.pages[zp.measured[i] ? zp.nr - 1 : i] += z->wmark.high;
 	}
 	if (m->wmark.high >= managed)
 		return cp_diag_set(diag, -CP_EINVAL,
@@ -366,26 +442,27 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 	if (total > CP_BUDDY_MAX_PAGES)
 		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
 				   (unsigned long long)total, CP_BUDDY_MAX_PAGES);
-	if (p->start_free) {
-		/* the measured fragments go to the highest zone (after the
-		 * real harness's balloon Normal holds the fragments) */
-		start_fragments(p->start_free, zp.pages[top] - zp.reserve[top], frag);
-		extra = layout_extra_pages(frag);
-		if (total + extra > CP_BUDDY_MAX_PAGES)
-			return cp_diag_set(diag, -CP_EINVAL,
-					   "memory: the start layout needs %llu pages, the model's limit is %u",
-					   (unsigned long long)(total + extra), CP_BUDDY_MAX_PAGES);
-		zp.pages[top] += extra;
-		zp.reserve[top] += extra;
+	for (i = 0; i < zp.nr; i++) {
+		if (!zp.blocks[i])
+			continue;
+		/* the measured blocks below pageblock_order, in the zone's
+		 * free memory (scaled down when they do not fit) */
+		start_fragments(zp.blocks[i], zp.pages[i] - zp.reserve[i], frag[i]);
+		extra[i] = layout_extra_pages(frag[i]);
+		extra_sum += extra[i];
 	}
-	m->total_pages = total + extra;
+	if (total + extra_sum > CP_BUDDY_MAX_PAGES)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "memory: the start layout needs %llu pages, the model's limit is %u",
+				   (unsigned long long)(total + extra_sum), CP_BUDDY_MAX_PAGES);
+	m->total_pages = total + extra_sum;
 	m->memcg_reclaim_retries = p->memcg_reclaim_retries;
 	m->max_reclaim_retries = p->max_reclaim_retries ? p->max_reclaim_retries : 16;
 	m->vmstat = vmstat;
 	for (i = 0; i < CP_NR_FIXED_OWNERS; i++)
 		snprintf(m->owner_name[i], CP_OWNER_NAME_LEN, "%s", fixed_owner_names[i]);
 	m->nr_owners = CP_NR_FIXED_OWNERS;
-	m->nr_owner[CP_OWNER_RESERVE] = p->reserve_pages + extra;
+	m->nr_owner[CP_OWNER_RESERVE] = p->reserve_pages + extra_sum;
 	/* alloc_flags_nofragment(): the preferred zone is Normal and a
 	 * lower zone exists (one zone of old: as the machine says) */
 	if (!p->buddy_4_11 && (zp.nr > 1 || (p->dma32_pages == 0 && p->alloc_nofragment)))
@@ -394,9 +471,8 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		struct cp_mem_zone *z = &m->zones[i];
 
 		z->start_pfn = i ? m->zones[i - 1].start_pfn + m->zones[i - 1].buddy.nr_pages : 0;
-		z->free_pages = zp.pages[i]; /* the span, for init_zone */
-		rc = init_zone(m, z, p, zp.reserve[i] - (p->start_free && i == top ? extra : 0),
-			       p->start_free && i == top ? frag : NULL, diag);
+		z->free_pages = zp.pages[i] + extra[i]; /* the span, for init_zone */
+		rc = init_zone(m, z, p, zp.reserve[i], zp.blocks[i] ? frag[i] : NULL, diag);
 		if (rc) {
 			cp_mem_release(m);
 			return rc;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <string.h>
 
 #include "model/zone.h"
 
@@ -394,6 +395,58 @@ static void compaction_deferral_is_per_zone(void **state)
 	cp_mem_release(&m);
 }
 
+/*
+ * A per-zone start layout (--start-free with per-zone counters): each
+ * zone's watermarks from the REAL machine's managed pages (zone.c
+ * arithmetic: min_free_kbytes 67584, managed 3840 / 772915 / 5394266
+ * -> DMA32 high 3660, Normal high 25557, reserve 21071), not from the
+ * model's smaller zones; DMA32 holds its measured free pages: one free
+ * order-10 block (1024 pages) and 3 order-0 MOVABLE pages -> 1027 free;
+ * Normal only fragments below pageblock_order (5 order-3 UNMOVABLE),
+ * the rest of the memory Normal's big blocks. size_is_available: both
+ * zones' high watermarks (3660 + 25557) on top of the 262144 pages,
+ * in Normal: DMA32 keeps exactly its measured 1027 free pages.
+ */
+static void per_zone_start_layout_uses_real_managed_pages(void **state)
+{
+	static struct cp_mem_start_free sf;
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem_params p = {
+		.total_pages = 262144, /* 1 GiB */
+		.min_free_kbytes = 67584,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 262144,
+		.start_free = &sf,
+		.size_is_available = true,
+	};
+
+	(void)state;
+	memset(&sf, 0, sizeof(sf));
+	sf.has_zones = true;
+	sf.zone_managed_pages[CP_ZONE_DMA] = 3840;
+	sf.zone_managed_pages[CP_ZONE_DMA32] = 772915;
+	sf.zone_managed_pages[CP_ZONE_NORMAL] = 5394266;
+	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][10] = 1;
+	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][0] = 3;
+	sf.zone_blocks[CP_ZONE_NORMAL][CP_MIGRATE_UNMOVABLE][3] = 5;
+	sf.blocks[CP_MIGRATE_UNMOVABLE][3] = 5;
+	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
+	assert_int_equal(m.nr_zones, 2);
+	assert_int_equal(m.zones[0].wmark.high, 3660);
+	assert_int_equal(m.zones[1].wmark.high, 25557);
+	assert_int_equal(m.zones[0].lowmem_reserve, 21071);
+	assert_int_equal(m.zones[0].managed_pages, 772915);
+	/* DMA32: 1027 measured free pages, all free (no reserve there); the
+	 * 3 order-0 pages laid out as fragments in their own pageblock */
+	assert_int_equal(m.zones[0].free_pages, 1027);
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, 0, CP_MIGRATE_MOVABLE), 3);
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[1].buddy, 3, CP_MIGRATE_UNMOVABLE), 5);
+	assert_int_equal(m.free_pages, 262144 + 3660 + 25557);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +462,7 @@ int main(void)
 		cmocka_unit_test(free_returns_page_to_its_zone),
 		cmocka_unit_test(mem_check_catches_zone_count_mismatch),
 		cmocka_unit_test(compaction_deferral_is_per_zone),
+		cmocka_unit_test(per_zone_start_layout_uses_real_managed_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
