@@ -68,8 +68,12 @@
  *
  * SIMPLIFIED: one node; ZONE_DMA is not modelled (zone.c: its
  * protection exceeds its pages); a count-only request of several pages
- * (cp_mem_alloc, cp_mem_alloc_pages) takes all its pages from the one
- * zone whose count passed, without the ALLOC_NOFRAGMENT zone skip;
+ * (cp_mem_alloc, cp_mem_alloc_pages) takes all its pages from the first
+ * zone whose count passes for all of them, as __alloc_pages_bulk()
+ * chooses its zone, without the ALLOC_NOFRAGMENT zone skip (the bulk
+ * path has no ALLOC_NOFRAGMENT; the model's pages still try it first
+ * within the zone, as single pages would, and 4.11's xfs_buf takes its
+ * pages one alloc_page() at a time);
  * cp_mem_take() (set-up) ignores watermarks and fills Normal first;
  * slab pages of order > 0 still take order-0 pages when no
  * block fits (cp_mem_alloc_block: SLUB would fall back to its minimum
