@@ -583,11 +583,6 @@ static bool zone_order_watermark_ok(const struct cp_mem_zone *z, unsigned order,
 	return cp_buddy_watermark_ok(&z->buddy, order, mark, (int64_t)z->free_pages);
 }
 
-bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark)
-{
-	return zone_order_watermark_ok(&m->zones[m->nr_zones - 1], order, mark);
-}
-
 bool cp_mem_zone_watermark_ok(const struct cp_mem *m, unsigned zi, unsigned order, uint64_t mark)
 {
 	return zone_order_watermark_ok(&m->zones[zi], order, mark);

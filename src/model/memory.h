@@ -253,12 +253,6 @@ int cp_mem_register_owner(struct cp_mem *m, const char *name);
 
 void cp_mem_set_hooks(struct cp_mem *m, const struct cp_mem_hooks *hooks);
 
-/* zone_watermark_ok() for an allocation of nr pages against mark. */
-static inline bool cp_mem_watermark_ok(const struct cp_mem *m, uint64_t mark, uint64_t nr)
-{
-	return m->free_pages >= mark + nr;
-}
-
 /* A zone's watermarks as the allocator and kswapd read them: 5.0+
  * min/low/high_wmark_pages() add zone->watermark_boost (include/linux/
  * mmzone.h); the boost is always 0 when boosting is off (4.11). */
@@ -277,8 +271,7 @@ static inline uint64_t cp_zone_wmark_high(const struct cp_mem_zone *z)
 	return z->wmark.high + z->buddy.watermark_boost;
 }
 
-/* The node's sums (one zone: that zone's): every zone's watermark and
- * boost. */
+/* The sum of every zone's boost (pgdat_watermark_boosted: not 0). */
 static inline uint64_t cp_mem_boost_pages(const struct cp_mem *m)
 {
 	uint64_t b = 0;
@@ -289,27 +282,9 @@ static inline uint64_t cp_mem_boost_pages(const struct cp_mem *m)
 	return b;
 }
 
-static inline uint64_t cp_mem_wmark_min(const struct cp_mem *m)
-{
-	return m->wmark.min + cp_mem_boost_pages(m);
-}
-
-static inline uint64_t cp_mem_wmark_low(const struct cp_mem *m)
-{
-	return m->wmark.low + cp_mem_boost_pages(m);
-}
-
-static inline uint64_t cp_mem_wmark_high(const struct cp_mem *m)
-{
-	return m->wmark.high + cp_mem_boost_pages(m);
-}
-
-/* zone_watermark_ok() of the highest zone (one zone: the zone) for an
+/* zone_watermark_ok() of zone zi (index in m->zones) for an
  * order-`order` block against mark: the count test, and for order > 0
  * a free block that large (the buddy's free lists). */
-bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark);
-
-/* The same test on zone zi (index in m->zones). */
 bool cp_mem_zone_watermark_ok(const struct cp_mem *m, unsigned zi, unsigned order, uint64_t mark);
 
 /* The index in m->zones of the zone holding global pfn. */
@@ -398,11 +373,13 @@ void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages);
 int cp_memcg_try_charge_nowait(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 
-/* Invariants: free + owners == total; watermarks ordered; the buddy's
- * allocated pages equal the owners' sum (CP_OWNER_PCP included) and its
- * free pages free_pages; the pcp lists hold nr_owner[CP_OWNER_PCP];
- * count-only blocks of an owner no more than its count. O(owners +
- * pages on pcp lists). */
+/* Invariants: free + owners == total; watermarks ordered; per zone:
+ * its buddy's free pages are its free_pages, its pcp lists consistent,
+ * the zones tile the pfns from 0 in order, only a lower zone has a
+ * lowmem reserve; the zones' free pages sum to free_pages and their
+ * allocated pages to the owners' sum (CP_OWNER_PCP included: the pcp
+ * lists' pages); count-only blocks of an owner no more than its count.
+ * O(owners + pages on pcp lists). */
 bool cp_mem_check(const struct cp_mem *m);
 bool cp_memcg_check(const struct cp_memcg *memcg);
 
