@@ -47,9 +47,10 @@ void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecac
 	r->kswapd_sleeping = true;
 }
 
-/* pgdat_balanced() (6.1) / the zone loop of balance_pgdat() with
- * zone_balanced() (4.8+, commit 1d82de618ddd "mm, vmscan: make kswapd
- * reclaim in terms of nodes"): the node is balanced when ANY zone the
+/* pgdat_balanced() (6.1) / zone_balanced() over the eligible zones
+ * (since 4.8, "mm, vmscan: make kswapd reclaim in terms of nodes": a
+ * node is balanced when any eligible zone is; 4.11 keeps that rule,
+ * without boosts): the node is balanced when ANY zone the
  * allocations may use passes zone_watermark_ok_safe() at its high
  * watermark (+ its boost) for the order, with highest_zoneidx Normal:
  * a lower zone's lowmem_reserve counts against it. */
