@@ -411,9 +411,14 @@ int cmd_validate(int argc, char **argv)
 	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
 	       kernel, kernel_why, un.release, ms.machine.name,
 	       vcp ? vcp : "100");
-	if (nr_start)
+	if (nr_start && start_free.has_zones)
+		printf("# model start: zones DMA32 and Normal, each with its free blocks as "
+		       "/proc/pagetypeinfo showed them after the balloon and its managed pages "
+		       "(mean of %zu real run(s))\n", nr_start);
+	else if (nr_start)
 		printf("# model start: free blocks below order 9 as /proc/pagetypeinfo showed them "
-		       "after the balloon (mean of %zu real run(s))\n", nr_start);
+		       "after the balloon, summed over the zones (mean of %zu real run(s)); "
+		       "zones as the machine profile says (one without dma32)\n", nr_start);
 	else
 		printf("# model start: all free memory in the largest blocks (the real runs "
 		       "recorded no /proc/pagetypeinfo)\n");

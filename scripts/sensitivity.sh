@@ -28,6 +28,7 @@ machine.device.read_latency=20us machine.device.read_latency=115us
 fs.objects.log_item_size=152,fs.objects.log_item_per_slab=26 fs.objects.log_item_per_slab=19,fs.objects.log_item_size=208
 fs.objects.inode_size=960 fs.objects.inode_per_slab=16,fs.objects.inode_size=1024
 machine.machine.thp=no machine.machine.thp=yes
+machine.machine.dma32=2800M machine.machine.dma32=3500M
 RANGES
 trap 'rm -f /tmp/cachepressure-sensitivity.$$' EXIT
 

@@ -51,6 +51,7 @@ static const struct {
 	{ "machine", "cpus" },		 { "machine", "ram" },
 	{ "machine", "reserve" },	 { "machine", "process" },
 	{ "machine", "thp" },		 { "machine", "nr_zones" },
+	{ "machine", "dma32" },
 	{ "machine", "min_free_kbytes" }, { "machine", "watermark_scale_factor" },
 	{ "cpu", "copy_bandwidth" },	 { "cpu", "read_syscall_ns" },
 	{ "cpu", "page_cached_ns" },	 { "cpu", "page_insert_ns" },
@@ -625,6 +626,26 @@ static int nr_populated_zones(void)
 	return n;
 }
 
+/* "managed" pages of ZONE_DMA32 in /proc/zoneinfo (the line after the
+ * zone's "Node N, zone    DMA32" header block); 0 if there is none. */
+static uint64_t dma32_managed_pages(void)
+{
+	char *text, *p, *next;
+	unsigned long long v = 0;
+
+	if (cp_kfile_read("/proc/zoneinfo", &text, NULL))
+		return 0;
+	p = strstr(text, "zone    DMA32");
+	if (p) {
+		next = strstr(p + 1, "Node ");
+		p = strstr(p, "\n        managed ");
+		if (p && (!next || p < next))
+			v = strtoull(p + 17, NULL, 10);
+	}
+	cp_free(text);
+	return v;
+}
+
 /* Inside a lab guest: the RAM qemu was given (-m), which the host puts
  * on the kernel command line as cachepressure.vm_mem=BYTES; 0 if absent. */
 static uint64_t guest_vm_mem(void)
@@ -708,6 +729,14 @@ static void system_facts(struct ctx *x)
 	if (zones > 0) {
 		cp_calib_text(how, sizeof(how), "zones with present pages > 0 in /proc/zoneinfo%s", x->tag);
 		set(x->c, "machine", "nr_zones", NULL, how, "%d", zones);
+	}
+	u = dma32_managed_pages();
+	if (u > 0) {
+		cp_calib_text(how, sizeof(how),
+			 "ZONE_DMA32 managed pages in /proc/zoneinfo (`grep -A5 DMA32 "
+			 "/proc/zoneinfo`): %" PRIu64 " pages%s",
+			 u, x->tag);
+		set(x->c, "machine", "dma32", NULL, how, "%" PRIu64 "K", u * 4);
 	}
 	if (cp_kfile_read_u64("/proc/sys/vm/min_free_kbytes", &u, NULL) == 0) {
 		cp_calib_text(how, sizeof(how),

@@ -39,6 +39,8 @@ static const struct cp_key keys[] = {
 	KEY("machine", "thp", CP_KEY_BOOL, thp, REQ, 0, 1),
 	/* x86-64: DMA, DMA32, Normal, Movable */
 	KEY("machine", "nr_zones", CP_KEY_COUNT, nr_zones, REQ, 1, 4),
+	/* ZONE_DMA32 spans physical memory below 4 GiB (x86-64 MAX_DMA32_PFN) */
+	KEY("machine", "dma32", CP_KEY_SIZE, dma32_bytes, OPT, 0, 1ULL << 32),
 	KEY("machine", "min_free_kbytes", CP_KEY_COUNT, min_free_kbytes, OPT, 0, NOLIMIT),
 	/* sysctl range: 1..1000 in 4.11, 1..3000 since 5.x */
 	KEY("machine", "watermark_scale_factor", CP_KEY_COUNT, watermark_scale_factor, OPT, 1,
@@ -106,6 +108,10 @@ int cp_machine_validate(const struct cp_machine *m, struct cp_diag *diag)
 				   (unsigned long long)m->reserve_bytes,
 				   (unsigned long long)m->process_bytes,
 				   (unsigned long long)m->ram_bytes);
+	if (m->dma32_bytes > m->ram_bytes)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "keys 'dma32' and 'ram' in [machine]: ZONE_DMA32 of %llu bytes is more than ram (%llu bytes)",
+				   (unsigned long long)m->dma32_bytes, (unsigned long long)m->ram_bytes);
 	if (m->min_free_kbytes > m->ram_bytes / 1024 / 4)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "key 'min_free_kbytes' in [machine]: %llu KiB is more than a quarter of ram",

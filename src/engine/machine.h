@@ -29,6 +29,9 @@ struct cp_machine {
 	uint64_t process_bytes;                   /* process: anonymous memory of the test's tasks */
 	bool thp;                                 /* thp: khugepaged raises min_free_kbytes */
 	unsigned nr_zones;                        /* nr_zones: populated zones, 1..4 */
+	uint64_t dma32_bytes;                     /* dma32: managed memory of ZONE_DMA32;
+						   * optional, 0 = not known: the model
+						   * keeps one zone (docs/model.md) */
 	uint64_t min_free_kbytes;                 /* optional; 0 = the kernel default */
 	unsigned watermark_scale_factor;          /* optional; default 10 */
 

@@ -78,7 +78,10 @@
  *   kcompactd's outcomes are cp_compact_daemon_success / _fail), no
  *   wakeup_kswapd() -> wakeup_kcompactd() for allocations without
  *   __GFP_DIRECT_RECLAIM (the model's reclaim hook has no gfp).
- * - One zone, no capture_control, no lru_add_drain_cpu_zone() at the
+ * - Zones: kcompactd_do_work() walks them lowest first, each with its
+ *   own deferral and cached scanner positions, the scanners inside the
+ *   zone (zone-local pfns; the page cache sees global ones).
+ * - No capture_control, no lru_add_drain_cpu_zone() at the
  *   end of each order-aligned block (one lru_add_drain() at the start).
  */
 #include "model/compaction.h"
@@ -94,6 +97,7 @@
 
 /* struct compact_control: one compact_zone() run. */
 struct compact_control {
+	unsigned zi;                /* the zone: c->mem->zones[zi], pfns zone-local */
 	unsigned order;
 	enum cp_migrate_mode mode;
 	enum cp_migratetype migratetype;
@@ -123,12 +127,16 @@ static uint32_t zone_free_start(const struct cp_buddy *b)
 void cp_compaction_init(struct cp_compaction *c, struct cp_mem *mem, struct cp_pagecache *pc,
 			struct cp_vmstat *vmstat)
 {
+	unsigned i;
+
 	memset(c, 0, sizeof(*c));
 	c->mem = mem;
 	c->pc = pc;
 	c->vmstat = vmstat;
-	c->cached_migrate_pfn = 0;
-	c->cached_free_pfn = zone_free_start(&mem->buddy);
+	for (i = 0; i < mem->nr_zones; i++) {
+		c->zone[i].cached_migrate_pfn = 0;
+		c->zone[i].cached_free_pfn = zone_free_start(&mem->zones[i].buddy);
+	}
 	c->kcompactd_sleeping = true;
 }
 
@@ -168,62 +176,72 @@ static uint64_t compact_gap(unsigned order)
 /* The buddy's free pages are NR_FREE_PAGES: the same as the model's
  * count except during compact_zone(), when isolated free pages are out
  * of both the lists and the counter, as in the kernel. */
-static bool zone_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark)
+static bool zone_watermark_ok(const struct cp_mem_zone *z, unsigned order, uint64_t mark)
 {
-	return cp_buddy_watermark_ok(&m->buddy, order, mark, (int64_t)m->buddy.nr_free_pages);
+	return cp_buddy_watermark_ok(&z->buddy, order, mark, (int64_t)z->buddy.nr_free_pages);
 }
 
-enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned order)
+enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned zi, unsigned order,
+					      bool normal_index)
 {
+	const struct cp_mem_zone *z = &m->zones[zi];
+	/* lowmem_reserve[highest_zoneidx]: only below the highest zone */
+	uint64_t reserve = normal_index && zi + 1 < m->nr_zones ? z->lowmem_reserve : 0;
 	uint64_t mark;
 	int fragindex;
 
 	if (order == CP_COMPACT_ORDER_ALL)
 		return CP_COMPACT_CONTINUE;
-	if (zone_watermark_ok(m, order, cp_mem_wmark_min(m)))
+	if (zone_watermark_ok(z, order, cp_zone_wmark_min(z) + reserve))
 		return CP_COMPACT_SUCCESS;
-	mark = order > CP_PAGE_ALLOC_COSTLY_ORDER ? cp_mem_wmark_low(m) : cp_mem_wmark_min(m);
-	if (!zone_watermark_ok(m, 0, mark + compact_gap(order)))
+	mark = order > CP_PAGE_ALLOC_COSTLY_ORDER ? cp_zone_wmark_low(z) : cp_zone_wmark_min(z);
+	if (!zone_watermark_ok(z, 0, mark + compact_gap(order) + reserve))
 		return CP_COMPACT_SKIPPED;
 	if (order > CP_PAGE_ALLOC_COSTLY_ORDER) {
-		fragindex = cp_fragmentation_index(&m->buddy, order);
+		fragindex = cp_fragmentation_index(&z->buddy, order);
 		if (fragindex >= 0 && fragindex <= CP_EXTFRAG_THRESHOLD)
 			return CP_COMPACT_NOT_SUITABLE_ZONE;
 	}
 	return CP_COMPACT_CONTINUE;
 }
 
-bool cp_compaction_deferred(struct cp_compaction *c, unsigned order)
+bool cp_compaction_deferred(struct cp_compaction *c, unsigned zi, unsigned order)
 {
-	unsigned limit = 1u << c->compact_defer_shift;
+	struct cp_compact_zone *cz = &c->zone[zi];
+	unsigned limit = 1u << cz->compact_defer_shift;
 
-	if (order < c->compact_order_failed)
+	if (order < cz->compact_order_failed)
 		return false;
-	if (++c->compact_considered >= limit) {
-		c->compact_considered = limit;
+	if (++cz->compact_considered >= limit) {
+		cz->compact_considered = limit;
 		return false;
 	}
 	return true;
 }
 
-void cp_defer_compaction(struct cp_compaction *c, unsigned order)
+void cp_defer_compaction(struct cp_compaction *c, unsigned zi, unsigned order)
 {
-	c->compact_considered = 0;
-	c->compact_defer_shift++;
-	if (order < c->compact_order_failed)
-		c->compact_order_failed = order;
-	if (c->compact_defer_shift > CP_COMPACT_MAX_DEFER_SHIFT)
-		c->compact_defer_shift = CP_COMPACT_MAX_DEFER_SHIFT;
+	struct cp_compact_zone *cz = &c->zone[zi];
+
+	cz->compact_considered = 0;
+	cz->compact_defer_shift++;
+	if (order < cz->compact_order_failed)
+		cz->compact_order_failed = order;
+	if (cz->compact_defer_shift > CP_COMPACT_MAX_DEFER_SHIFT)
+		cz->compact_defer_shift = CP_COMPACT_MAX_DEFER_SHIFT;
 }
 
-void cp_compaction_defer_reset(struct cp_compaction *c, unsigned order, bool alloc_success)
+void cp_compaction_defer_reset(struct cp_compaction *c, unsigned zi, unsigned order,
+			       bool alloc_success)
 {
+	struct cp_compact_zone *cz = &c->zone[zi];
+
 	if (alloc_success) {
-		c->compact_considered = 0;
-		c->compact_defer_shift = 0;
+		cz->compact_considered = 0;
+		cz->compact_defer_shift = 0;
 	}
-	if (order >= c->compact_order_failed)
-		c->compact_order_failed = order + 1;
+	if (order >= cz->compact_order_failed)
+		cz->compact_order_failed = order + 1;
 }
 
 static bool scanners_met(const struct compact_control *cc)
@@ -244,12 +262,12 @@ static bool can_steal(unsigned order, enum cp_migratetype mt)
 static enum cp_compact_result compact_finished(struct cp_compaction *c,
 					       struct compact_control *cc)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	unsigned o, mt;
 
 	if (scanners_met(cc)) {
-		c->cached_migrate_pfn = 0;
-		c->cached_free_pfn = zone_free_start(b);
+		c->zone[cc->zi].cached_migrate_pfn = 0;
+		c->zone[cc->zi].cached_free_pfn = zone_free_start(b);
 		return cc->whole_zone ? CP_COMPACT_COMPLETE : CP_COMPACT_PARTIAL_SKIPPED;
 	}
 	if (cc->order == CP_COMPACT_ORDER_ALL)
@@ -288,7 +306,8 @@ static bool suitable_migration_source(const struct cp_buddy *b, const struct com
  */
 static unsigned isolate_migratepages(struct compact_control *cc, const struct cp_compaction *c)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
+	uint32_t base = c->mem->zones[cc->zi].start_pfn; /* the page cache's pfns are global */
 	uint32_t low_pfn = cc->migrate_pfn;
 	uint32_t block_end = pageblock_end(low_pfn);
 
@@ -306,7 +325,7 @@ static unsigned isolate_migratepages(struct compact_control *cc, const struct cp
 
 		cc->st.migrate_scanned++;
 		if (kind == CP_BUDDY_PAGE_ALLOC && order == 0 &&
-		    cp_pagecache_pfn_migratable(c->pc, low_pfn)) {
+		    cp_pagecache_pfn_migratable(c->pc, base + low_pfn)) {
 			cc->migratepages[cc->nr_migratepages++] = low_pfn++;
 			cc->st.isolated++;
 			if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX)
@@ -344,7 +363,8 @@ static bool suitable_migration_target(const struct cp_buddy *b, uint32_t block_s
 static void isolate_freepages_block(struct cp_compaction *c, struct compact_control *cc,
 				    uint32_t *start, uint32_t end)
 {
-	struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_mem_zone *z = &c->mem->zones[cc->zi];
+	struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	uint32_t pfn = *start;
 
 	while (pfn < end) {
@@ -357,7 +377,8 @@ static void isolate_freepages_block(struct cp_compaction *c, struct compact_cont
 			pfn += kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
 			continue;
 		}
-		if (!zone_watermark_ok(c->mem, 0, c->mem->wmark.min + (1ull << order)))
+		/* zone->_watermark[WMARK_MIN]: no boost, no reserve */
+		if (!zone_watermark_ok(z, 0, z->wmark.min + (1ull << order)))
 			break;
 		got = cp_buddy_isolate_free_block(b, pfn, NULL);
 		CP_BUG_ON(got != (int)order);
@@ -376,7 +397,7 @@ static void isolate_freepages_block(struct cp_compaction *c, struct compact_cont
  * the migration scanner's. */
 static void isolate_freepages(struct cp_compaction *c, struct compact_control *cc)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	uint32_t block_start = pageblock_start(cc->free_pfn);
 	uint32_t low_pfn = pageblock_end(cc->migrate_pfn);
 	uint32_t isolate_start = cc->free_pfn;
@@ -422,6 +443,7 @@ static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control
  * put back) when no free page is left: false then (-ENOMEM). */
 static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
 {
+	uint32_t base = c->mem->zones[cc->zi].start_pfn;
 	unsigned i;
 
 	for (i = 0; i < cc->nr_migratepages; i++) {
@@ -437,7 +459,8 @@ static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
 			cc->nr_migratepages = 0;
 			return false;
 		}
-		rc = cp_pagecache_migrate_page(c->pc, cc->migratepages[i], to, cc->cpu);
+		rc = cp_pagecache_migrate_page(c->pc, base + cc->migratepages[i], base + to,
+					       cc->cpu);
 		CP_BUG_ON(rc);
 		cc->st.migrated++;
 	}
@@ -447,8 +470,9 @@ static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
 
 /* release_freepages(): unused isolated free pages back to the buddy;
  * the cached free pfn moves up to the highest one's pageblock. */
-static void release_freepages(struct cp_compaction *c)
+static void release_freepages(struct cp_compaction *c, unsigned zi)
 {
+	struct cp_compact_zone *cz = &c->zone[zi];
 	uint32_t high = 0;
 	unsigned i;
 	int rc;
@@ -462,21 +486,23 @@ static void release_freepages(struct cp_compaction *c)
 
 		if (pfn > high)
 			high = pfn;
-		rc = cp_buddy_free(&c->mem->buddy, pfn, 0, NULL);
+		rc = cp_buddy_free(&c->mem->zones[zi].buddy, pfn, 0, NULL);
 		CP_BUG_ON(rc);
 	}
 	c->nr_freepages = c->free_next = 0;
 	high = pageblock_start(high);
-	if (high > c->cached_free_pfn)
-		c->cached_free_pfn = high;
+	if (high > cz->cached_free_pfn)
+		cz->cached_free_pfn = high;
 }
 
-enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
+enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
 				       enum cp_migrate_mode mode, int cpu,
 				       struct cp_compact_stats *st)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	const struct cp_buddy *b = &c->mem->zones[zi].buddy;
+	struct cp_compact_zone *cz = &c->zone[zi];
 	struct compact_control cc = {
+		.zi = zi,
 		.order = order,
 		.mode = mode,
 		/* gfp_migratetype(GFP_KERNEL) */
@@ -488,15 +514,16 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
 	CP_BUG_ON(order > CP_COMPACT_ORDER_ALL || c->nr_freepages);
 	if (st)
 		memset(st, 0, sizeof(*st));
-	ret = cp_compaction_suitable(c->mem, order);
+	CP_BUG_ON(zi >= c->mem->nr_zones);
+	ret = cp_compaction_suitable(c->mem, zi, order, true);
 	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_SKIPPED)
 		return ret;
-	cc.migrate_pfn = c->cached_migrate_pfn;
-	cc.free_pfn = c->cached_free_pfn;
+	cc.migrate_pfn = cz->cached_migrate_pfn;
+	cc.free_pfn = cz->cached_free_pfn;
 	if (cc.free_pfn >= b->nr_pages)
-		cc.free_pfn = c->cached_free_pfn = zone_free_start(b);
+		cc.free_pfn = cz->cached_free_pfn = zone_free_start(b);
 	if (cc.migrate_pfn >= b->nr_pages)
-		cc.migrate_pfn = c->cached_migrate_pfn = 0;
+		cc.migrate_pfn = cz->cached_migrate_pfn = 0;
 	/* compact_init_migrate_pfn is the zone start here */
 	cc.whole_zone = cc.migrate_pfn == 0;
 	cp_lru_add_drain(c->pc, cpu);
@@ -511,10 +538,10 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
 		}
 	}
 	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_CONTENDED) {
-		c->cached_migrate_pfn = cc.migrate_pfn;
-		c->cached_free_pfn = pageblock_start(cc.free_pfn);
+		cz->cached_migrate_pfn = cc.migrate_pfn;
+		cz->cached_free_pfn = pageblock_start(cc.free_pfn);
 	}
-	release_freepages(c);
+	release_freepages(c, zi);
 
 	count(c, CP_VM_COMPACT_MIGRATE_SCANNED, cc.st.migrate_scanned);
 	count(c, CP_VM_COMPACT_FREE_SCANNED, cc.st.free_scanned);
@@ -528,7 +555,13 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
 
 bool cp_kcompactd_node_suitable(const struct cp_compaction *c)
 {
-	return cp_compaction_suitable(c->mem, c->kcompactd_max_order) == CP_COMPACT_CONTINUE;
+	unsigned i;
+
+	for (i = 0; i < c->mem->nr_zones; i++)
+		if (cp_compaction_suitable(c->mem, i, c->kcompactd_max_order, true) ==
+		    CP_COMPACT_CONTINUE)
+			return true;
+	return false;
 }
 
 void cp_wakeup_kcompactd(struct cp_compaction *c, unsigned order)
@@ -551,38 +584,50 @@ void cp_wakeup_kcompactd(struct cp_compaction *c, unsigned order)
 uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu)
 {
 	unsigned order = c->kcompactd_max_order;
-	struct cp_compact_stats st = { 0 };
-	enum cp_compact_result status;
+	uint64_t migrated = 0;
+	unsigned zi;
 
 	count(c, CP_VM_COMPACT_DAEMON_WAKE, 1);
-	if (order == 0 || cp_compaction_deferred(c, order) ||
-	    cp_compaction_suitable(c->mem, order) != CP_COMPACT_CONTINUE)
-		goto out;
-	c->nr_compact_zone++;
-	status = cp_compact_zone(c, order, CP_MIGRATE_MODE_SYNC_LIGHT, cpu, &st);
-	if (status == CP_COMPACT_SUCCESS) {
-		cp_compaction_defer_reset(c, order, false);
-		count(c, CP_VM_KCOMPACTD_SUCCESS, 1);
-	} else if (status == CP_COMPACT_PARTIAL_SKIPPED || status == CP_COMPACT_COMPLETE) {
-		cp_defer_compaction(c, order);
-		count(c, CP_VM_KCOMPACTD_FAIL, 1);
+	/* the zones from the lowest up to highest_zoneidx (Normal) */
+	for (zi = 0; order && zi < c->mem->nr_zones; zi++) {
+		struct cp_compact_stats st = { 0 };
+		enum cp_compact_result status;
+
+		if (cp_compaction_deferred(c, zi, order) ||
+		    cp_compaction_suitable(c->mem, zi, order, false) != CP_COMPACT_CONTINUE)
+			continue;
+		c->nr_compact_zone++;
+		status = cp_compact_zone(c, zi, order, CP_MIGRATE_MODE_SYNC_LIGHT, cpu, &st);
+		if (status == CP_COMPACT_SUCCESS) {
+			cp_compaction_defer_reset(c, zi, order, false);
+			count(c, CP_VM_KCOMPACTD_SUCCESS, 1);
+		} else if (status == CP_COMPACT_PARTIAL_SKIPPED || status == CP_COMPACT_COMPLETE) {
+			cp_defer_compaction(c, zi, order);
+			count(c, CP_VM_KCOMPACTD_FAIL, 1);
+		}
+		count(c, CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED, st.migrate_scanned);
+		count(c, CP_VM_COMPACT_DAEMON_FREE_SCANNED, st.free_scanned);
+		migrated += st.migrated;
 	}
-	count(c, CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED, st.migrate_scanned);
-	count(c, CP_VM_COMPACT_DAEMON_FREE_SCANNED, st.free_scanned);
-out:
 	if (c->kcompactd_max_order <= order)
 		c->kcompactd_max_order = 0;
-	return st.migrated;
+	return migrated;
 }
 
 bool cp_compaction_check(const struct cp_compaction *c)
 {
-	const struct cp_buddy *b = &c->mem->buddy;
+	unsigned i;
 
-	return c->nr_freepages == 0 && c->free_next == 0 && c->cached_migrate_pfn < b->nr_pages &&
-	       c->cached_free_pfn < b->nr_pages &&
-	       c->compact_defer_shift <= CP_COMPACT_MAX_DEFER_SHIFT &&
-	       c->compact_considered <= (1u << c->compact_defer_shift) &&
-	       c->compact_order_failed <= CP_BUDDY_MAX_ORDER &&
+	for (i = 0; i < c->mem->nr_zones; i++) {
+		const struct cp_buddy *b = &c->mem->zones[i].buddy;
+		const struct cp_compact_zone *cz = &c->zone[i];
+
+		if (cz->cached_migrate_pfn >= b->nr_pages || cz->cached_free_pfn >= b->nr_pages ||
+		    cz->compact_defer_shift > CP_COMPACT_MAX_DEFER_SHIFT ||
+		    cz->compact_considered > (1u << cz->compact_defer_shift) ||
+		    cz->compact_order_failed > CP_BUDDY_MAX_ORDER)
+			return false;
+	}
+	return c->nr_freepages == 0 && c->free_next == 0 &&
 	       c->kcompactd_max_order < CP_BUDDY_MAX_ORDER;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "model/buddy.h"
+#include "model/memory.h"
 
 struct cp_mem;
 struct cp_pagecache;
@@ -56,12 +57,15 @@ struct cp_compaction {
 	struct cp_pagecache *pc;
 	struct cp_vmstat *vmstat;
 
-	/* struct zone */
-	unsigned compact_considered;
-	unsigned compact_defer_shift;
-	unsigned compact_order_failed;
-	uint32_t cached_migrate_pfn; /* compact_cached_migrate_pfn[] */
-	uint32_t cached_free_pfn;    /* compact_cached_free_pfn */
+	/* struct zone: per zone of mem (same index as mem->zones[]);
+	 * the cached pfns are zone-local (the zone's buddy's) */
+	struct cp_compact_zone {
+		unsigned compact_considered;
+		unsigned compact_defer_shift;
+		unsigned compact_order_failed;
+		uint32_t cached_migrate_pfn; /* compact_cached_migrate_pfn[] */
+		uint32_t cached_free_pfn;    /* compact_cached_free_pfn */
+	} zone[CP_MEM_MAX_ZONES];
 
 	/* pg_data_t: kcompactd */
 	unsigned kcompactd_max_order;
@@ -93,30 +97,36 @@ void cp_compaction_init(struct cp_compaction *c, struct cp_mem *mem, struct cp_p
 int cp_fragmentation_index(const struct cp_buddy *b, unsigned order);
 
 /*
- * compaction_suitable(zone, order, alloc_flags 0): SUCCESS when the min
- * watermark (with boost) is met at order already; SKIPPED when the
- * order-0 test against min (order <= 3) or low (order > 3) plus
- * compact_gap(order) = 2 << order fails; for order > 3 NOT_SUITABLE_ZONE
- * when the fragmentation index is 0..500; else CONTINUE.
- * CP_COMPACT_ORDER_ALL: CONTINUE.
+ * compaction_suitable(zone zi of m, order, alloc_flags 0,
+ * highest_zoneidx): SUCCESS when the min watermark (with boost) is met
+ * at order already; SKIPPED when the order-0 test against min (order <=
+ * 3) or low (order > 3) plus compact_gap(order) = 2 << order fails; for
+ * order > 3 NOT_SUITABLE_ZONE when the fragmentation index is 0..500;
+ * else CONTINUE. normal_index: highest_zoneidx is Normal, so a lower
+ * zone's lowmem_reserve is added to both marks (false: highest_zoneidx
+ * is the zone itself, as kcompactd_do_work asks). CP_COMPACT_ORDER_ALL:
+ * CONTINUE.
  */
-enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned order);
+enum cp_compact_result cp_compaction_suitable(const struct cp_mem *m, unsigned zi, unsigned order,
+					      bool normal_index);
 
-/* compaction_deferred(): true while fewer than 1 << defer_shift
- * attempts at order >= compact_order_failed were considered since the
- * last failure (counts this one). */
-bool cp_compaction_deferred(struct cp_compaction *c, unsigned order);
+/* compaction_deferred() of zone zi: true while fewer than 1 <<
+ * defer_shift attempts at order >= compact_order_failed were considered
+ * since the last failure (counts this one). */
+bool cp_compaction_deferred(struct cp_compaction *c, unsigned zi, unsigned order);
 
-/* defer_compaction(): a failure at order: considered 0, shift + 1 (max
- * 6), order_failed lowered to order. */
-void cp_defer_compaction(struct cp_compaction *c, unsigned order);
+/* defer_compaction() of zone zi: a failure at order: considered 0,
+ * shift + 1 (max 6), order_failed lowered to order. */
+void cp_defer_compaction(struct cp_compaction *c, unsigned zi, unsigned order);
 
-/* compaction_defer_reset(): success at order; alloc_success also clears
- * considered and shift. order_failed raised to order + 1. */
-void cp_compaction_defer_reset(struct cp_compaction *c, unsigned order, bool alloc_success);
+/* compaction_defer_reset() of zone zi: success at order; alloc_success
+ * also clears considered and shift. order_failed raised to order + 1. */
+void cp_compaction_defer_reset(struct cp_compaction *c, unsigned zi, unsigned order,
+			       bool alloc_success);
 
 /*
- * compact_zone() for order in mode, run by a task on cpu: the suitable
+ * compact_zone() of zone zi (its pfns only; highest_zoneidx Normal) for
+ * order in mode, run by a task on cpu: the suitable
  * test, then the migration scanner (from the cached pfn up) isolates
  * page-cache pages pageblock by pageblock and migrates them into free
  * pages the free scanner (from the cached pfn down) isolates, until a
@@ -126,12 +136,12 @@ void cp_compaction_defer_reset(struct cp_compaction *c, unsigned order, bool all
  * compact_isolated and pgmigrate_success; *st (may be NULL) gets this
  * run's totals.
  */
-enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned order,
+enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
 				       enum cp_migrate_mode mode, int cpu,
 				       struct cp_compact_stats *st);
 
 /* kcompactd_node_suitable(): compaction_suitable() at the node's
- * kcompactd_max_order is CONTINUE. */
+ * kcompactd_max_order (highest_zoneidx Normal) is CONTINUE for any zone. */
 bool cp_kcompactd_node_suitable(const struct cp_compaction *c);
 
 /*
@@ -142,8 +152,9 @@ bool cp_kcompactd_node_suitable(const struct cp_compaction *c);
 void cp_wakeup_kcompactd(struct cp_compaction *c, unsigned order);
 
 /*
- * kcompactd_do_work(): count compact_daemon_wake; unless deferred or
- * not suitable, compact_zone(kcompactd_max_order, SYNC_LIGHT): success
+ * kcompactd_do_work(): count compact_daemon_wake; for each zone, lowest
+ * first, unless deferred or not suitable (highest_zoneidx the zone),
+ * compact_zone(kcompactd_max_order, SYNC_LIGHT): success
  * resets the deferral (compaction_defer_reset(order, false)), COMPLETE
  * or PARTIAL_SKIPPED defers; count compact_daemon_{migrate,free}_scanned;
  * forget the order. Returns the pages migrated (the caller charges a

@@ -12,22 +12,45 @@
  * cgroup (try_charge -> try_to_free_mem_cgroup_pages) up to
  * memcg_reclaim_retries times before failing.
  *
- * Placement: every page the model holds is also an allocated page of a
- * buddy allocator (buddy.c) of total_pages, so memory has a physical
- * layout - migratetypes, fallbacks, fragmentation. The decisions above
- * are taken on the page counts exactly as before; only after one has
- * been taken (where free_pages drops) are the pages taken from the
- * buddy, and nothing reads the buddy to decide yet. Its events become
+ * Zones (zone.c sets them up): the node has ZONE_DMA32 (the low pfns)
+ * and ZONE_NORMAL above it, or one zone when the machine's DMA32 size
+ * is not known (or the model's memory fits in DMA32). Each zone has its
+ * own free-page count, watermarks (min_free_kbytes split by managed
+ * pages), watermark boost, buddy allocator and per-CPU lists; DMA32
+ * also a lowmem_reserve against allocations that could use Normal.
+ * Every allocation the model makes (GFP_KERNEL, GFP_NOFS,
+ * GFP_HIGHUSER_MOVABLE) has Normal as its highest zone, so
+ * get_page_from_freelist() walks Normal, then DMA32: the first zone
+ * whose free pages stay above its mark (low or min, + its boost, + its
+ * reserve below Normal) after the allocation gives the pages. With
+ * ALLOC_NOFRAGMENT (6.1: alloc_flags_nofragment(), Normal preferred
+ * with DMA32 below it) the first pass refuses fallbacks below
+ * pageblock_order in every zone and the second takes any; 4.11 has no
+ * such pass. The slow path wakes the node's one kswapd, retries the
+ * zonelist at min, and reclaims directly (node-wide: one LRU). A free
+ * goes back to the zone its pfn is in. pfns are global and unique
+ * (DMA32 from 0, Normal from DMA32's end): each zone's buddy and pcp
+ * lists work in zone-local pfns and this file translates, so page
+ * cache, slab, XFS buffers and compaction's reverse map see one pfn
+ * space.
+ *
+ * Placement: every page the model holds is also an allocated page of
+ * its zone's buddy allocator (buddy.c), so memory has a physical
+ * layout - migratetypes, fallbacks, fragmentation. Order-0 and
+ * count-only decisions are taken on the zones' page counts; a block
+ * (cp_mem_alloc_block, cp_mem_alloc_folio) is placed in the zone that
+ * passed, and a zone whose layout cannot give it is skipped as
+ * get_page_from_freelist() skips it. Buddy events become
  * vmstat counters: cp_extfrag (trace mm_page_alloc_extfrag: a fallback
  * to another migratetype), cp_extfrag_fragmenting (of those, the ones
  * below pageblock_order), cp_pageblocks_claimed, cp_watermark_boost
- * (boost_watermark() calls; the boost itself has no effect yet) and
- * cp_highorder_nofit (see cp_mem_alloc_block). Callers that only count
- * (cp_mem_alloc / cp_mem_take / cp_mem_free: process memory, tests) get
- * their pages placed as the largest blocks that fit, migratetype by
- * owner (reserve and fs buffers UNMOVABLE, process and page cache
- * MOVABLE), kept on a per-owner stack; a free gives back the blocks
- * placed last (split to pages when it ends inside one).
+ * (boost_watermark() calls) and cp_highorder_nofit (see
+ * cp_mem_alloc_block). Callers that only count (cp_mem_alloc /
+ * cp_mem_take / cp_mem_free: process memory, tests) get their pages
+ * placed as the largest blocks that fit, migratetype by owner (reserve
+ * and fs buffers UNMOVABLE, process and page cache MOVABLE), kept on a
+ * per-owner stack; a free gives back the blocks placed last (split to
+ * pages when it ends inside one).
  *
  * Per-CPU page lists (pcp.c, with nr_cpus > 0): placement and frees of
  * the orders pcp_allowed_order() lets through go through the CPU's
@@ -43,13 +66,19 @@
  * CPU cp_mem_set_cpu() names (the engine sets the running task's), as
  * the kernel uses the freeing CPU; allocations their ctx->cpu.
  *
- * SIMPLIFIED: one node, one zone holding every managed page (the sums of
- * per-zone watermarks equal the single-zone values); no lowmem reserves
- * and no zone fallback (ALLOC_NOFRAGMENT is tried, then dropped, in the
- * one zone); slab pages of order > 0 still take order-0 pages when no
+ * SIMPLIFIED: one node; ZONE_DMA is not modelled (zone.c: its
+ * protection exceeds its pages); a count-only request of several pages
+ * (cp_mem_alloc, cp_mem_alloc_pages) takes all its pages from the first
+ * zone whose count passes for all of them, as __alloc_pages_bulk()
+ * chooses its zone, without the ALLOC_NOFRAGMENT zone skip (the bulk
+ * path has no ALLOC_NOFRAGMENT; the model's pages still try it first
+ * within the zone, as single pages would, and 4.11's xfs_buf takes its
+ * pages one alloc_page() at a time);
+ * cp_mem_take() (set-up) ignores watermarks and fills Normal first;
+ * slab pages of order > 0 still take order-0 pages when no
  * block fits (cp_mem_alloc_block: SLUB would fall back to its minimum
  * order) - only folios (cp_mem_alloc_folio) fail for fragmentation; the
- * reserve is pfns 0 .. reserve_pages - 1,
+ * reserve is the first pfns of each zone (split by zone size),
  * in the kernel memblock reservations lie here and there, and part of
  * "reserve" (struct pages) is not in any zone; process memory is placed
  * at set-up in blocks of up to order 10, not page by page; memcg charges are exact (no per-CPU charge stock
@@ -67,14 +96,6 @@
 #include "core/bug.h"
 #include "core/intmath.h"
 #include "model/gfp.h"
-
-static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
-	[CP_OWNER_RESERVE] = "reserve",
-	[CP_OWNER_PROCESS] = "process",
-	[CP_OWNER_PAGECACHE] = "pagecache",
-	[CP_OWNER_FSBUF] = "fs_buffers",
-	[CP_OWNER_PCP] = "pcp",
-};
 
 /* The migratetype of pages a count-only caller gets (registered owners,
  * slab caches, place their own: UNMOVABLE here). */
@@ -124,251 +145,6 @@ struct cp_watermarks cp_watermarks_compute(uint64_t managed_pages, uint64_t min_
 	return w;
 }
 
-/* ---- a measured start layout ------------------------------------------ */
-
-/* The measured free blocks below pageblock_order, scaled down to fit
- * in `room` pages if they do not. */
-static void start_fragments(const struct cp_mem_start_free *sf, uint64_t room,
-			    uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
-{
-	uint64_t total = 0;
-	unsigned t, o;
-
-	for (t = 0; t < CP_MIGRATE_TYPES; t++)
-		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			total += sf->blocks[t][o] << o;
-	for (t = 0; t < CP_MIGRATE_TYPES; t++)
-		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			/* counts and room are below 2^32: no overflow */
-			frag[t][o] = total > room ? sf->blocks[t][o] * room / total
-						  : sf->blocks[t][o];
-}
-
-/*
- * Walks the pageblocks of one migratetype that hold its fragments: a
- * free block of order o and its buddy (kept allocated) side by side,
- * the largest orders first, a new pageblock when the pair does not fit.
- * For each pair, calls pair(priv, pageblock number, offset, order)
- * when given. Returns the pageblocks used.
- */
-static uint64_t walk_fragment_pairs(const uint64_t frag[CP_BUDDY_PAGEBLOCK_ORDER],
-				    void (*pair)(void *priv, uint64_t pb, uint32_t off,
-						 unsigned order),
-				    void *priv)
-{
-	uint64_t pb = 0, n;
-	uint32_t off = CP_BUDDY_PAGEBLOCK_PAGES;
-	unsigned o = CP_BUDDY_PAGEBLOCK_ORDER;
-
-	while (o-- > 0) {
-		for (n = 0; n < frag[o]; n++) {
-			if (off + (2u << o) > CP_BUDDY_PAGEBLOCK_PAGES) {
-				pb++;
-				off = 0;
-			}
-			if (pair)
-				pair(priv, pb - 1, off, o);
-			off += 2u << o;
-		}
-	}
-	return pb;
-}
-
-struct layout_pass {
-	struct cp_buddy *b;
-	const uint32_t *pageblock_pfn; /* first pfn of each of the type's pageblocks */
-};
-
-/* Free the first half of a pair: its pages merge into one free block of
- * the pair's order, on the list of the pageblock's migratetype. */
-static void free_fragment(void *priv, uint64_t pb, uint32_t off, unsigned order)
-{
-	struct layout_pass *lp = priv;
-	uint32_t pfn = lp->pageblock_pfn[pb] + off, i;
-	int rc;
-
-	for (i = 0; i < (1u << order); i++) {
-		rc = cp_buddy_free(lp->b, pfn + i, 0, NULL);
-		CP_BUG_ON(rc);
-		(void)rc;
-	}
-}
-
-/* Lay the fragments out: for each migratetype take whole pageblocks,
- * split them, give them the type (set_pageblock_migratetype, while all
- * their pages are allocated), and free the fragments. Returns 0 or
- * -CP_ENOMEM. */
-static int lay_out_fragments(struct cp_buddy *b,
-			     const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
-{
-	unsigned t;
-
-	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
-		uint64_t nr = walk_fragment_pairs(frag[t], NULL, NULL), i;
-		uint32_t *pfns = nr ? cp_calloc(nr, sizeof(*pfns)) : NULL;
-		struct layout_pass lp = { b, pfns };
-		int rc;
-
-		if (nr && !pfns)
-			return -CP_ENOMEM;
-		for (i = 0; i < nr; i++) {
-			rc = cp_buddy_alloc(b, CP_BUDDY_PAGEBLOCK_ORDER, CP_MIGRATE_MOVABLE, 0,
-					    &pfns[i]);
-			CP_BUG_ON(rc); /* the zone was sized for them */
-			rc = cp_buddy_split_page(b, pfns[i], CP_BUDDY_PAGEBLOCK_ORDER, NULL);
-			CP_BUG_ON(rc);
-			rc = cp_buddy_set_pageblock_migratetype(b, pfns[i], (enum cp_migratetype)t);
-			CP_BUG_ON(rc);
-		}
-		walk_fragment_pairs(frag[t], free_fragment, &lp);
-		cp_free(pfns);
-	}
-	/* the set-up is not an event of the run */
-	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
-	return 0;
-}
-
-/* Pages the layout adds to the zone: its pageblocks less the fragments. */
-static uint64_t layout_extra_pages(const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
-{
-	uint64_t pages = 0;
-	unsigned t, o;
-
-	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
-		pages += walk_fragment_pairs(frag[t], NULL, NULL) * CP_BUDDY_PAGEBLOCK_PAGES;
-		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			pages -= frag[t][o] << o;
-	}
-	return pages;
-}
-
-/* The zone: the reserve allocated from boot (memblock), the rest free
- * (or laid out as measured). */
-static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p,
-		      const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER],
-		      struct cp_diag *diag)
-{
-	struct cp_buddy_range reserve = { 0, (uint32_t)p->reserve_pages };
-	struct cp_buddy_params bp = {
-		.nr_pages = (uint32_t)m->total_pages,
-		.reserved = &reserve,
-		.nr_reserved = p->reserve_pages ? 1 : 0,
-		.kernel_4_11 = p->buddy_4_11,
-	};
-	int rc = cp_buddy_init(&m->buddy, &bp, diag);
-
-	if (rc)
-		return rc;
-	if (p->start_free) {
-		rc = lay_out_fragments(&m->buddy, frag);
-		if (rc) {
-			cp_buddy_release(&m->buddy);
-			return rc;
-		}
-	}
-	cp_buddy_set_boost_cap(&m->buddy, m->wmark.high, p->watermark_boost_factor);
-	m->buddy_alloc_flags = p->alloc_nofragment && !p->buddy_4_11 ? CP_BUDDY_ALLOC_NOFRAGMENT : 0;
-	if (p->nr_cpus) {
-		/* setup_zone_pageset() -> zone_set_pageset_high_and_batch() */
-		struct cp_pcp_params pp = {
-			.nr_pages = (uint32_t)m->total_pages,
-			.nr_cpus = p->nr_cpus,
-			.kernel_4_11 = p->buddy_4_11,
-			.managed_pages = p->total_pages - p->reserve_pages,
-			.low_wmark_pages = m->wmark.low,
-		};
-
-		rc = cp_pcp_init(&m->pcp, &pp, diag);
-		if (rc) {
-			cp_buddy_release(&m->buddy);
-			return rc;
-		}
-	}
-	return 0;
-}
-
-int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmstat *vmstat,
-		struct cp_diag *diag)
-{
-	uint64_t managed, lowmem_kbytes, mfk;
-	uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER] = { { 0 } };
-	unsigned i;
-
-	memset(m, 0, sizeof(*m));
-	if (p->total_pages == 0)
-		return cp_diag_set(diag, -CP_EINVAL, "memory: total_pages is 0");
-	if (p->reserve_pages >= p->total_pages)
-		return cp_diag_set(diag, -CP_EINVAL,
-				   "memory: reserve of %llu pages does not fit in %llu pages",
-				   (unsigned long long)p->reserve_pages,
-				   (unsigned long long)p->total_pages);
-	if (p->total_pages > CP_BUDDY_MAX_PAGES)
-		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
-				   (unsigned long long)p->total_pages, CP_BUDDY_MAX_PAGES);
-	managed = p->total_pages - p->reserve_pages;
-	lowmem_kbytes = managed * 4;
-	mfk = p->min_free_kbytes;
-	if (mfk == 0) {
-		mfk = cp_min_free_kbytes_default(lowmem_kbytes, p->min_free_kbytes_max);
-		if (p->thp_enabled) {
-			uint64_t thp = cp_min_free_kbytes_thp(lowmem_kbytes, p->nr_zones);
-
-			if (thp > mfk)
-				mfk = thp;
-		}
-	}
-	m->total_pages = p->total_pages;
-	m->free_pages = p->total_pages;
-	m->min_free_kbytes = mfk;
-	m->wmark = cp_watermarks_compute(managed, mfk, p->watermark_scale_factor);
-	if (m->wmark.high >= managed)
-		return cp_diag_set(diag, -CP_EINVAL,
-				   "memory: high watermark %llu pages leaves nothing of %llu managed pages",
-				   (unsigned long long)m->wmark.high, (unsigned long long)managed);
-	if (p->size_is_available) {
-		if (m->total_pages + m->wmark.high > CP_BUDDY_MAX_PAGES)
-			return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
-					   (unsigned long long)(m->total_pages + m->wmark.high),
-					   CP_BUDDY_MAX_PAGES);
-		m->total_pages += m->wmark.high;
-		m->free_pages += m->wmark.high;
-	}
-	m->memcg_reclaim_retries = p->memcg_reclaim_retries;
-	m->max_reclaim_retries = p->max_reclaim_retries ? p->max_reclaim_retries : 16;
-	m->vmstat = vmstat;
-	for (i = 0; i < CP_NR_FIXED_OWNERS; i++)
-		snprintf(m->owner_name[i], CP_OWNER_NAME_LEN, "%s", fixed_owner_names[i]);
-	m->nr_owners = CP_NR_FIXED_OWNERS;
-	m->nr_owner[CP_OWNER_RESERVE] = p->reserve_pages;
-	m->free_pages -= p->reserve_pages;
-	if (p->start_free) {
-		uint64_t extra;
-
-		start_fragments(p->start_free, m->free_pages, frag);
-		extra = layout_extra_pages(frag);
-		if (m->total_pages + extra > CP_BUDDY_MAX_PAGES)
-			return cp_diag_set(diag, -CP_EINVAL,
-					   "memory: the start layout needs %llu pages, the model's limit is %u",
-					   (unsigned long long)(m->total_pages + extra),
-					   CP_BUDDY_MAX_PAGES);
-		m->total_pages += extra;
-		m->nr_owner[CP_OWNER_RESERVE] += extra;
-	}
-	return init_buddy(m, p, frag, diag);
-}
-
-void cp_mem_release(struct cp_mem *m)
-{
-	unsigned i;
-
-	cp_buddy_release(&m->buddy);
-	cp_pcp_release(&m->pcp);
-	for (i = 0; i < CP_MAX_OWNERS; i++) {
-		cp_free(m->anon[i].blocks);
-		memset(&m->anon[i], 0, sizeof(m->anon[i]));
-	}
-}
-
 int cp_mem_register_owner(struct cp_mem *m, const char *name)
 {
 	if (m->nr_owners >= CP_MAX_OWNERS)
@@ -379,12 +155,15 @@ int cp_mem_register_owner(struct cp_mem *m, const char *name)
 
 void cp_mem_set_cpu(struct cp_mem *m, int cpu)
 {
-	m->cpu = cpu >= 0 && (unsigned)cpu < m->pcp.nr_cpus ? cpu : 0;
+	m->cpu = cpu >= 0 && (unsigned)cpu < m->zones[0].pcp.nr_cpus ? cpu : 0;
 }
 
 void cp_mem_set_reclaim_active(struct cp_mem *m, bool active)
 {
-	m->pcp.reclaim_active = active && !m->buddy.kernel_4_11;
+	unsigned i;
+
+	for (i = 0; i < m->nr_zones; i++)
+		m->zones[i].pcp.reclaim_active = active && !m->zones[i].buddy.kernel_4_11;
 }
 
 void cp_mem_set_hooks(struct cp_mem *m, const struct cp_mem_hooks *hooks)
@@ -392,17 +171,76 @@ void cp_mem_set_hooks(struct cp_mem *m, const struct cp_mem_hooks *hooks)
 	m->hooks = *hooks;
 }
 
-static void take_pages(struct cp_mem *m, unsigned owner, uint64_t nr)
+unsigned cp_mem_pfn_zone(const struct cp_mem *m, uint32_t pfn)
 {
-	CP_BUG_ON(m->free_pages < nr);
+	unsigned i = m->nr_zones;
+
+	while (--i > 0)
+		if (pfn >= m->zones[i].start_pfn)
+			break;
+	return i;
+}
+
+int cp_mem_free_block_order(const struct cp_mem *m, uint32_t pfn)
+{
+	const struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
+
+	return cp_buddy_free_block_order(&z->buddy, pfn - z->start_pfn);
+}
+
+enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, unsigned *order)
+{
+	const struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
+
+	return cp_buddy_page_kind(&z->buddy, pfn - z->start_pfn, order);
+}
+
+int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn)
+{
+	struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
+
+	return cp_buddy_free(&z->buddy, pfn - z->start_pfn, 0, NULL);
+}
+
+uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < m->nr_zones; i++)
+		n += m->zones[i].pcp.nr_held_pages;
+	return n;
+}
+
+/* The count side of an allocation from zone z. */
+static void take_pages(struct cp_mem *m, struct cp_mem_zone *z, unsigned owner, uint64_t nr)
+{
+	CP_BUG_ON(z->free_pages < nr || m->free_pages < nr);
+	z->free_pages -= nr;
 	m->free_pages -= nr;
 	m->nr_owner[owner] += nr;
 }
 
+/* The count side of giving pages back to zone z (owner and memcg are
+ * the caller's: owner_uncharge). */
+static void zone_credit(struct cp_mem *m, struct cp_mem_zone *z, uint64_t nr)
+{
+	z->free_pages += nr;
+	m->free_pages += nr;
+}
+
+static void owner_uncharge(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg)
+{
+	CP_BUG_ON(owner >= m->nr_owners || m->nr_owner[owner] < nr);
+	m->nr_owner[owner] -= nr;
+	if (memcg)
+		cp_memcg_uncharge(memcg, owner, nr);
+}
+
 /* ---- placement -------------------------------------------------------- */
 
-/* The buddy's and the pcp lists' event counters, copied to vmstat as
- * they move. */
+/* The buddies' and the pcp lists' event counters (all zones), copied
+ * to vmstat as they move. */
 struct buddy_events {
 	uint64_t extfrag, fragmenting, boost, claimed;
 	uint64_t refill_pages, bulk_free_pages, drains;
@@ -410,11 +248,22 @@ struct buddy_events {
 
 static struct buddy_events events_now(const struct cp_mem *m)
 {
-	const struct cp_buddy *b = &m->buddy;
+	struct buddy_events e = { 0 };
+	unsigned i;
 
-	return (struct buddy_events){ b->nr_extfrag, b->nr_extfrag_fragmenting, b->nr_boost,
-				      b->nr_pageblocks_claimed, m->pcp.nr_refill_pages,
-				      m->pcp.nr_bulk_free_pages, m->pcp.nr_drains };
+	for (i = 0; i < m->nr_zones; i++) {
+		const struct cp_buddy *b = &m->zones[i].buddy;
+		const struct cp_pcp *pcp = &m->zones[i].pcp;
+
+		e.extfrag += b->nr_extfrag;
+		e.fragmenting += b->nr_extfrag_fragmenting;
+		e.boost += b->nr_boost;
+		e.claimed += b->nr_pageblocks_claimed;
+		e.refill_pages += pcp->nr_refill_pages;
+		e.bulk_free_pages += pcp->nr_bulk_free_pages;
+		e.drains += pcp->nr_drains;
+	}
+	return e;
 }
 
 static void count_events(struct cp_mem *m, const struct buddy_events *before)
@@ -439,77 +288,101 @@ static void wake_kswapd(struct cp_mem *m, unsigned order)
 		m->hooks.wake_kswapd(m->hooks.priv, order);
 }
 
-/* Pages moved between the pcp lists and the buddy since `before`
+/* Pages moved between zone z's pcp lists and its buddy since `before`
  * (pcp.nr_held_pages then) become or stop being free pages. */
-static void pcp_sync(struct cp_mem *m, uint64_t before)
+static void pcp_sync(struct cp_mem *m, struct cp_mem_zone *z, uint64_t before)
 {
-	uint64_t now = m->pcp.nr_held_pages;
+	uint64_t now = z->pcp.nr_held_pages;
 
 	/* modular arithmetic: either direction */
 	m->nr_owner[CP_OWNER_PCP] += now - before;
+	z->free_pages -= now - before;
 	m->free_pages -= now - before;
 }
 
-/* rmqueue(): through the CPU's pcp list for the orders it takes, else
- * __rmqueue() on the zone. */
-static int rmqueue(struct cp_mem *m, unsigned order, enum cp_migratetype mt, unsigned flags,
+/* rmqueue(): through the CPU's pcp list of zone z for the orders it
+ * takes, else __rmqueue() on the zone. *pfn is zone-local. */
+static int rmqueue(struct cp_mem_zone *z, unsigned order, enum cp_migratetype mt, unsigned flags,
 		   int cpu, uint32_t *pfn)
 {
 	uint64_t owed, keep;
 
-	if (!cp_pcp_allowed_order(&m->pcp, order))
-		return cp_buddy_alloc(&m->buddy, order, mt, flags, pfn);
+	if (!cp_pcp_allowed_order(&z->pcp, order))
+		return cp_buddy_alloc(&z->buddy, order, mt, flags, pfn);
 	/* pages the count already gave away and not yet placed, this
 	 * block's included: a refill leaves the rest in the buddy */
-	owed = m->buddy.nr_free_pages - m->free_pages;
-	keep = owed > (1ull << order) && owed <= m->buddy.nr_free_pages ? owed - (1ull << order) : 0;
-	if (cpu < 0 || (unsigned)cpu >= m->pcp.nr_cpus)
+	owed = z->buddy.nr_free_pages - z->free_pages;
+	keep = owed > (1ull << order) && owed <= z->buddy.nr_free_pages ? owed - (1ull << order) : 0;
+	if (cpu < 0 || (unsigned)cpu >= z->pcp.nr_cpus)
 		cpu = 0;
-	return cp_pcp_alloc(&m->pcp, &m->buddy, cpu, order, mt, flags, keep, pfn);
+	return cp_pcp_alloc(&z->pcp, &z->buddy, cpu, order, mt, flags, keep, pfn);
+}
+
+/* The ALLOC_* flags of an allocation: ALLOC_NOFRAGMENT from
+ * alloc_flags_nofragment() (cp_mem_init), __GFP_KSWAPD_RECLAIM is
+ * ALLOC_KSWAPD. */
+static unsigned alloc_flags(const struct cp_mem *m, unsigned gfp)
+{
+	unsigned flags = m->buddy_alloc_flags;
+
+	if (gfp & CP_GFP_KSWAPD_RECLAIM)
+		flags |= CP_BUDDY_ALLOC_KSWAPD;
+	return flags;
 }
 
 /*
- * get_page_from_freelist() -> rmqueue() for one block, after the count
- * decided: with ALLOC_NOFRAGMENT first, then without (the retry at the
- * end of get_page_from_freelist). -CP_ENOSPC only for order > 0.
+ * rmqueue() of one block from zone z with these flags, after the count
+ * decided; *pfn global. -CP_ENOSPC when no block fits (order > 0, or
+ * ALLOC_NOFRAGMENT refusing a fallback).
  */
-static int place_block(struct cp_mem *m, unsigned order, enum cp_migratetype mt, unsigned gfp,
-		       int cpu, uint32_t *pfn)
+static int place_in_zone(struct cp_mem *m, struct cp_mem_zone *z, unsigned order,
+			 enum cp_migratetype mt, unsigned flags, int cpu, uint32_t *pfn)
 {
 	struct buddy_events before = events_now(m);
-	uint64_t held = m->pcp.nr_held_pages;
-	unsigned flags = m->buddy_alloc_flags;
-	int rc;
+	uint64_t held = z->pcp.nr_held_pages;
+	int rc = rmqueue(z, order, mt, flags, cpu, pfn);
 
-	/* alloc_flags_nofragment(): __GFP_KSWAPD_RECLAIM is ALLOC_KSWAPD */
-	if (gfp & CP_GFP_KSWAPD_RECLAIM)
-		flags |= CP_BUDDY_ALLOC_KSWAPD;
-	rc = rmqueue(m, order, mt, flags, cpu, pfn);
-	if (rc == -CP_ENOSPC && (flags & CP_BUDDY_ALLOC_NOFRAGMENT))
-		rc = rmqueue(m, order, mt, flags & ~CP_BUDDY_ALLOC_NOFRAGMENT, cpu, pfn);
-	pcp_sync(m, held);
+	pcp_sync(m, z, held);
+	if (!rc)
+		*pfn += z->start_pfn;
 	/* rmqueue(): a boost set by this allocation wakes kswapd */
-	if (cp_buddy_test_and_clear_boosted(&m->buddy))
+	if (cp_buddy_test_and_clear_boosted(&z->buddy))
 		wake_kswapd(m, 0);
 	count_events(m, &before);
+	return rc;
+}
+
+/* One block in zone z: with ALLOC_NOFRAGMENT first, then without. */
+static int place_block(struct cp_mem *m, struct cp_mem_zone *z, unsigned order,
+		       enum cp_migratetype mt, unsigned gfp, int cpu, uint32_t *pfn)
+{
+	unsigned flags = alloc_flags(m, gfp);
+	int rc = place_in_zone(m, z, order, mt, flags, cpu, pfn);
+
+	if (rc == -CP_ENOSPC && (flags & CP_BUDDY_ALLOC_NOFRAGMENT))
+		rc = place_in_zone(m, z, order, mt, flags & ~CP_BUDDY_ALLOC_NOFRAGMENT, cpu, pfn);
 	CP_BUG_ON(rc && (rc != -CP_ENOSPC || order == 0));
 	return rc;
 }
 
-/* __free_pages(): to the freeing CPU's pcp list (free_unref_page) for
- * the orders it takes, else to the zone (__free_pages_ok). */
+/* __free_pages(): to the freeing CPU's pcp list of the pfn's zone
+ * (free_unref_page) for the orders it takes, else to the zone
+ * (__free_pages_ok). The pages become the zone's free pages. */
 static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 {
+	struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
 	struct buddy_events before = events_now(m);
-	uint64_t held = m->pcp.nr_held_pages;
+	uint64_t held = z->pcp.nr_held_pages;
+	uint32_t local = pfn - z->start_pfn;
 	int rc = 0;
 
-	if (cp_pcp_allowed_order(&m->pcp, order)) {
-		cp_pcp_free(&m->pcp, &m->buddy, m->cpu, pfn, order);
-		pcp_sync(m, held);
+	zone_credit(m, z, 1ull << order);
+	if (cp_pcp_allowed_order(&z->pcp, order)) {
+		cp_pcp_free(&z->pcp, &z->buddy, m->cpu, local, order);
+		pcp_sync(m, z, held);
 		count_events(m, &before);
 	} else {
-		rc = cp_buddy_free(&m->buddy, pfn, order, NULL);
+		rc = cp_buddy_free(&z->buddy, local, order, NULL);
 	}
 	CP_BUG_ON(rc);
 	(void)rc;
@@ -518,12 +391,18 @@ static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 uint64_t cp_mem_drain_all_pages(struct cp_mem *m)
 {
 	struct buddy_events before = events_now(m);
-	uint64_t held = m->pcp.nr_held_pages, n;
+	uint64_t n = 0;
+	unsigned i;
 
-	if (!m->pcp.nr_cpus)
-		return 0;
-	n = cp_pcp_drain_all(&m->pcp, &m->buddy);
-	pcp_sync(m, held);
+	for (i = 0; i < m->nr_zones; i++) {
+		struct cp_mem_zone *z = &m->zones[i];
+		uint64_t held = z->pcp.nr_held_pages;
+
+		if (!z->pcp.nr_cpus)
+			continue;
+		n += cp_pcp_drain_all(&z->pcp, &z->buddy);
+		pcp_sync(m, z, held);
+	}
 	count_events(m, &before);
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return n;
@@ -552,9 +431,11 @@ static int anon_push(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned or
 
 static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr);
 
-/* Place nr pages of a count-only caller as the largest blocks that fit.
- * 0, or -CP_ENOMEM (host) with nothing placed. */
-static int anon_place(struct cp_mem *m, unsigned owner, uint64_t nr, unsigned gfp, int cpu)
+/* Place nr pages (already counted in zone z) of a count-only caller as
+ * the largest blocks that fit. 0, or -CP_ENOMEM (host) with nothing
+ * placed and the count given back to z. */
+static int anon_place(struct cp_mem *m, struct cp_mem_zone *z, unsigned owner, uint64_t nr,
+		      unsigned gfp, int cpu)
 {
 	uint64_t done = 0;
 
@@ -564,9 +445,12 @@ static int anon_place(struct cp_mem *m, unsigned owner, uint64_t nr, unsigned gf
 
 		while ((1ull << order) > nr - done)
 			order--;
-		while (place_block(m, order, owner_mt(owner), gfp, cpu, &pfn))
+		while (place_block(m, z, order, owner_mt(owner), gfp, cpu, &pfn))
 			order--;
 		if (anon_push(m, owner, pfn, order)) {
+			/* the placed pages come back as free pages, the
+			 * rest of the count with them */
+			zone_credit(m, z, nr - done - (1ull << order));
 			unplace_block(m, pfn, order);
 			anon_unplace(m, owner, done);
 			return -CP_ENOMEM;
@@ -597,7 +481,10 @@ static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr)
 		} else {
 			/* split_page(): the block becomes pages; its last nr go */
 			if (!bl->nr_split) {
-				rc = cp_buddy_split_page(&m->buddy, bl->pfn, bl->order, NULL);
+				struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, bl->pfn)];
+
+				rc = cp_buddy_split_page(&z->buddy, bl->pfn - z->start_pfn, bl->order,
+							 NULL);
 				CP_BUG_ON(rc);
 				(void)rc;
 			}
@@ -611,19 +498,32 @@ static void anon_unplace(struct cp_mem *m, unsigned owner, uint64_t nr)
 	}
 }
 
-static void mem_unaccount(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg);
-
 int cp_mem_take(struct cp_mem *m, unsigned owner, uint64_t nr)
 {
-	int rc;
+	uint64_t left = nr;
+	unsigned i = m->nr_zones;
+	int rc = 0;
 
 	if (owner >= m->nr_owners || m->free_pages < nr)
 		return -CP_ENOSPC;
-	/* counted first: a pcp refill may take more free pages */
-	take_pages(m, owner, nr);
-	rc = anon_place(m, owner, nr, 0, m->cpu);
-	if (rc)
-		mem_unaccount(m, owner, nr, NULL);
+	/* the zonelist order, highest zone first; counted first: a pcp
+	 * refill may take more free pages */
+	while (left && i-- > 0) {
+		struct cp_mem_zone *z = &m->zones[i];
+		uint64_t n = z->free_pages < left ? z->free_pages : left;
+
+		if (!n)
+			continue;
+		take_pages(m, z, owner, n);
+		rc = anon_place(m, z, owner, n, 0, m->cpu);
+		if (rc) {
+			owner_uncharge(m, owner, n, NULL);
+			cp_mem_free(m, owner, nr - left, NULL);
+			break;
+		}
+		left -= n;
+	}
+	CP_BUG_ON(!rc && left);
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return rc;
 }
@@ -676,42 +576,131 @@ static int memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned o
 	return -CP_ENOSPC;
 }
 
-bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark)
+static bool zone_order_watermark_ok(const struct cp_mem_zone *z, unsigned order, uint64_t mark)
 {
 	if (order == 0)
-		return cp_mem_watermark_ok(m, mark, 1);
-	return cp_buddy_watermark_ok(&m->buddy, order, mark, (int64_t)m->free_pages);
+		return z->free_pages >= mark + 1;
+	return cp_buddy_watermark_ok(&z->buddy, order, mark, (int64_t)z->free_pages);
 }
 
-/* The watermark test of one attempt: nr pages by count (order-0 and
- * count-only callers), or one block of `order` (a folio). */
-static bool attempt_ok(const struct cp_mem *m, uint64_t mark, uint64_t nr, int folio_order)
+bool cp_mem_zone_watermark_ok(const struct cp_mem *m, unsigned zi, unsigned order, uint64_t mark)
 {
-	if (folio_order < 0)
-		return cp_mem_watermark_ok(m, mark, nr);
-	return cp_mem_order_watermark_ok(m, (unsigned)folio_order, mark);
+	return zone_order_watermark_ok(&m->zones[zi], order, mark);
+}
+
+/* ---- get_page_from_freelist ------------------------------------------- */
+
+enum wmark_kind { WMARK_MIN, WMARK_LOW };
+
+/* One allocation as get_page_from_freelist() sees it. */
+struct alloc_req {
+	unsigned owner;
+	uint64_t nr;            /* pages */
+	int folio_order;        /* >= 0: the watermark test of a block of this order */
+	/* one block of `order` placed in the zone chosen (cp_mem_alloc_block,
+	 * cp_mem_alloc_folio); else the count only (the caller places) */
+	bool place_one;
+	unsigned order;
+	enum cp_migratetype mt;
+	unsigned gfp;
+	int cpu;
+	uint32_t *pfn;          /* place_one: the block's first (global) pfn */
+	bool nofit;             /* place_one: counted, but no block: the caller splits */
+	struct cp_mem_zone *zone; /* out: the zone the pages came from */
+};
+
+/* The mark zone z must keep for this allocation: wmark_pages() with
+ * the zone's boost (5.0+; 0 on 4.11), and, for a zone below the
+ * allocation's preferred (highest) zone, its lowmem_reserve. */
+static uint64_t zone_mark(const struct cp_mem *m, const struct cp_mem_zone *z, enum wmark_kind k)
+{
+	uint64_t mark = (k == WMARK_MIN ? z->wmark.min : z->wmark.low) + z->buddy.watermark_boost;
+
+	if (z != &m->zones[m->nr_zones - 1])
+		mark += z->lowmem_reserve;
+	return mark;
+}
+
+/* zone_watermark_fast() / __zone_watermark_ok() of one attempt: nr
+ * pages by count (order-0 and count-only callers), or one block of
+ * folio_order against the zone's free lists. */
+static bool zone_attempt_ok(const struct cp_mem_zone *z, uint64_t mark, const struct alloc_req *rq)
+{
+	if (rq->folio_order < 0)
+		return z->free_pages >= mark + rq->nr;
+	return zone_order_watermark_ok(z, (unsigned)rq->folio_order, mark);
+}
+
+/*
+ * get_page_from_freelist(): walk the zonelist (Normal, then DMA32) and
+ * take the allocation from the first zone whose watermark allows it and
+ * which can give the block. With ALLOC_NOFRAGMENT (6.1) the first pass
+ * refuses fallbacks below pageblock_order in every zone, so a lower
+ * zone's own free blocks are used before the preferred zone is
+ * fragmented; the second pass (the retry at the end of the function)
+ * takes any fallback. Returns 0 or -CP_ENOSPC.
+ */
+static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum wmark_kind k)
+{
+	unsigned flags = alloc_flags(m, rq->gfp);
+	bool nofrag = (flags & CP_BUDDY_ALLOC_NOFRAGMENT) != 0;
+	struct cp_mem_zone *counted = NULL;
+	unsigned pass, i;
+
+	for (pass = nofrag ? 0 : 1; pass < 2; pass++) {
+		unsigned f = pass ? flags & ~CP_BUDDY_ALLOC_NOFRAGMENT : flags;
+
+		for (i = m->nr_zones; i-- > 0;) {
+			struct cp_mem_zone *z = &m->zones[i];
+
+			if (!zone_attempt_ok(z, zone_mark(m, z, k), rq))
+				continue;
+			if (!rq->place_one) {
+				take_pages(m, z, rq->owner, rq->nr);
+				rq->zone = z;
+				return 0;
+			}
+			/* counted first: a pcp refill leaves the rest */
+			take_pages(m, z, rq->owner, rq->nr);
+			if (place_in_zone(m, z, rq->order, rq->mt, f, rq->cpu, rq->pfn) == 0) {
+				rq->zone = z;
+				rq->nofit = false;
+				return 0;
+			}
+			zone_credit(m, z, rq->nr);
+			m->nr_owner[rq->owner] -= rq->nr;
+			if (!counted)
+				counted = z;
+		}
+	}
+	if (!counted)
+		return -CP_ENOSPC;
+	/* The count allowed it, no zone's layout can give the block (order
+	 * > 0 only): the first zone that passed keeps the decision. */
+	CP_BUG_ON(rq->order == 0 || rq->folio_order >= 0);
+	take_pages(m, counted, rq->owner, rq->nr);
+	rq->zone = counted;
+	rq->nofit = true;
+	return 0;
 }
 
 #define PAGE_ALLOC_COSTLY_ORDER 3 /* include/linux/mmzone.h */
 
-/* __alloc_pages_slowpath() for one zone; folio_order >= 0 for a folio
- * (its order decides the watermark test and kswapd's order), -1 for a
- * count-only allocation of nr pages. */
-static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int folio_order,
-			  struct cp_alloc_ctx *ctx)
+/* __alloc_pages_slowpath(): wake kswapd (wake_all_kswapds: the node's
+ * one kswapd, at the order), retry the zonelist at the min watermark,
+ * then reclaim directly (node-wide: one LRU) and retry. */
+static int alloc_slowpath(struct cp_mem *m, struct alloc_req *rq, struct cp_alloc_ctx *ctx)
 {
 	unsigned no_progress = 0;
-	unsigned order = folio_order > 0 ? (unsigned)folio_order : 0;
+	unsigned order = rq->folio_order > 0 ? (unsigned)rq->folio_order : 0;
 
 	if (ctx->gfp & CP_GFP_KSWAPD_RECLAIM)
 		wake_kswapd(m, order);
 	for (;;) {
 		uint64_t progress;
 
-		if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
-			take_pages(m, owner, nr);
+		if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
 			return 0;
-		}
 		if (!(ctx->gfp & CP_GFP_DIRECT_RECLAIM) || !m->hooks.direct_reclaim)
 			break;
 		/* SIMPLIFIED: __alloc_pages_direct_compact() is not modelled;
@@ -723,19 +712,15 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int fol
 			cp_count(m->vmstat, CP_VM_ALLOCSTALL, 1);
 		if (ctx->work)
 			ctx->work->nr_stalls++;
-		progress = m->hooks.direct_reclaim(m->hooks.priv, ctx, nr);
-		if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
-			take_pages(m, owner, nr);
+		progress = m->hooks.direct_reclaim(m->hooks.priv, ctx, rq->nr);
+		if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
 			return 0;
-		}
 		/* __alloc_pages_direct_reclaim(): progress but still no page:
 		 * the pages may sit on per-CPU lists; drain once, retry */
-		if (progress && m->pcp.nr_held_pages) {
+		if (progress && cp_mem_pcp_held_pages(m)) {
 			cp_mem_drain_all_pages(m);
-			if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
-				take_pages(m, owner, nr);
+			if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
 				return 0;
-			}
 		}
 		if (ctx->gfp & CP_GFP_NORETRY)
 			break;
@@ -744,12 +729,10 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int fol
 	}
 	/* Model rule: no allocation fails for good (OOM) while per-CPU
 	 * lists hold pages; drain them and try the min watermark again. */
-	if (!(ctx->gfp & CP_GFP_NORETRY) && m->pcp.nr_held_pages) {
+	if (!(ctx->gfp & CP_GFP_NORETRY) && cp_mem_pcp_held_pages(m)) {
 		cp_mem_drain_all_pages(m);
-		if (attempt_ok(m, cp_mem_wmark_min(m), nr, folio_order)) {
-			take_pages(m, owner, nr);
+		if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
 			return 0;
-		}
 	}
 	/* a __GFP_NORETRY caller (readahead) falls back on its own */
 	if (m->vmstat && !(ctx->gfp & CP_GFP_NORETRY))
@@ -757,37 +740,37 @@ static int alloc_slowpath(struct cp_mem *m, unsigned owner, uint64_t nr, int fol
 	return -CP_ENOSPC;
 }
 
-/* The allocation decision: on page counts (folio_order < 0), or for one
- * folio against the buddy's free lists. */
-static int mem_decide(struct cp_mem *m, unsigned owner, uint64_t nr, int folio_order,
-		      struct cp_alloc_ctx *ctx)
+/* __alloc_pages(): charge the memcg, the fast path at the low
+ * watermark, else the slow path. */
+static int mem_decide(struct cp_mem *m, struct alloc_req *rq, struct cp_alloc_ctx *ctx)
 {
 	int rc;
 
-	CP_BUG_ON(owner >= m->nr_owners);
+	CP_BUG_ON(rq->owner >= m->nr_owners);
+	rq->gfp = ctx->gfp;
+	rq->cpu = ctx->cpu;
 	if (ctx->memcg) {
-		rc = memcg_try_charge(m, ctx->memcg, owner, nr, ctx);
+		rc = memcg_try_charge(m, ctx->memcg, rq->owner, rq->nr, ctx);
 		if (rc)
 			return rc;
 	}
-	if (attempt_ok(m, cp_mem_wmark_low(m), nr, folio_order)) {
-		take_pages(m, owner, nr);
+	if (get_page_from_freelist(m, rq, WMARK_LOW) == 0)
 		return 0;
-	}
-	rc = alloc_slowpath(m, owner, nr, folio_order, ctx);
+	rc = alloc_slowpath(m, rq, ctx);
 	if (rc && ctx->memcg)
-		cp_memcg_uncharge(ctx->memcg, owner, nr);
+		cp_memcg_uncharge(ctx->memcg, rq->owner, rq->nr);
 	return rc;
 }
 
 int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
 {
-	int rc = mem_decide(m, owner, nr, -1, ctx);
+	struct alloc_req rq = { .owner = owner, .nr = nr, .folio_order = -1 };
+	int rc = mem_decide(m, &rq, ctx);
 
 	if (!rc) {
-		rc = anon_place(m, owner, nr, ctx->gfp, ctx->cpu);
+		rc = anon_place(m, rq.zone, owner, nr, ctx->gfp, ctx->cpu);
 		if (rc) /* host memory: undo the count, as if never taken */
-			mem_unaccount(m, owner, nr, ctx->memcg);
+			owner_uncharge(m, owner, nr, ctx->memcg);
 	}
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return rc;
@@ -796,24 +779,25 @@ int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_
 int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split)
 {
+	struct alloc_req rq = { .owner = owner, .nr = 1ull << order, .folio_order = -1,
+				.place_one = true, .order = order, .mt = mt, .pfn = &pfns[0] };
 	uint32_t i;
 	int rc;
 
 	CP_BUG_ON(order >= CP_BUDDY_MAX_ORDER);
-	rc = mem_decide(m, owner, 1ull << order, -1, ctx);
+	rc = mem_decide(m, &rq, ctx);
 	if (rc)
 		return rc;
-	*split = false;
-	if (place_block(m, order, mt, ctx->gfp, ctx->cpu, &pfns[0])) {
+	*split = rq.nofit;
+	if (rq.nofit) {
 		/* The count allowed it, the layout cannot give it: keep the
 		 * decision, take the pages one by one. */
 		if (m->vmstat)
 			cp_count(m->vmstat, CP_VM_HIGHORDER_NOFIT, 1);
 		for (i = 0; i < (1u << order); i++) {
-			rc = place_block(m, 0, mt, ctx->gfp, ctx->cpu, &pfns[i]);
+			rc = place_block(m, rq.zone, 0, mt, ctx->gfp, ctx->cpu, &pfns[i]);
 			CP_BUG_ON(rc);
 		}
-		*split = true;
 	}
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return 0;
@@ -822,16 +806,16 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfn)
 {
+	struct alloc_req rq = { .owner = owner, .nr = 1ull << order, .folio_order = (int)order,
+				.place_one = true, .order = order, .mt = mt, .pfn = pfn };
 	int rc;
 
 	CP_BUG_ON(order == 0 || order >= CP_BUDDY_MAX_ORDER);
-	rc = mem_decide(m, owner, 1ull << order, (int)order, ctx);
+	rc = mem_decide(m, &rq, ctx);
 	if (rc)
 		return rc;
-	/* the watermark test saw a block of this order: it is there */
-	rc = place_block(m, order, mt, ctx->gfp, ctx->cpu, pfn);
-	CP_BUG_ON(rc);
-	rc = cp_buddy_split_page(&m->buddy, *pfn, order, NULL);
+	CP_BUG_ON(rq.nofit);
+	rc = cp_buddy_split_page(&rq.zone->buddy, *pfn - rq.zone->start_pfn, order, NULL);
 	CP_BUG_ON(rc);
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return rc;
@@ -840,39 +824,30 @@ int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 int cp_mem_alloc_pages(struct cp_mem *m, unsigned owner, uint64_t nr, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfns)
 {
+	struct alloc_req rq = { .owner = owner, .nr = nr, .folio_order = -1 };
 	uint64_t i;
-	int rc = mem_decide(m, owner, nr, -1, ctx);
+	int rc = mem_decide(m, &rq, ctx);
 
 	if (rc)
 		return rc;
 	for (i = 0; i < nr; i++) {
-		rc = place_block(m, 0, mt, ctx->gfp, ctx->cpu, &pfns[i]);
+		rc = place_block(m, rq.zone, 0, mt, ctx->gfp, ctx->cpu, &pfns[i]);
 		CP_BUG_ON(rc);
 	}
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return 0;
 }
 
-/* The count side of a free. */
-static void mem_unaccount(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg)
-{
-	CP_BUG_ON(owner >= m->nr_owners || m->nr_owner[owner] < nr);
-	m->nr_owner[owner] -= nr;
-	m->free_pages += nr;
-	if (memcg)
-		cp_memcg_uncharge(memcg, owner, nr);
-}
-
 void cp_mem_free(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_memcg *memcg)
 {
-	mem_unaccount(m, owner, nr, memcg);
+	owner_uncharge(m, owner, nr, memcg);
 	anon_unplace(m, owner, nr);
 }
 
 void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,
 		       struct cp_memcg *memcg)
 {
-	mem_unaccount(m, owner, 1ull << order, memcg);
+	owner_uncharge(m, owner, 1ull << order, memcg);
 	unplace_block(m, pfn, order);
 }
 
@@ -881,14 +856,26 @@ void cp_mem_free_pages(struct cp_mem *m, unsigned owner, const uint32_t *pfns, u
 {
 	uint64_t i;
 
-	mem_unaccount(m, owner, nr, memcg);
+	owner_uncharge(m, owner, nr, memcg);
 	for (i = 0; i < nr; i++)
 		unplace_block(m, pfns[i], 0);
 }
 
+static bool zone_check(const struct cp_mem *m, unsigned i)
+{
+	const struct cp_mem_zone *z = &m->zones[i];
+
+	return z->wmark.min <= z->wmark.low && z->wmark.low <= z->wmark.high &&
+	       z->buddy.nr_free_pages == z->free_pages && cp_pcp_check(&z->pcp, &z->buddy) &&
+	       (i == 0 || z->start_pfn == m->zones[i - 1].start_pfn +
+						   m->zones[i - 1].buddy.nr_pages) &&
+	       (i > 0 || z->start_pfn == 0) &&
+	       (i + 1 < m->nr_zones || z->lowmem_reserve == 0);
+}
+
 bool cp_mem_check(const struct cp_mem *m)
 {
-	uint64_t sum = m->free_pages;
+	uint64_t sum = m->free_pages, zfree = 0, zalloc = 0, pages = 0;
 	unsigned i;
 
 	for (i = 0; i < m->nr_owners; i++) {
@@ -899,13 +886,19 @@ bool cp_mem_check(const struct cp_mem *m)
 	for (; i < CP_MAX_OWNERS; i++)
 		if (m->nr_owner[i] || m->anon[i].nr)
 			return false;
-	if (m->nr_owner[CP_OWNER_PCP] != m->pcp.nr_held_pages ||
-	    !cp_pcp_check(&m->pcp, &m->buddy))
+	if (m->nr_zones < 1 || m->nr_zones > CP_MEM_MAX_ZONES ||
+	    m->nr_owner[CP_OWNER_PCP] != cp_mem_pcp_held_pages(m))
 		return false;
-	return sum == m->total_pages && m->wmark.min <= m->wmark.low &&
-	       m->wmark.low <= m->wmark.high &&
-	       m->buddy.nr_allocated_pages == m->total_pages - m->free_pages &&
-	       m->buddy.nr_free_pages == m->free_pages;
+	for (i = 0; i < m->nr_zones; i++) {
+		if (!zone_check(m, i))
+			return false;
+		zfree += m->zones[i].free_pages;
+		zalloc += m->zones[i].buddy.nr_allocated_pages;
+		pages += m->zones[i].buddy.nr_pages;
+	}
+	return sum == m->total_pages && pages == m->total_pages && zfree == m->free_pages &&
+	       m->wmark.min <= m->wmark.low && m->wmark.low <= m->wmark.high &&
+	       zalloc == m->total_pages - m->free_pages;
 }
 
 bool cp_memcg_check(const struct cp_memcg *memcg)

@@ -85,10 +85,19 @@ struct cp_alloc_ctx {
 	struct cp_reclaim_work *work; /* optional: accumulates reclaim done here */
 };
 
+
+/* include/linux/mmzone.h enum zone_type on x86-64, same order. */
+enum cp_zone_type { CP_ZONE_DMA, CP_ZONE_DMA32, CP_ZONE_NORMAL, CP_NR_ZONE_TYPES };
+
 /* A measured layout of free memory to start from (/proc/pagetypeinfo's
- * free blocks, summed over the zones): blocks[type][order]. */
+ * free blocks): blocks[type][order] summed over the zones, and, when
+ * the harness recorded them (has_zones), each zone's own blocks and its
+ * managed pages (/proc/zoneinfo at the same moment; 0: not recorded). */
 struct cp_mem_start_free {
 	uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+	bool has_zones;
+	uint64_t zone_blocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+	uint64_t zone_managed_pages[CP_NR_ZONE_TYPES];
 };
 
 struct cp_mem_params {
@@ -117,6 +126,16 @@ struct cp_mem_params {
 	 * it (si_mem_available: free pages less the high watermark): the
 	 * zone gets its high watermark on top */
 	bool size_is_available;
+	/* ZONE_DMA32's managed pages on the machine (0: not known, one
+	 * zone as before). The first min(dma32_pages, total_pages) pages
+	 * are ZONE_DMA32, the rest ZONE_NORMAL (zone.c). */
+	uint64_t dma32_pages;
+	/* Managed pages of the real machine's zones, when the model's
+	 * zones stand for them (validate): each zone's watermarks, boost
+	 * cap, pcp sizes and lowmem reserve come from these; 0: from the
+	 * model's zone. [CP_ZONE_DMA] only takes its share of
+	 * min_free_kbytes. */
+	uint64_t zone_managed_pages[CP_NR_ZONE_TYPES];
 };
 
 /* Blocks placed for count-only callers (cp_mem_alloc / cp_mem_take):
@@ -134,9 +153,32 @@ struct cp_mem_anon {
 	uint64_t nr_pages;     /* invariant: pages of blocks[] <= nr_owner */
 };
 
+#define CP_MEM_MAX_ZONES 2 /* DMA32 and Normal (zone.c: DMA is not modelled) */
+
+/*
+ * One zone of the node: a pfn range [start_pfn, start_pfn + buddy.nr_pages)
+ * of the node's (global, unique) pfns, lowest zone first. Its buddy and
+ * pcp lists work in zone-local pfns (global - start_pfn); memory.c
+ * translates at its boundary, so callers only see global pfns.
+ */
+struct cp_mem_zone {
+	enum cp_zone_type type;     /* CP_ZONE_DMA32 or CP_ZONE_NORMAL */
+	uint32_t start_pfn;         /* global pfn of the buddy's pfn 0 */
+	uint64_t managed_pages;     /* zone_managed_pages(): watermarks, pcp sizes, reserve */
+	uint64_t free_pages;        /* NR_FREE_PAGES of the zone; invariant: buddy's free */
+	struct cp_watermarks wmark; /* without the boost (buddy.watermark_boost) */
+	/* lowmem_reserve[ZONE_NORMAL]: kept free from allocations that
+	 * could use Normal (0 for Normal itself) */
+	uint64_t lowmem_reserve;
+	struct cp_buddy buddy;
+	/* Per-CPU page lists (when pcp.nr_cpus > 0): their pages are
+	 * counted in nr_owner[CP_OWNER_PCP] (invariant: sum over zones). */
+	struct cp_pcp pcp;
+};
+
 struct cp_mem {
 	uint64_t total_pages;
-	uint64_t free_pages;   /* invariant: total - sum(nr_owner) */
+	uint64_t free_pages;   /* invariant: total - sum(nr_owner) = sum of zones' */
 	uint64_t nr_owner[CP_MAX_OWNERS];
 	char owner_name[CP_MAX_OWNERS][CP_OWNER_NAME_LEN];
 	unsigned nr_owners;
@@ -147,14 +189,12 @@ struct cp_mem {
 	struct cp_mem_hooks hooks;
 	struct cp_vmstat *vmstat;
 
-	/* Physical placement: every page counted in nr_owner[] is an
-	 * allocated page of buddy (invariant: buddy.nr_allocated_pages ==
-	 * total_pages - free_pages). Decisions never read it. */
-	struct cp_buddy buddy;
+	/* The zones, lowest first: every page counted in nr_owner[] is an
+	 * allocated page of one zone's buddy (invariant: their
+	 * nr_allocated_pages sum to total_pages - free_pages). */
+	struct cp_mem_zone zones[CP_MEM_MAX_ZONES];
+	unsigned nr_zones;            /* 1 or 2 */
 	unsigned buddy_alloc_flags;   /* CP_BUDDY_ALLOC_NOFRAGMENT or 0 */
-	/* Per-CPU page lists (when pcp.nr_cpus > 0): their pages are
-	 * nr_owner[CP_OWNER_PCP] (invariant), allocated for the buddy. */
-	struct cp_pcp pcp;
 	int cpu;                      /* smp_processor_id() of frees: cp_mem_set_cpu */
 	struct cp_mem_anon anon[CP_MAX_OWNERS];
 };
@@ -174,8 +214,9 @@ uint64_t cp_min_free_kbytes_thp(uint64_t lowmem_kbytes, unsigned nr_zones);
 struct cp_watermarks cp_watermarks_compute(uint64_t managed_pages, uint64_t min_free_kbytes,
 					   unsigned watermark_scale_factor);
 
-/* Initialise m: every page free in one buddy zone except the reserve,
- * pfns [0, reserve_pages) (the buddy's reserved range).
+/* Initialise m (zone.c): one zone, or DMA32 and Normal when
+ * p->dma32_pages is set (see cp_mem_params); every page free except
+ * the reserve, the first pfns of each zone, split by zone size.
  * With p->start_free, the free blocks below pageblock_order (order < 9)
  * start as measured, each in a pageblock of its migratetype next to an
  * allocated buddy of its size, so it cannot merge: those buddies (and
@@ -212,34 +253,56 @@ int cp_mem_register_owner(struct cp_mem *m, const char *name);
 
 void cp_mem_set_hooks(struct cp_mem *m, const struct cp_mem_hooks *hooks);
 
-/* zone_watermark_ok() for an allocation of nr pages against mark. */
-static inline bool cp_mem_watermark_ok(const struct cp_mem *m, uint64_t mark, uint64_t nr)
-{
-	return m->free_pages >= mark + nr;
-}
-
-/* The watermarks as the allocator and kswapd read them: 5.0+
+/* A zone's watermarks as the allocator and kswapd read them: 5.0+
  * min/low/high_wmark_pages() add zone->watermark_boost (include/linux/
  * mmzone.h); the boost is always 0 when boosting is off (4.11). */
-static inline uint64_t cp_mem_wmark_min(const struct cp_mem *m)
+static inline uint64_t cp_zone_wmark_min(const struct cp_mem_zone *z)
 {
-	return m->wmark.min + m->buddy.watermark_boost;
+	return z->wmark.min + z->buddy.watermark_boost;
 }
 
-static inline uint64_t cp_mem_wmark_low(const struct cp_mem *m)
+static inline uint64_t cp_zone_wmark_low(const struct cp_mem_zone *z)
 {
-	return m->wmark.low + m->buddy.watermark_boost;
+	return z->wmark.low + z->buddy.watermark_boost;
 }
 
-static inline uint64_t cp_mem_wmark_high(const struct cp_mem *m)
+static inline uint64_t cp_zone_wmark_high(const struct cp_mem_zone *z)
 {
-	return m->wmark.high + m->buddy.watermark_boost;
+	return z->wmark.high + z->buddy.watermark_boost;
 }
 
-/* zone_watermark_ok() for an order-`order` block against mark: the
- * count test, and for order > 0 a free block that large (the buddy's
- * free lists). */
-bool cp_mem_order_watermark_ok(const struct cp_mem *m, unsigned order, uint64_t mark);
+/* The sum of every zone's boost (pgdat_watermark_boosted: not 0). */
+static inline uint64_t cp_mem_boost_pages(const struct cp_mem *m)
+{
+	uint64_t b = 0;
+	unsigned i;
+
+	for (i = 0; i < m->nr_zones; i++)
+		b += m->zones[i].buddy.watermark_boost;
+	return b;
+}
+
+/* zone_watermark_ok() of zone zi (index in m->zones) for an
+ * order-`order` block against mark: the count test, and for order > 0
+ * a free block that large (the buddy's free lists). */
+bool cp_mem_zone_watermark_ok(const struct cp_mem *m, unsigned zi, unsigned order, uint64_t mark);
+
+/* The index in m->zones of the zone holding global pfn. */
+unsigned cp_mem_pfn_zone(const struct cp_mem *m, uint32_t pfn);
+
+/* cp_buddy_free_block_order() / cp_buddy_page_kind() of a global pfn in
+ * its zone. */
+int cp_mem_free_block_order(const struct cp_mem *m, uint32_t pfn);
+enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, unsigned *order);
+
+/* migrate_pages(): the old page of a migration goes back to its zone's
+ * buddy as a free page. No count changes: the new page was a free page
+ * compaction isolated (cp_buddy_isolate_free_block) in the same zone.
+ * 0 or -CP_EINVAL (not an allocated order-0 page). */
+int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn);
+
+/* Pages on every zone's per-CPU lists. */
+uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m);
 
 /*
  * Allocate nr pages for owner in context ctx: charge ctx->memcg (memcg
@@ -310,11 +373,13 @@ void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages);
 int cp_memcg_try_charge_nowait(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 
-/* Invariants: free + owners == total; watermarks ordered; the buddy's
- * allocated pages equal the owners' sum (CP_OWNER_PCP included) and its
- * free pages free_pages; the pcp lists hold nr_owner[CP_OWNER_PCP];
- * count-only blocks of an owner no more than its count. O(owners +
- * pages on pcp lists). */
+/* Invariants: free + owners == total; watermarks ordered; per zone:
+ * its buddy's free pages are its free_pages, its pcp lists consistent,
+ * the zones tile the pfns from 0 in order, only a lower zone has a
+ * lowmem reserve; the zones' free pages sum to free_pages and their
+ * allocated pages to the owners' sum (CP_OWNER_PCP included: the pcp
+ * lists' pages); count-only blocks of an owner no more than its count.
+ * O(owners + pages on pcp lists). */
 bool cp_mem_check(const struct cp_mem *m);
 bool cp_memcg_check(const struct cp_memcg *memcg);
 

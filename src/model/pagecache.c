@@ -556,14 +556,13 @@ bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn)
 int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
 			      int cpu)
 {
-	struct cp_buddy *b = &pc->mem->buddy;
 	uint32_t slot;
 	unsigned order;
 	int rc;
 
 	if (!cp_pagecache_pfn_migratable(pc, old_pfn) || new_pfn >= pc->nr_pfns ||
 	    pc->pfn_slot[new_pfn] != CP_NIL ||
-	    cp_buddy_page_kind(b, new_pfn, &order) != CP_BUDDY_PAGE_ALLOC || order != 0)
+	    cp_mem_page_kind(pc->mem, new_pfn, &order) != CP_BUDDY_PAGE_ALLOC || order != 0)
 		return -CP_EINVAL;
 	slot = pc->pfn_slot[old_pfn];
 	/* isolate_migratepages_block(): off the LRU; the data is copied to
@@ -574,7 +573,7 @@ int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_
 	pc->pages[slot].pfn = new_pfn;
 	pc->pfn_slot[new_pfn] = slot;
 	pc->pfn_slot[old_pfn] = CP_NIL;
-	rc = cp_buddy_free(b, old_pfn, 0, NULL);
+	rc = cp_mem_migrate_free(pc->mem, old_pfn);
 	CP_BUG_ON(rc);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return rc;
@@ -654,7 +653,7 @@ static bool pagecache_check(const struct cp_pagecache *pc, bool walk_pfns)
 			    ((f & CP_PG_RESIDENT) &&
 			     (pc->pages[s].pfn >= pc->nr_pfns ||
 			      pc->pfn_slot[pc->pages[s].pfn] != s ||
-			      cp_buddy_free_block_order(&pc->mem->buddy, pc->pages[s].pfn) >= 0)))
+			      cp_mem_free_block_order(pc->mem, pc->pages[s].pfn) >= 0)))
 				return false;
 			/* a folio's pages agree on order and LRU state, pfns
 			 * consecutive from the head's */

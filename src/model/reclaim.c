@@ -18,6 +18,12 @@
  * boosted balance_pgdat() at pageblock_order, and by the kswapd actor
  * when it goes to sleep (kswapd_try_to_sleep).
  *
+ * Zones (memory.h): the node is balanced when any zone is
+ * (cp_pgdat_balanced), kswapd aims at the sum of the zones' high
+ * watermarks, and a boosted run clears each zone's boost as it was at
+ * the start (balance_pgdat's zone_boosts[], 6.1). Reclaim itself is
+ * node-wide: one node LRU, whatever zone its pages are in.
+ *
  * SIMPLIFIED: kswapd_failures and the kswapd sleep heuristics
  * (prepare_kswapd_sleep's short nap) are left to the engine's kswapd
  * actor; no direct compaction; one node.
@@ -41,16 +47,32 @@ void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecac
 	r->kswapd_sleeping = true;
 }
 
+/* pgdat_balanced() (6.1) / zone_balanced() over the eligible zones
+ * (since 4.8, "mm, vmscan: make kswapd reclaim in terms of nodes": a
+ * node is balanced when any eligible zone is; 4.11 keeps that rule,
+ * without boosts): the node is balanced when ANY zone the
+ * allocations may use passes zone_watermark_ok_safe() at its high
+ * watermark (+ its boost) for the order, with highest_zoneidx Normal:
+ * a lower zone's lowmem_reserve counts against it. */
 bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order)
 {
-	if (order == 0)
-		return r->mem->free_pages > cp_mem_wmark_high(r->mem);
-	return cp_mem_order_watermark_ok(r->mem, order, cp_mem_wmark_high(r->mem));
+	const struct cp_mem *m = r->mem;
+	unsigned i;
+
+	for (i = 0; i < m->nr_zones; i++) {
+		const struct cp_mem_zone *z = &m->zones[i];
+		uint64_t mark = cp_zone_wmark_high(z) + (i + 1 < m->nr_zones ? z->lowmem_reserve : 0);
+
+		if (order == 0 ? z->free_pages > mark : cp_mem_zone_watermark_ok(m, i, order, mark))
+			return true;
+	}
+	return false;
 }
 
+/* pgdat_watermark_boosted(): any zone boosted. */
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r)
 {
-	return r->mem->buddy.watermark_boost != 0;
+	return cp_mem_boost_pages(r->mem) != 0;
 }
 
 void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order)
@@ -74,9 +96,15 @@ static uint64_t compact_gap(unsigned order)
  * true when it scanned enough that the priority need not rise. */
 static bool kswapd_shrink_node(struct cp_reclaim *r, struct cp_scan_control *sc, unsigned *order)
 {
-	uint64_t high = cp_mem_wmark_high(r->mem);
+	unsigned i;
 
-	sc->nr_to_reclaim = high > CP_SWAP_CLUSTER_MAX ? high : CP_SWAP_CLUSTER_MAX;
+	/* each zone's high watermark (+ boost), at least SWAP_CLUSTER_MAX */
+	sc->nr_to_reclaim = 0;
+	for (i = 0; i < r->mem->nr_zones; i++) {
+		uint64_t high = cp_zone_wmark_high(&r->mem->zones[i]);
+
+		sc->nr_to_reclaim += high > CP_SWAP_CLUSTER_MAX ? high : CP_SWAP_CLUSTER_MAX;
+	}
 	cp_shrink_node(&r->vm, sc);
 	if (*order && sc->nr_reclaimed >= compact_gap(*order))
 		*order = 0;
@@ -91,8 +119,17 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_
 		.is_kswapd = true,
 		.ctx = ctx,
 	};
-	uint64_t boost = r->mem->buddy.watermark_boost;
-	uint64_t nr_boost_reclaim = boost;
+	/* zone_boosts[]: each zone's boost when kswapd starts; their sum is
+	 * the boosted reclaim's target */
+	uint64_t zone_boosts[CP_MEM_MAX_ZONES] = { 0 };
+	uint64_t boost = 0, nr_boost_reclaim;
+	unsigned i;
+
+	for (i = 0; i < r->mem->nr_zones; i++) {
+		zone_boosts[i] = r->mem->zones[i].buddy.watermark_boost;
+		boost += zone_boosts[i];
+	}
+	nr_boost_reclaim = boost;
 
 	r->kswapd_wanted = false;
 	r->nr_kswapd_runs++;
@@ -127,9 +164,13 @@ restart:
 			sc.priority--;
 	} while (sc.priority >= 1);
 	if (boost) {
-		struct cp_buddy *b = &r->mem->buddy;
+		/* each zone drops the boost it had at the start */
+		for (i = 0; i < r->mem->nr_zones; i++) {
+			struct cp_buddy *b = &r->mem->zones[i].buddy;
 
-		b->watermark_boost -= b->watermark_boost < boost ? b->watermark_boost : boost;
+			b->watermark_boost -= b->watermark_boost < zone_boosts[i] ? b->watermark_boost
+										 : zone_boosts[i];
+		}
 		/* there is likely room now: defragment pageblocks */
 		cp_reclaim_wake_kcompactd(r, CP_BUDDY_PAGEBLOCK_ORDER);
 	}

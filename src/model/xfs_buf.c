@@ -499,7 +499,7 @@ bool cp_xfs_buf_check(const struct cp_xfs_buftarg *bt)
 		/* its pages are allocated pages of the zone */
 		for (b = 0; b < bp->b_pages; b++)
 			if (bp->b_pfns[b] >= bt->mem->total_pages ||
-			    cp_buddy_free_block_order(&bt->mem->buddy, bp->b_pfns[b]) >= 0)
+			    cp_mem_free_block_order(bt->mem, bp->b_pfns[b]) >= 0)
 				return false;
 		nr++;
 		pages += bp->b_pages;

@@ -13,10 +13,91 @@ static const char *const type_names[CP_MIGRATE_TYPES] = {
 	[CP_MIGRATE_RECLAIMABLE] = "reclaimable",
 };
 
+static const char *const zone_names[CP_NR_ZONE_TYPES] = {
+	[CP_ZONE_DMA] = "dma",
+	[CP_ZONE_DMA32] = "dma32",
+	[CP_ZONE_NORMAL] = "normal",
+};
+
 void cp_start_free_counter_name(unsigned type, unsigned order, char *buf, size_t len)
 {
 	snprintf(buf, len, "start_free_%s_order_%u",
 		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown", order);
+}
+
+void cp_start_free_zone_counter_name(unsigned zone, unsigned type, unsigned order, char *buf,
+				     size_t len)
+{
+	snprintf(buf, len, "start_free_%s_%s_order_%u",
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown",
+		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown", order);
+}
+
+void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len)
+{
+	snprintf(buf, len, "zone_%s_managed_pages",
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown");
+}
+
+/* The 33 per-zone counters of DMA32 and Normal (DMA's too when there;
+ * missing DMA counters count as 0) and their managed pages, or false. */
+static bool run_zone_layout(const struct cp_run_result *r,
+			    int64_t v[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER],
+			    int64_t managed[CP_NR_ZONE_TYPES])
+{
+	char name[64];
+	unsigned z, t, o;
+
+	for (z = 0; z < CP_NR_ZONE_TYPES; z++) {
+		int64_t dflt = z == CP_ZONE_DMA ? 0 : -1;
+
+		cp_zone_managed_counter_name(z, name, sizeof(name));
+		managed[z] = cp_run_result_counter(r, name, dflt);
+		if (managed[z] < 0)
+			return false;
+		for (t = 0; t < CP_MIGRATE_TYPES; t++)
+			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+				cp_start_free_zone_counter_name(z, t, o, name, sizeof(name));
+				v[z][t][o] = cp_run_result_counter(r, name, dflt);
+				if (v[z][t][o] < 0)
+					return false;
+			}
+	}
+	return true;
+}
+
+/* The per-zone layout: the mean over the runs that carry it, only when
+ * every run that carries the summed counters carries it too. */
+static void zone_layout_from_runs(const struct cp_run_result *runs, size_t n, size_t used,
+				  struct cp_mem_start_free *out)
+{
+	int64_t v[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+	uint64_t sum[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER] = { { { 0 } } };
+	uint64_t msum[CP_NR_ZONE_TYPES] = { 0 };
+	int64_t managed[CP_NR_ZONE_TYPES];
+	size_t i, nz = 0;
+	unsigned z, t, o;
+
+	for (i = 0; i < n; i++) {
+		if (!run_zone_layout(&runs[i], v, managed))
+			continue;
+		for (z = 0; z < CP_NR_ZONE_TYPES; z++) {
+			msum[z] += (uint64_t)managed[z];
+			for (t = 0; t < CP_MIGRATE_TYPES; t++)
+				for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+					sum[z][t][o] += (uint64_t)v[z][t][o];
+		}
+		nz++;
+	}
+	if (nz == 0 || nz != used)
+		return;
+	out->has_zones = true;
+	for (z = 0; z < CP_NR_ZONE_TYPES; z++) {
+		out->zone_managed_pages[z] = (msum[z] + nz / 2) / nz;
+		for (t = 0; t < CP_MIGRATE_TYPES; t++)
+			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+				out->zone_blocks[z][t][o] = (sum[z][t][o] + nz / 2) / nz;
+	}
 }
 
 /* All 33 counters of one run, or false. */
@@ -57,5 +138,6 @@ size_t cp_start_free_from_runs(const struct cp_run_result *runs, size_t n,
 	for (t = 0; t < CP_MIGRATE_TYPES; t++)
 		for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
 			out->blocks[t][o] = (sum[t][o] + used / 2) / used;
+	zone_layout_from_runs(runs, n, used, out);
 	return used;
 }

@@ -16,11 +16,22 @@
 /* The counter of (type, order): "start_free_movable_order_3" etc. */
 void cp_start_free_counter_name(unsigned type, unsigned order, char *buf, size_t len);
 
+/* The per-zone counter of (zone, type, order), zone an enum
+ * cp_zone_type: "start_free_dma32_movable_order_3" etc.; and the
+ * zone's managed pages: "zone_normal_managed_pages". */
+void cp_start_free_zone_counter_name(unsigned zone, unsigned type, unsigned order, char *buf,
+				     size_t len);
+void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len);
+
 /*
  * The mean, rounded to the nearest block, of the start_free counters
  * over the runs that carry all 33 of them (failed runs too: the start
- * is measured before anything can fail). Returns the number of runs
- * used (0: none carries them, *out untouched).
+ * is measured before anything can fail). When each of those runs also
+ * carries the per-zone counters of DMA32 and Normal (33 each) and
+ * their zone_<zone>_managed_pages, out->has_zones and the per-zone
+ * means too (DMA's counters count as 0 when absent); else has_zones is
+ * false (older runs: one zone). Returns the number of runs used (0:
+ * none carries them, *out untouched).
  */
 size_t cp_start_free_from_runs(const struct cp_run_result *runs, size_t n,
 			       struct cp_mem_start_free *out);

@@ -230,6 +230,8 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		.size_is_available = cfg->confine == CP_CONFINE_GLOBAL && cfg->size_is_available,
 		/* one pcp per CPU of the machine (pcp.c) */
 		.nr_cpus = m->nr_cpus,
+		/* ZONE_DMA32 below Normal (zone.c); 0: one zone */
+		.dma32_pages = m->dma32_bytes / CP_PAGE_SIZE,
 	};
 	int rc = cp_mem_init(&r->w.mem, &p, &r->w.vs, diag);
 
@@ -411,7 +413,9 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		}
 	}
 	cp_lru_add_drain_all(&w->pc);
-	memcpy(r->buddyinfo_start, w->mem.buddy.nr_free, sizeof(r->buddyinfo_start));
+	for (i = 0; i < w->mem.nr_zones; i++)
+		for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+			r->buddyinfo_start[o] += w->mem.zones[i].buddy.nr_free[o];
 	return 0;
 }
 

@@ -103,8 +103,8 @@ static void fill_interleaved(struct fixture *f)
 	for (i = 1; i < CACHED_PAGES; i += 2)
 		evict(f, i);
 	assert_int_equal(f->mem.free_pages, 1028);
-	assert_int_equal(f->mem.buddy.nr_free[0], 1020);
-	assert_int_equal(f->mem.buddy.nr_free[3], 1);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[0], 1020);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[3], 1);
 }
 
 /* __fragmentation_index by hand. A 1024-page zone with pfn 0 allocated
@@ -142,12 +142,12 @@ static void compaction_suitable_by_watermark_and_fragindex(void **state)
 	struct fixture *f = fixture_new();
 
 	(void)state;
-	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_SUCCESS);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 0, 4, true), CP_COMPACT_SUCCESS);
 	fill_interleaved(f);
-	assert_int_equal(cp_compaction_suitable(&f->mem, 3), CP_COMPACT_SUCCESS);
-	assert_int_equal(cp_fragmentation_index(&f->mem.buddy, 4), 937);
-	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_CONTINUE);
-	assert_int_equal(cp_compaction_suitable(&f->mem, 10), CP_COMPACT_SKIPPED);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 0, 3, true), CP_COMPACT_SUCCESS);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 937);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 0, 4, true), CP_COMPACT_CONTINUE);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 0, 10, true), CP_COMPACT_SKIPPED);
 	fixture_free(f);
 }
 
@@ -167,10 +167,10 @@ static void compaction_suitable_fragindex_at_most_500_is_not_suitable(void **sta
 	for (i = 0; i < CACHED_PAGES; i++)
 		if ((i / 8) % 2 == 1)
 			evict(f, i);
-	assert_int_equal(f->mem.buddy.nr_free[3], 128);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[3], 128);
 	assert_int_equal(f->mem.free_pages, 1024);
-	assert_int_equal(cp_fragmentation_index(&f->mem.buddy, 4), 493);
-	assert_int_equal(cp_compaction_suitable(&f->mem, 4), CP_COMPACT_NOT_SUITABLE_ZONE);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 493);
+	assert_int_equal(cp_compaction_suitable(&f->mem, 0, 4, true), CP_COMPACT_NOT_SUITABLE_ZONE);
 	fixture_free(f);
 }
 
@@ -187,25 +187,25 @@ static void defer_compaction_skips_1_then_3_attempts(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(f->c.compact_order_failed, 0);
-	assert_false(cp_compaction_deferred(&f->c, 4));
-	cp_defer_compaction(&f->c, 4);
-	assert_int_equal(f->c.compact_defer_shift, 1);
-	assert_int_equal(f->c.compact_considered, 0);
-	assert_int_equal(f->c.compact_order_failed, 0);
-	assert_true(cp_compaction_deferred(&f->c, 4));
-	assert_false(cp_compaction_deferred(&f->c, 4));
-	cp_defer_compaction(&f->c, 4);
+	assert_int_equal(f->c.zone[0].compact_order_failed, 0);
+	assert_false(cp_compaction_deferred(&f->c, 0, 4));
+	cp_defer_compaction(&f->c, 0, 4);
+	assert_int_equal(f->c.zone[0].compact_defer_shift, 1);
+	assert_int_equal(f->c.zone[0].compact_considered, 0);
+	assert_int_equal(f->c.zone[0].compact_order_failed, 0);
+	assert_true(cp_compaction_deferred(&f->c, 0, 4));
+	assert_false(cp_compaction_deferred(&f->c, 0, 4));
+	cp_defer_compaction(&f->c, 0, 4);
 	for (i = 0; i < 3; i++)
-		assert_true(cp_compaction_deferred(&f->c, 4));
-	assert_false(cp_compaction_deferred(&f->c, 4));
+		assert_true(cp_compaction_deferred(&f->c, 0, 4));
+	assert_false(cp_compaction_deferred(&f->c, 0, 4));
 	for (i = 0; i < 10; i++)
-		cp_defer_compaction(&f->c, 4);
-	assert_int_equal(f->c.compact_defer_shift, CP_COMPACT_MAX_DEFER_SHIFT);
-	cp_compaction_defer_reset(&f->c, 3, false);
-	assert_int_equal(f->c.compact_order_failed, 4);
-	assert_false(cp_compaction_deferred(&f->c, 3));
-	assert_true(cp_compaction_deferred(&f->c, 4));
+		cp_defer_compaction(&f->c, 0, 4);
+	assert_int_equal(f->c.zone[0].compact_defer_shift, CP_COMPACT_MAX_DEFER_SHIFT);
+	cp_compaction_defer_reset(&f->c, 0, 3, false);
+	assert_int_equal(f->c.zone[0].compact_order_failed, 4);
+	assert_false(cp_compaction_deferred(&f->c, 0, 3));
+	assert_true(cp_compaction_deferred(&f->c, 0, 4));
 	assert_true(cp_compaction_check(&f->c));
 	fixture_free(f);
 }
@@ -228,9 +228,9 @@ static void compact_zone_moves_pages_and_frees_a_block_of_the_order(void **state
 	(void)state;
 	fill_interleaved(f);
 	page(f, 2)->flags |= CP_PG_REFERENCED;
-	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
 			 CP_COMPACT_SUCCESS);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 9);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
 	assert_int_equal(st.migrated, 256);
 	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
 	assert_int_equal(f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED], st.migrate_scanned);
@@ -248,9 +248,9 @@ static void compact_zone_moves_pages_and_frees_a_block_of_the_order(void **state
 	assert_true(page(f, 2)->flags & CP_PG_REFERENCED);
 	assert_int_equal(f->pc.mappings[f->id].nrpages, 1020);
 	assert_int_equal(f->mem.free_pages, 1028);
-	assert_int_equal(f->mem.buddy.nr_free_pages, 1028);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, 1028);
 	assert_true(cp_pagecache_check(&f->pc));
-	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 	assert_true(cp_mem_check(&f->mem));
 	assert_true(cp_compaction_check(&f->c));
 	fixture_free(f);
@@ -272,17 +272,17 @@ static void compact_zone_takes_free_pages_only_from_movable_pageblocks(void **st
 
 	(void)state;
 	fill_interleaved(f);
-	f->mem.buddy.pageblock_mt[3] = CP_MIGRATE_UNMOVABLE;
-	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+	f->mem.zones[0].buddy.pageblock_mt[3] = CP_MIGRATE_UNMOVABLE;
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
 			 CP_COMPACT_COMPLETE);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 9);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
 	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
 	for (i = 0; i < 512; i += 2)
 		assert_true(page(f, i)->pfn >= 1024 && page(f, i)->pfn < 1536);
 	for (i = 1537; i < 2040; i += 2)
-		assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, i), 0);
+		assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, i), 0);
 	assert_true(cp_pagecache_check(&f->pc));
-	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 	fixture_free(f);
 }
 
@@ -300,11 +300,11 @@ static void compact_zone_never_moves_other_owners_pages(void **state)
 	assert_int_equal(cp_mem_alloc_pages(&f->mem, CP_OWNER_FSBUF, 64, CP_MIGRATE_MOVABLE,
 					    &f->ctx, pfns),
 			 0);
-	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
 			 CP_COMPACT_SUCCESS);
 	assert_true(f->vs.v[CP_VM_PGMIGRATE_SUCCESS] > 0);
 	for (i = 0; i < 64; i++) {
-		assert_int_equal(cp_buddy_page_kind(&f->mem.buddy, pfns[i], &order),
+		assert_int_equal(cp_buddy_page_kind(&f->mem.zones[0].buddy, pfns[i], &order),
 				 CP_BUDDY_PAGE_ALLOC);
 		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, pfns[i]), CP_NIL);
 	}
@@ -331,14 +331,14 @@ static void compact_zone_complete_when_scanners_meet(void **state)
 		cp_lru_del(&f->pc, cp_mapping_slot(&f->pc, f->id, i));
 		page(f, i)->flags |= CP_PG_ISOLATED;
 	}
-	assert_int_equal(cp_compact_zone(&f->c, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
 			 CP_COMPACT_COMPLETE);
 	assert_int_equal(st.migrated, 0);
 	assert_int_equal(st.migrate_scanned, 1536);
 	assert_int_equal(st.free_scanned, 0);
-	assert_int_equal(f->c.cached_migrate_pfn, 0);
-	assert_int_equal(f->c.cached_free_pfn, 1536);
-	assert_int_equal(f->mem.buddy.nr_free_pages, 1028);
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn, 0);
+	assert_int_equal(f->c.zone[0].cached_free_pfn, 1536);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, 1028);
 	fixture_free(f);
 }
 
@@ -389,7 +389,7 @@ static void kcompactd_do_work_resets_deferral_on_success(void **state)
 	assert_int_equal(cp_kcompactd_do_work(&f->c, 0), 256);
 	assert_int_equal(f->vs.v[CP_VM_COMPACT_DAEMON_WAKE], 1);
 	assert_int_equal(f->vs.v[CP_VM_KCOMPACTD_SUCCESS], 1);
-	assert_int_equal(f->c.compact_order_failed, 5);
+	assert_int_equal(f->c.zone[0].compact_order_failed, 5);
 	assert_int_equal(f->c.kcompactd_max_order, 0);
 	assert_int_equal(f->vs.v[CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED],
 			 f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED]);
@@ -417,7 +417,7 @@ static void kcompactd_do_work_defers_on_complete(void **state)
 	f->c.kcompactd_max_order = 4;
 	assert_int_equal(cp_kcompactd_do_work(&f->c, 0), 0);
 	assert_int_equal(f->vs.v[CP_VM_KCOMPACTD_FAIL], 1);
-	assert_int_equal(f->c.compact_defer_shift, 1);
+	assert_int_equal(f->c.zone[0].compact_defer_shift, 1);
 	assert_int_equal(f->c.nr_compact_zone, 1);
 	f->c.kcompactd_max_order = 4;
 	assert_int_equal(cp_kcompactd_do_work(&f->c, 0), 0);

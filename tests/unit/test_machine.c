@@ -253,6 +253,27 @@ static void set_overrides_one_key(void **state)
 	assert_true(cp_machine_check(&m));
 }
 
+/* dma32 is optional (0: not known, one zone); it is ZONE_DMA32's managed
+ * memory, so it cannot exceed 4 GiB (MAX_DMA32_PFN) nor the RAM (1 GiB
+ * in the test profile). */
+static void dma32_is_optional_and_at_most_ram_and_4g(void **state)
+{
+	struct cp_machine m, before;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_good(&m);
+	assert_int_equal(m.dma32_bytes, 0);
+	assert_int_equal(cp_machine_set(&m, "machine.dma32", "768M", &d), 0);
+	assert_int_equal(m.dma32_bytes, 768ULL << 20);
+	before = m;
+	assert_int_equal(cp_machine_set(&m, "machine.dma32", "2G", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "'dma32' and 'ram'"));
+	assert_int_equal(cp_machine_set(&m, "machine.dma32", "5G", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "dma32"));
+	assert_memory_equal(&m, &before, sizeof(m));
+}
+
 static void set_rejects_bad_input_and_leaves_machine_unchanged(void **state)
 {
 	struct cp_machine m, before;
@@ -327,6 +348,7 @@ int main(void)
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(set_overrides_one_key),
 		cmocka_unit_test(set_rejects_bad_input_and_leaves_machine_unchanged),
+		cmocka_unit_test(dma32_is_optional_and_at_most_ram_and_4g),
 		cmocka_unit_test(resolve_turns_bare_name_into_search_dir_path),
 		cmocka_unit_test(resolve_reports_missing_and_bad_names),
 	};

@@ -291,7 +291,7 @@ static void fragment_zone(struct cp_mem *m)
 		if (pfns[i] % 2 == 0)
 			cp_mem_free_block(m, CP_OWNER_PAGECACHE, pfns[i], 0, NULL);
 	free(pfns);
-	assert_false(cp_buddy_has_free_block(&m->buddy, 1));
+	assert_false(cp_buddy_has_free_block(&m->zones[0].buddy, 1));
 	assert_true(cp_mem_check(m));
 }
 
@@ -310,7 +310,7 @@ static void folio_fast_path_gives_an_aligned_block(void **state)
 	(void)state;
 	setup_mem(&m, &log, &vs);
 	free_before = m.free_pages;
-	memcpy(nr_free_before, m.buddy.nr_free, sizeof(nr_free_before));
+	memcpy(nr_free_before, m.zones[0].buddy.nr_free, sizeof(nr_free_before));
 	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
 					    &pfn), 0);
 	assert_int_equal(pfn % 16, 0);
@@ -320,7 +320,7 @@ static void folio_fast_path_gives_an_aligned_block(void **state)
 	for (i = 0; i < 16; i++)
 		cp_mem_free_block(&m, CP_OWNER_PAGECACHE, pfn + i, 0, NULL);
 	/* merged back: the free blocks are those of before, order by order */
-	assert_memory_equal(m.buddy.nr_free, nr_free_before, sizeof(nr_free_before));
+	assert_memory_equal(m.zones[0].buddy.nr_free, nr_free_before, sizeof(nr_free_before));
 	assert_int_equal(m.free_pages, free_before);
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);
@@ -391,7 +391,7 @@ static void boost_raises_the_low_watermark(void **state)
 
 	(void)state;
 	setup_mem(&m, &log, &vs);
-	m.buddy.watermark_boost = 50; /* low 125 + 50 */
+	m.zones[0].buddy.watermark_boost = 50; /* low 125 + 50 */
 	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 8840, &ctx), 0); /* free 160 */
 	assert_int_equal(log.kswapd_wakeups, 1);
 	assert_int_equal(log.last_wake_order, 0);

@@ -103,7 +103,7 @@ static void check_all(struct world *w)
 	assert_true(cp_mem_check(&w->mem));
 	assert_true(cp_pagecache_check(&w->pc));
 	assert_true(cp_fs_check(&w->fs));
-	assert_true(cp_buddy_check(&w->mem.buddy));
+	assert_true(cp_buddy_check(&w->mem.zones[0].buddy));
 	assert_true(cp_compaction_check(&w->c));
 	if (w->memcg.id)
 		assert_true(cp_memcg_check(&w->memcg));
@@ -157,7 +157,7 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 			if (w->r.kswapd_wanted)
 				cp_balance_pgdat(&w->r, w->r.kswapd_order, &kern, NULL);
 			else if (op % 8 == 0)
-				cp_compact_zone(&w->c, CP_COMPACT_ORDER_ALL,
+				cp_compact_zone(&w->c, 0, CP_COMPACT_ORDER_ALL,
 						CP_MIGRATE_MODE_SYNC_LIGHT, 1, NULL);
 			break;
 		case 5: /* direct reclaim, with or without __GFP_FS */

@@ -129,9 +129,9 @@ static void mem_init_sets_pageset_batch_and_high_of_its_zone(void **state)
 {
 	struct fixture *f = *state;
 
-	assert_int_equal(f->mem.pcp.batch, 7);
-	assert_int_equal(f->mem.pcp.high, f->mem.buddy.kernel_4_11 ? 42 : 28);
-	assert_int_equal(f->mem.pcp.max_order, f->mem.buddy.kernel_4_11 ? 0 : 3);
+	assert_int_equal(f->mem.zones[0].pcp.batch, 7);
+	assert_int_equal(f->mem.zones[0].pcp.high, f->mem.zones[0].buddy.kernel_4_11 ? 42 : 28);
+	assert_int_equal(f->mem.zones[0].pcp.max_order, f->mem.zones[0].buddy.kernel_4_11 ? 0 : 3);
 }
 
 /* ---- free ------------------------------------------------------------- */
@@ -145,13 +145,13 @@ static void free_unref_page_goes_to_freeing_cpu_and_free_pages_does_not_rise(voi
 
 	alloc_on(f, 1, 1);
 	free_before = f->mem.free_pages;
-	cpu1_before = cp_pcp_count(&f->mem.pcp, 1);
+	cpu1_before = cp_pcp_count(&f->mem.zones[0].pcp, 1);
 	free_on(f, 2, f->pfns[0]);
 	assert_int_equal(f->mem.free_pages, free_before);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 2), 1);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 1), cpu1_before);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 2), 1);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 1), cpu1_before);
 	assert_int_equal(f->mem.nr_owner[CP_OWNER_PCP], cpu1_before + 1);
-	assert_int_equal(cp_pcp_nr_blocks(&f->mem.pcp, 2, CP_MIGRATE_MOVABLE, 0), 1);
+	assert_int_equal(cp_pcp_nr_blocks(&f->mem.zones[0].pcp, 2, CP_MIGRATE_MOVABLE, 0), 1);
 	assert_string_equal(f->mem.owner_name[CP_OWNER_PCP], "pcp");
 }
 
@@ -175,28 +175,28 @@ static void free_pcppages_bulk_at_high_frees_nr_pcp_free_doubling(void **state)
 	free0 = f->mem.free_pages;
 	for (i = 0; i < 27; i++)
 		free_on(f, 0, f->pfns[i]);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 27);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 27);
 	assert_int_equal(f->mem.free_pages, free0);
 	free_on(f, 0, f->pfns[i++]); /* 28th */
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 21);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 21);
 	assert_int_equal(f->mem.free_pages, free0 + 7);
 	for (; i < 35; i++)
 		free_on(f, 0, f->pfns[i]);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 14);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 14);
 	assert_int_equal(f->mem.free_pages, free0 + 7 + 14);
 	for (; i < 49; i++)
 		free_on(f, 0, f->pfns[i]);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 7);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 7);
 	assert_int_equal(f->mem.free_pages, free0 + 7 + 14 + 21);
 	assert_int_equal(f->vs.v[CP_VM_PCP_BULK_FREE_PAGES], 7 + 14 + 21);
-	assert_int_equal(f->mem.pcp.cpus[0].free_factor, 2);
+	assert_int_equal(f->mem.zones[0].pcp.cpus[0].free_factor, 2);
 	alloc_on(f, 0, 1); /* from cpu 0's list: count 6, ff 1 */
-	assert_int_equal(f->mem.pcp.cpus[0].free_factor, 1);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 6);
+	assert_int_equal(f->mem.zones[0].pcp.cpus[0].free_factor, 1);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 6);
 	for (; i < 49 + 22; i++)
 		free_on(f, 0, f->pfns[i]);
 	/* 6 + 22 = 28: 7 << 1 = 14 go, 14 stay */
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 14);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 14);
 }
 
 /* 4.11 free_hot_cold_page(): at count >= high (42) exactly batch (7)
@@ -211,11 +211,11 @@ static void free_hot_cold_page_4_11_frees_batch_at_high(void **state)
 	free0 = f->mem.free_pages;
 	for (i = 0; i < 42; i++)
 		free_on(f, 0, f->pfns[i]);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 35);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 35);
 	assert_int_equal(f->mem.free_pages, free0 + 7);
 	for (; i < 49; i++)
 		free_on(f, 0, f->pfns[i]);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 35);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 35);
 	assert_int_equal(f->mem.free_pages, free0 + 14);
 }
 
@@ -265,13 +265,13 @@ static void rmqueue_bulk_refills_batch_pages_on_empty_list(void **state)
 
 	alloc_on(f, 1, 1);
 	assert_int_equal(f->mem.free_pages, free0 - 7);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 1), 6);
-	assert_int_equal(f->mem.pcp.nr_refills, 1);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 1), 6);
+	assert_int_equal(f->mem.zones[0].pcp.nr_refills, 1);
 	assert_int_equal(f->vs.v[CP_VM_PCP_REFILL_PAGES], 7);
 	alloc_on(f, 1, 6);
 	assert_int_equal(f->mem.free_pages, free0 - 7);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 1), 0);
-	assert_int_equal(f->mem.pcp.nr_refills, 1);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 1), 0);
+	assert_int_equal(f->mem.zones[0].pcp.nr_refills, 1);
 }
 
 /* 6.1 order 2: the refill is max(batch >> 2, 2) = max(1, 2) = 2 blocks
@@ -288,8 +288,8 @@ static void rmqueue_bulk_refills_batch_shifted_by_order_at_least_two(void **stat
 					    &f->ctx, pfns, &split),
 			 0);
 	assert_false(split);
-	assert_int_equal(cp_pcp_nr_blocks(&f->mem.pcp, 1, CP_MIGRATE_MOVABLE, 2), 1);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 1), 4);
+	assert_int_equal(cp_pcp_nr_blocks(&f->mem.zones[0].pcp, 1, CP_MIGRATE_MOVABLE, 2), 1);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 1), 4);
 	assert_int_equal(f->mem.free_pages, free0 - 8);
 	assert_true(cp_mem_check(&f->mem));
 }
@@ -304,8 +304,8 @@ static void rmqueue_pcplist_does_not_use_another_cpus_list(void **state)
 	alloc_on(f, 0, 1); /* cpu 0: 6 pages left on its list */
 	free0 = f->mem.free_pages;
 	alloc_on(f, 2, 1);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 0), 6);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 2), 6);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 0), 6);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 2), 6);
 	assert_int_equal(f->mem.free_pages, free0 - 7);
 }
 
@@ -382,9 +382,9 @@ static void drain_all_pages_returns_every_cpus_pages(void **state)
 	assert_int_equal(cp_mem_drain_all_pages(&f->mem), held);
 	assert_int_equal(f->mem.nr_owner[CP_OWNER_PCP], 0);
 	for (i = 0; i < NR_CPUS; i++)
-		assert_int_equal(cp_pcp_count(&f->mem.pcp, (int)i), 0);
+		assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, (int)i), 0);
 	assert_int_equal(f->mem.free_pages, ZONE_PAGES);
-	assert_int_equal(f->mem.buddy.nr_free[10], 32);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[10], 32);
 	assert_true(cp_mem_check(&f->mem));
 }
 
@@ -410,10 +410,10 @@ static void alloc_slowpath_drains_pcp_before_failing(void **state)
 	assert_int_equal(f->mem.free_pages + f->mem.nr_owner[CP_OWNER_PCP], 60);
 	assert_true(f->mem.free_pages <= 40);
 	alloc_on(f, 3, 25);
-	assert_int_equal(f->mem.pcp.nr_drains, 1);
+	assert_int_equal(f->mem.zones[0].pcp.nr_drains, 1);
 	assert_int_equal(f->vs.v[CP_VM_PCP_DRAIN], 1);
 	assert_int_equal(f->vs.v[CP_VM_OOM], 0);
-	assert_int_equal(f->mem.nr_owner[CP_OWNER_PCP], cp_pcp_count(&f->mem.pcp, 3));
+	assert_int_equal(f->mem.nr_owner[CP_OWNER_PCP], cp_pcp_count(&f->mem.zones[0].pcp, 3));
 }
 
 /* ---- 4.11 ---------------------------------------------------------------- */
@@ -439,7 +439,7 @@ static void pcp_4_11_orders_above_0_bypass_pcp(void **state)
 	assert_int_equal(f->mem.nr_owner[CP_OWNER_PCP], 0);
 	/* order 0 does go through pcp: batch 7 refilled, 6 stay */
 	alloc_on(f, 1, 1);
-	assert_int_equal(cp_pcp_count(&f->mem.pcp, 1), 6);
+	assert_int_equal(cp_pcp_count(&f->mem.zones[0].pcp, 1), 6);
 	assert_true(cp_mem_check(&f->mem));
 }
 

@@ -52,7 +52,7 @@ static int setup(void **state)
 	assert_non_null(f);
 	assert_int_equal(cp_mem_init(&f->mem, &mp, &f->vs, NULL), 0);
 	assert_int_equal(f->mem.wmark.low, 40);
-	assert_int_equal(cp_buddy_nr_free_blocks(&f->mem.buddy, 10, CP_MIGRATE_MOVABLE), 2);
+	assert_int_equal(cp_buddy_nr_free_blocks(&f->mem.zones[0].buddy, 10, CP_MIGRATE_MOVABLE), 2);
 	f->ctx.gfp = CP_GFP_NOFS;
 	*state = f;
 	return 0;
@@ -98,10 +98,10 @@ static void page_cache_page_is_an_order0_movable_block_freed_on_eviction(void **
 	assert_int_equal(cp_add_to_page_cache_lru(&pc, id, 0, &f->ctx), 0);
 	slot = cp_mapping_slot(&pc, id, 0);
 	assert_int_equal(pc.pages[slot].pfn, 0);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), -1); /* allocated */
-	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.buddy, 0), CP_MIGRATE_MOVABLE);
-	assert_int_equal(nr_free_blocks(&f->mem.buddy), 11);
-	assert_int_equal(cp_buddy_nr_free_blocks(&f->mem.buddy, 0, CP_MIGRATE_MOVABLE), 1);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), -1); /* allocated */
+	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.zones[0].buddy, 0), CP_MIGRATE_MOVABLE);
+	assert_int_equal(nr_free_blocks(&f->mem.zones[0].buddy), 11);
+	assert_int_equal(cp_buddy_nr_free_blocks(&f->mem.zones[0].buddy, 0, CP_MIGRATE_MOVABLE), 1);
 	assert_int_equal(f->vs.v[CP_VM_EXTFRAG], 0);
 	assert_true(cp_mem_check(&f->mem));
 
@@ -109,9 +109,9 @@ static void page_cache_page_is_an_order0_movable_block_freed_on_eviction(void **
 	cp_lru_del(&pc, slot);
 	cp_pagecache_evict(&pc, slot);
 	assert_int_equal(pc.pages[slot].pfn, CP_NIL);
-	assert_int_equal(nr_free_blocks(&f->mem.buddy), 2);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 0), 10);
-	assert_int_equal(f->mem.buddy.nr_allocated_pages, 0);
+	assert_int_equal(nr_free_blocks(&f->mem.zones[0].buddy), 2);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 10);
+	assert_int_equal(f->mem.zones[0].buddy.nr_allocated_pages, 0);
 	assert_true(cp_mem_check(&f->mem));
 	assert_true(cp_pagecache_check(&pc));
 	cp_pagecache_release(&pc);
@@ -141,11 +141,11 @@ static void first_reclaimable_slab_falls_back_and_claims_free_pageblocks(void **
 	assert_int_equal(f->vs.v[CP_VM_EXTFRAG_FRAGMENTING], 0);
 	assert_int_equal(f->vs.v[CP_VM_PAGEBLOCKS_CLAIMED], 2);
 	assert_int_equal(f->vs.v[CP_VM_WATERMARK_BOOST], 0);
-	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.buddy, 0),
+	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.zones[0].buddy, 0),
 			 CP_MIGRATE_RECLAIMABLE);
-	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.buddy, 512),
+	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.zones[0].buddy, 512),
 			 CP_MIGRATE_RECLAIMABLE);
-	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.buddy, 1024),
+	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.zones[0].buddy, 1024),
 			 CP_MIGRATE_MOVABLE);
 	assert_true(cp_mem_check(&f->mem));
 	cp_slab_free(&c, o);
@@ -172,16 +172,16 @@ static void order2_slab_is_an_aligned_order2_block_of_its_migratetype(void **sta
 	assert_int_equal(cp_slab_page_pfn(&c, o1.slab, 0), 0);
 	assert_int_equal(cp_slab_page_pfn(&c, o2.slab, 0), 4);
 	assert_int_equal(cp_slab_page_pfn(&c, o2.slab, 3), 7);
-	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.buddy, 4),
+	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.zones[0].buddy, 4),
 			 CP_MIGRATE_RECLAIMABLE);
 	assert_int_equal(f->vs.v[CP_VM_EXTFRAG], 1);
 	assert_int_equal(f->mem.nr_owner[c.owner], 8);
-	assert_int_equal(f->mem.buddy.nr_allocated_pages, 8);
+	assert_int_equal(f->mem.zones[0].buddy.nr_allocated_pages, 8);
 	assert_true(cp_slab_check(&c));
 
 	cp_slab_free(&c, o2);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 4), 2);
-	assert_int_equal(cp_buddy_nr_free_blocks(&f->mem.buddy, 2, CP_MIGRATE_RECLAIMABLE), 1);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 4), 2);
+	assert_int_equal(cp_buddy_nr_free_blocks(&f->mem.zones[0].buddy, 2, CP_MIGRATE_RECLAIMABLE), 1);
 	assert_true(cp_mem_check(&f->mem));
 	cp_slab_free(&c, o1);
 	cp_slab_cache_release(&c);
@@ -225,7 +225,7 @@ static void highorder_allocation_the_count_allows_is_kept_when_no_block_fits(voi
 	for (i = 0; i < 2000; i += 2)
 		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, i, 0, NULL);
 	assert_int_equal(f->mem.free_pages, 1000);
-	assert_false(cp_buddy_has_free_block(&f->mem.buddy, 1));
+	assert_false(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 1));
 
 	assert_int_equal(cp_mem_alloc_block(&f->mem, CP_OWNER_PAGECACHE, 1, CP_MIGRATE_MOVABLE,
 					    &ctx, pfns, &split), 0);
@@ -238,7 +238,7 @@ static void highorder_allocation_the_count_allows_is_kept_when_no_block_fits(voi
 	cp_mem_free_pages(&f->mem, CP_OWNER_PAGECACHE, pfns, 2, NULL);
 	assert_int_equal(f->mem.free_pages, 1000);
 	assert_true(cp_mem_check(&f->mem));
-	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 }
 
 /*
@@ -265,19 +265,19 @@ static void fragmenting_fallback_boosts_watermark_and_leaves_a_used_pageblock(vo
 	fill_zone(f);
 	for (i = 1024; i < 1088; i++)
 		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, i, 0, NULL);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, 1024), 6);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 1024), 6);
 	assert_int_equal(cp_mem_alloc_block(&f->mem, (unsigned)owner, 0, CP_MIGRATE_RECLAIMABLE,
 					    &ctx, &pfn, &split), 0);
 	assert_int_equal(pfn, 1024);
 	assert_int_equal(f->vs.v[CP_VM_EXTFRAG], 1);
 	assert_int_equal(f->vs.v[CP_VM_EXTFRAG_FRAGMENTING], 1);
 	assert_int_equal(f->vs.v[CP_VM_WATERMARK_BOOST], 1);
-	assert_int_equal(f->mem.buddy.watermark_boost, 512);
+	assert_int_equal(f->mem.zones[0].buddy.watermark_boost, 512);
 	assert_int_equal(f->vs.v[CP_VM_PAGEBLOCKS_CLAIMED], 0);
-	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.buddy, 1024),
+	assert_int_equal(cp_buddy_pageblock_migratetype(&f->mem.zones[0].buddy, 1024),
 			 CP_MIGRATE_MOVABLE);
 	assert_true(cp_mem_check(&f->mem));
-	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 }
 
 /*
@@ -293,16 +293,16 @@ static void count_only_pages_are_placed_and_freed_last_first(void **state)
 
 	assert_int_equal(cp_mem_take(&f->mem, CP_OWNER_PROCESS, 1000), 0);
 	assert_int_equal(f->mem.anon[CP_OWNER_PROCESS].nr, 6);
-	assert_int_equal(f->mem.buddy.nr_allocated_pages, 1000);
+	assert_int_equal(f->mem.zones[0].buddy.nr_allocated_pages, 1000);
 	cp_mem_free(&f->mem, CP_OWNER_PROCESS, 10, NULL);
 	assert_int_equal(f->mem.anon[CP_OWNER_PROCESS].nr, 5);
 	assert_int_equal(f->mem.anon[CP_OWNER_PROCESS].blocks[4].nr_split, 30);
-	assert_int_equal(f->mem.buddy.nr_allocated_pages, 990);
+	assert_int_equal(f->mem.zones[0].buddy.nr_allocated_pages, 990);
 	assert_true(cp_mem_check(&f->mem));
-	assert_true(cp_buddy_check(&f->mem.buddy));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 	cp_mem_free(&f->mem, CP_OWNER_PROCESS, 990, NULL);
-	assert_int_equal(f->mem.buddy.nr_allocated_pages, 0);
-	assert_int_equal(nr_free_blocks(&f->mem.buddy), 2);
+	assert_int_equal(f->mem.zones[0].buddy.nr_allocated_pages, 0);
+	assert_int_equal(nr_free_blocks(&f->mem.zones[0].buddy), 2);
 }
 
 /* A measured start layout: each fragment below pageblock_order is a free
@@ -345,23 +345,23 @@ static void start_layout_places_measured_fragments(void **state)
 		if (t == CP_MIGRATE_MOVABLE)
 			continue;
 		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, o, (enum cp_migratetype)t),
+			assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, o, (enum cp_migratetype)t),
 					 sf.blocks[t][o]);
 	}
 	/* MOVABLE: the zone of 3317 pages boots as 3 x 1024 + 128 + 64 + 32 +
 	 * 16 + 4 + 1; the three pageblocks split two order-10 blocks, leaving
 	 * one order 9; plus the two order-1 fragments */
 	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
-		assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, o, CP_MIGRATE_MOVABLE),
+		assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, o, CP_MIGRATE_MOVABLE),
 				 movable[o]);
 	/* no other type has a free pageblock of its own */
-	assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, 9, CP_MIGRATE_UNMOVABLE) +
-				 cp_buddy_nr_free_blocks(&m.buddy, 10, CP_MIGRATE_UNMOVABLE) +
-				 cp_buddy_nr_free_blocks(&m.buddy, 9, CP_MIGRATE_RECLAIMABLE) +
-				 cp_buddy_nr_free_blocks(&m.buddy, 10, CP_MIGRATE_RECLAIMABLE),
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, 9, CP_MIGRATE_UNMOVABLE) +
+				 cp_buddy_nr_free_blocks(&m.zones[0].buddy, 10, CP_MIGRATE_UNMOVABLE) +
+				 cp_buddy_nr_free_blocks(&m.zones[0].buddy, 9, CP_MIGRATE_RECLAIMABLE) +
+				 cp_buddy_nr_free_blocks(&m.zones[0].buddy, 10, CP_MIGRATE_RECLAIMABLE),
 			 0);
-	assert_int_equal(m.buddy.nr_extfrag, 0);
-	assert_true(cp_buddy_check(&m.buddy));
+	assert_int_equal(m.zones[0].buddy.nr_extfrag, 0);
+	assert_true(cp_buddy_check(&m.zones[0].buddy));
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);
 }
@@ -386,7 +386,7 @@ static void start_layout_scales_to_the_free_memory(void **state)
 
 	(void)state;
 	assert_int_equal(cp_mem_init(&m, &mp, &vs, NULL), 0);
-	assert_int_equal(cp_buddy_nr_free_blocks(&m.buddy, 0, CP_MIGRATE_UNMOVABLE), 2048);
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, 0, CP_MIGRATE_UNMOVABLE), 2048);
 	assert_int_equal(m.free_pages, ZONE_PAGES);
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);

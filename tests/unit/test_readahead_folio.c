@@ -133,7 +133,7 @@ static void fragment_to_order_0(struct fixture *f)
 		n++;
 	assert_int_equal(f->mem.free_pages, 1);
 	for (i = 0; i < n; i++)
-		if (pfns[i] % 2 == 0 && cp_buddy_free_block_order(&f->mem.buddy, pfns[i] + 1) < 0)
+		if (pfns[i] % 2 == 0 && cp_buddy_free_block_order(&f->mem.zones[0].buddy, pfns[i] + 1) < 0)
 			cp_mem_free_block(&f->mem, CP_OWNER_PROCESS, pfns[i], 0, NULL);
 	free(pfns);
 }
@@ -309,7 +309,7 @@ static void fragmented_zone_fails_the_folio_and_fills_the_window_with_order_0(vo
 	fragment_to_order_0(f);
 	assert_true(f->mem.free_pages > 2000);
 	for (o = 2; o < CP_BUDDY_MAX_ORDER; o++)
-		assert_int_equal(f->mem.buddy.nr_free[o], 0);
+		assert_int_equal(f->mem.zones[0].buddy.nr_free[o], 0);
 	f->nr_wakes = 0;
 
 	res = do_read(f, id, 0, 8, 8, &ra);
@@ -346,9 +346,9 @@ static void folio_pages_are_one_block_and_merge_back_when_all_are_evicted(void *
 	assert_int_equal(pfn_b ^ 16u, pfn_of(f, a, 0));
 	assert_int_equal(f->mem.nr_owner[CP_OWNER_PAGECACHE], 32);
 	evict_range(f, b, 0, 15);
-	assert_true(cp_buddy_free_block_order(&f->mem.buddy, pfn_b) < 4);
+	assert_true(cp_buddy_free_block_order(&f->mem.zones[0].buddy, pfn_b) < 4);
 	evict_range(f, b, 15, 1);
-	assert_int_equal(cp_buddy_free_block_order(&f->mem.buddy, pfn_b), 4);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, pfn_b), 4);
 	assert_int_equal(f->mem.nr_owner[CP_OWNER_PAGECACHE], 16);
 	assert_int_equal(f->pc.mappings[b].nrshadows, 16);
 	assert_true(cp_pagecache_check(&f->pc));
@@ -501,7 +501,7 @@ static void write_folio_falls_back_one_order_at_a_time(void **state)
 
 	(void)state;
 	fragment_to_order_0(f);
-	assert_false(cp_buddy_has_free_block(&f->mem.buddy, 1));
+	assert_false(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 1));
 	f->nr_wakes = 0;
 	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 8, &f->ctx), 0);
 	assert_int_equal(f->nr_wakes, 7);

@@ -322,7 +322,7 @@ static uint64_t fragment(struct rig *g, uint32_t nr_patterns)
 	assert_int_equal(cp_mem_take(&g->mem, CP_OWNER_PROCESS, g->mem.free_pages), 0);
 	cp_lru_add_drain_all(&g->pc);
 	cp_truncate_inode_pages_final(&g->pc, c);
-	assert_false(cp_buddy_has_free_block(&g->mem.buddy, 1));
+	assert_false(cp_buddy_has_free_block(&g->mem.zones[0].buddy, 1));
 	return nr_patterns;
 }
 
@@ -363,7 +363,7 @@ static void wakeup_kswapd_skips_a_balanced_unboosted_zone(void **state)
 	h->wake_kswapd(h->priv, 9); /* all free: order-10 blocks */
 	assert_false(g->r.kswapd_wanted);
 	assert_int_equal(g->r.kswapd_order, 9);
-	g->mem.buddy.watermark_boost = 512;
+	g->mem.zones[0].buddy.watermark_boost = 512;
 	h->wake_kswapd(h->priv, 0);
 	assert_true(g->r.kswapd_wanted);
 	assert_int_equal(g->r.kswapd_order, 9);
@@ -386,10 +386,10 @@ static void boosted_kswapd_reclaims_the_boost_at_priority_10_or_above(void **sta
 
 	(void)state;
 	fill(g, 99000); /* 1000 free: above high 456 */
-	g->mem.buddy.watermark_boost = 200;
+	g->mem.zones[0].buddy.watermark_boost = 200;
 	assert_true(cp_pgdat_balanced(&g->r, 0)); /* 1000 > 456 + 200 */
 	assert_int_equal(cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL), 264);
-	assert_int_equal(g->mem.buddy.watermark_boost, 0);
+	assert_int_equal(g->mem.zones[0].buddy.watermark_boost, 0);
 	rig_free(g);
 }
 
@@ -417,7 +417,7 @@ static void boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order(void **stat
 	fill(g, 99000);
 	cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
 	assert_int_equal(nr_kcompactd_wakes, 0);
-	g->mem.buddy.watermark_boost = 200;
+	g->mem.zones[0].buddy.watermark_boost = 200;
 	cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
 	assert_int_equal(nr_kcompactd_wakes, 1);
 	assert_int_equal(kcompactd_orders[0], 9);

@@ -71,12 +71,74 @@ static void no_run_with_counters_gives_nothing(void **state)
 	cp_run_result_release(&r);
 }
 
+/* Per-zone counters: start_free_<zone>_<type>_order_<o> for DMA32 and
+ * Normal (base 1 and 2, + type * 100 + order) and the zones' managed
+ * pages; DMA's absent (0). One run: the means are the values. */
+static void set_zones(struct cp_run_result *r)
+{
+	char name[64];
+	unsigned z, t, o;
+
+	for (z = CP_ZONE_DMA32; z <= CP_ZONE_NORMAL; z++) {
+		cp_zone_managed_counter_name(z, name, sizeof(name));
+		assert_int_equal(cp_run_result_set_counter(r, name, z == CP_ZONE_DMA32 ? 772915
+										 : 5394266), 0);
+		for (t = 0; t < CP_MIGRATE_TYPES; t++)
+			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+				cp_start_free_zone_counter_name(z, t, o, name, sizeof(name));
+				assert_int_equal(cp_run_result_set_counter(r, name,
+									   (int64_t)z + t * 100 + o),
+						 0);
+			}
+	}
+}
+
+static void per_zone_counters_give_per_zone_layout(void **state)
+{
+	struct cp_run_result r;
+	struct cp_mem_start_free sf;
+	char name[64];
+
+	(void)state;
+	cp_start_free_zone_counter_name(CP_ZONE_DMA32, CP_MIGRATE_MOVABLE, 3, name, sizeof(name));
+	assert_string_equal(name, "start_free_dma32_movable_order_3");
+	cp_zone_managed_counter_name(CP_ZONE_NORMAL, name, sizeof(name));
+	assert_string_equal(name, "zone_normal_managed_pages");
+	cp_run_result_init(&r);
+	set_all(&r, 10);
+	set_zones(&r);
+	assert_int_equal(cp_start_free_from_runs(&r, 1, &sf), 1);
+	assert_true(sf.has_zones);
+	assert_int_equal(sf.zone_managed_pages[CP_ZONE_DMA32], 772915);
+	assert_int_equal(sf.zone_managed_pages[CP_ZONE_NORMAL], 5394266);
+	assert_int_equal(sf.zone_managed_pages[CP_ZONE_DMA], 0);
+	assert_int_equal(sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][3], 1 + 100 + 3);
+	assert_int_equal(sf.zone_blocks[CP_ZONE_NORMAL][CP_MIGRATE_UNMOVABLE][10], 2 + 10);
+	cp_run_result_release(&r);
+}
+
+/* A run with only the summed counters (older harness): no zones. */
+static void summed_counters_only_give_one_zone(void **state)
+{
+	struct cp_run_result r;
+	struct cp_mem_start_free sf;
+
+	(void)state;
+	cp_run_result_init(&r);
+	set_all(&r, 10);
+	assert_int_equal(cp_start_free_from_runs(&r, 1, &sf), 1);
+	assert_false(sf.has_zones);
+	cp_run_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counter_names_follow_the_harness),
 		cmocka_unit_test(mean_of_complete_runs_rounded),
 		cmocka_unit_test(no_run_with_counters_gives_nothing),
+		cmocka_unit_test(per_zone_counters_give_per_zone_layout),
+		cmocka_unit_test(summed_counters_only_give_one_zone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

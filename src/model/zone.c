@@ -1,0 +1,498 @@
+/*
+ * zone.c - the node's zones: watermarks by managed share, lowmem reserve,
+ * and how the model's memory splits into ZONE_DMA32 and ZONE_NORMAL.
+ *
+ * Mechanism (mm/page_alloc.c, 4.11 and 6.1): min_free_kbytes is one
+ * node-wide (system-wide) number; __setup_per_zone_wmarks() gives each
+ * lowmem zone the part of it in proportion to the zone's managed pages,
+ * then low and high one and two steps of max(min / 4, managed * wsf /
+ * 10000) above. setup_per_zone_lowmem_reserve() protects a lower zone
+ * from allocations that could have used a higher one: zone i keeps
+ * lowmem_reserve[j] = (managed pages of zones i+1..j) / ratio[i] free
+ * for its own, which __zone_watermark_ok() adds to the mark when an
+ * allocation whose highest zone is j looks at zone i.
+ *
+ * On x86-64 GFP_KERNEL, GFP_NOFS and GFP_HIGHUSER_MOVABLE all have
+ * highest zone Normal (no ZONE_MOVABLE configured), so the zonelist of
+ * every allocation the model makes is Normal, then DMA32, then DMA.
+ *
+ * cp_mem_init() lays the zones out: DMA32 = min(the machine's dma32,
+ * the model's memory) from pfn 0, Normal the rest; the reserve split by
+ * zone size; each zone's watermarks, boost cap (boost_watermark's
+ * mult_frac(high, watermark_boost_factor, 10000)), pcp batch and high
+ * (zone_set_pageset_high_and_batch) and lowmem reserve from its managed
+ * pages - the real machine's when given (validate), else the model
+ * zone's. With a measured start layout (--start-free, summed over the
+ * zones) the fragments go to the highest zone: after the real
+ * harness's balloon Normal holds the fragments, DMA32 the big blocks.
+ *
+ * SIMPLIFIED: ZONE_DMA is not modelled. Its protection for Normal-index
+ * allocations ((DMA32 + Normal managed) / 256, 24 090 pages on the
+ * measured 24 GiB machine) is larger than its managed pages (3 840), so
+ * none of the model's allocations can take a page from it; its pages
+ * count as reserve. Its managed pages still take their share of
+ * min_free_kbytes (cp_zone_watermarks_setup with managed[DMA]).
+ * No ZONE_MOVABLE, no highmem, one node.
+ */
+#include "model/zone.h"
+
+#include <cachepressure/error.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/bug.h"
+
+void cp_zone_watermarks_setup(const uint64_t managed[CP_NR_ZONE_TYPES], uint64_t min_free_kbytes,
+			      unsigned watermark_scale_factor,
+			      struct cp_watermarks out[CP_NR_ZONE_TYPES])
+{
+	uint64_t pages_min = min_free_kbytes / 4; /* KiB -> 4 KiB pages */
+	uint64_t lowmem = 0;
+	unsigned z;
+
+	for (z = 0; z < CP_NR_ZONE_TYPES; z++)
+		lowmem += managed[z];
+	for (z = 0; z < CP_NR_ZONE_TYPES; z++) {
+		uint64_t min, tmp;
+
+		if (!managed[z] || !lowmem) {
+			out[z] = (struct cp_watermarks){ 0, 0, 0 };
+			continue;
+		}
+		/* pages_min * managed fits 64 bits for any model size */
+		min = pages_min * managed[z] / lowmem;
+		tmp = managed[z] * watermark_scale_factor / 10000;
+		if (tmp < min / 4)
+			tmp = min / 4;
+		out[z] = (struct cp_watermarks){ min, min + tmp, min + 2 * tmp };
+	}
+}
+
+uint64_t cp_zone_lowmem_reserve(const uint64_t managed[CP_NR_ZONE_TYPES], enum cp_zone_type lower,
+				enum cp_zone_type upper, unsigned ratio)
+{
+	uint64_t above = 0;
+	unsigned z;
+
+	if (ratio == 0 || lower >= upper || upper >= CP_NR_ZONE_TYPES || !managed[lower])
+		return 0;
+	for (z = (unsigned)lower + 1; z <= (unsigned)upper; z++)
+		above += managed[z];
+	return above / ratio;
+}
+
+void cp_zone_split(uint64_t size_pages, uint64_t dma32_pages, uint64_t *dma32, uint64_t *normal)
+{
+	if (dma32_pages == 0) {
+		*dma32 = 0;
+		*normal = size_pages;
+		return;
+	}
+	*dma32 = dma32_pages < size_pages ? dma32_pages : size_pages;
+	*normal = size_pages - *dma32;
+}
+
+/* ---- a measured start layout ------------------------------------------ */
+
+/* The measured free blocks below pageblock_order, scaled down to fit
+ * in `room` pages if they do not. */
+static void start_fragments(const uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER],
+			    uint64_t room, uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	uint64_t total = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			total += blocks[t][o] << o;
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			/* counts and room are below 2^32: no overflow */
+			frag[t][o] = total > room ? blocks[t][o] * room / total : blocks[t][o];
+}
+
+/*
+ * Walks the pageblocks of one migratetype that hold its fragments: a
+ * free block of order o and its buddy (kept allocated) side by side,
+ * the largest orders first, a new pageblock when the pair does not fit.
+ * For each pair, calls pair(priv, pageblock number, offset, order)
+ * when given. Returns the pageblocks used.
+ */
+static uint64_t walk_fragment_pairs(const uint64_t frag[CP_BUDDY_PAGEBLOCK_ORDER],
+				    void (*pair)(void *priv, uint64_t pb, uint32_t off,
+						 unsigned order),
+				    void *priv)
+{
+	uint64_t pb = 0, n;
+	uint32_t off = CP_BUDDY_PAGEBLOCK_PAGES;
+	unsigned o = CP_BUDDY_PAGEBLOCK_ORDER;
+
+	while (o-- > 0) {
+		for (n = 0; n < frag[o]; n++) {
+			if (off + (2u << o) > CP_BUDDY_PAGEBLOCK_PAGES) {
+				pb++;
+				off = 0;
+			}
+			if (pair)
+				pair(priv, pb - 1, off, o);
+			off += 2u << o;
+		}
+	}
+	return pb;
+}
+
+struct layout_pass {
+	struct cp_buddy *b;
+	const uint32_t *pageblock_pfn; /* first pfn of each of the type's pageblocks */
+};
+
+/* Free the first half of a pair: its pages merge into one free block of
+ * the pair's order, on the list of the pageblock's migratetype. */
+static void free_fragment(void *priv, uint64_t pb, uint32_t off, unsigned order)
+{
+	struct layout_pass *lp = priv;
+	uint32_t pfn = lp->pageblock_pfn[pb] + off, i;
+	int rc;
+
+	for (i = 0; i < (1u << order); i++) {
+		rc = cp_buddy_free(lp->b, pfn + i, 0, NULL);
+		CP_BUG_ON(rc);
+		(void)rc;
+	}
+}
+
+/* Lay the fragments out: for each migratetype take whole pageblocks,
+ * split them, give them the type (set_pageblock_migratetype, while all
+ * their pages are allocated), and free the fragments. Returns 0 or
+ * -CP_ENOMEM. */
+static int lay_out_fragments(struct cp_buddy *b,
+			     const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	unsigned t;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+		uint64_t nr = walk_fragment_pairs(frag[t], NULL, NULL), i;
+		uint32_t *pfns = nr ? cp_calloc(nr, sizeof(*pfns)) : NULL;
+		struct layout_pass lp = { b, pfns };
+		int rc;
+
+		if (nr && !pfns)
+			return -CP_ENOMEM;
+		for (i = 0; i < nr; i++) {
+			rc = cp_buddy_alloc(b, CP_BUDDY_PAGEBLOCK_ORDER, CP_MIGRATE_MOVABLE, 0,
+					    &pfns[i]);
+			CP_BUG_ON(rc); /* the zone was sized for them */
+			rc = cp_buddy_split_page(b, pfns[i], CP_BUDDY_PAGEBLOCK_ORDER, NULL);
+			CP_BUG_ON(rc);
+			rc = cp_buddy_set_pageblock_migratetype(b, pfns[i], (enum cp_migratetype)t);
+			CP_BUG_ON(rc);
+		}
+		walk_fragment_pairs(frag[t], free_fragment, &lp);
+		cp_free(pfns);
+	}
+	/* the set-up is not an event of the run */
+	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
+	return 0;
+}
+
+/* Pages the layout adds to the zone: its pageblocks less the fragments. */
+static uint64_t layout_extra_pages(const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
+{
+	uint64_t pages = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+		pages += walk_fragment_pairs(frag[t], NULL, NULL) * CP_BUDDY_PAGEBLOCK_PAGES;
+		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
+			pages -= frag[t][o] << o;
+	}
+	return pages;
+}
+
+
+/* The zones of the model, lowest first, before their buddies exist. */
+struct zone_plan {
+	unsigned nr;
+	enum cp_zone_type type[CP_MEM_MAX_ZONES];
+	uint64_t pages[CP_MEM_MAX_ZONES];   /* span, reserve and layout included */
+	uint64_t reserve[CP_MEM_MAX_ZONES]; /* pages allocated from boot */
+	uint64_t managed[CP_NR_ZONE_TYPES]; /* for watermarks, pcp, reserve */
+	/* DMA32 as measured: its free pages are these pages, so
+	 * size_is_available adds its high watermark to Normal instead */
+	bool measured[CP_MEM_MAX_ZONES];
+	/* the measured free blocks of each zone (start layout), or NULL */
+	const uint64_t (*blocks[CP_MEM_MAX_ZONES])[CP_BUDDY_MAX_ORDER];
+};
+
+/* A per-zone measured layout the model can use: DMA32's and Normal's
+ * blocks and managed pages. */
+static bool per_zone_start(const struct cp_mem_params *p)
+{
+	const struct cp_mem_start_free *sf = p->start_free;
+
+	return sf && sf->has_zones && sf->zone_managed_pages[CP_ZONE_DMA32] &&
+	       sf->zone_managed_pages[CP_ZONE_NORMAL];
+}
+
+static uint64_t blocks_pages(const uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER])
+{
+	uint64_t pages = 0;
+	unsigned t, o;
+
+	for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+			pages += blocks[t][o] << o;
+	return pages;
+}
+
+/* DMA32 as measured: its free pages are the blocks the harness saw,
+ * the reserve and the rest of the memory Normal. */
+static void plan_measured_zones(struct zone_plan *zp, const struct cp_mem_params *p)
+{
+	const struct cp_mem_start_free *sf = p->start_free;
+	uint64_t d = blocks_pages(sf->zone_blocks[CP_ZONE_DMA32]);
+	uint64_t room = p->total_pages - p->reserve_pages;
+
+	zp->measured[0] = true;
+	if (d >= room)
+		d = room - 1;
+	zp->nr = 2;
+	zp->type[0] = CP_ZONE_DMA32;
+	zp->type[1] = CP_ZONE_NORMAL;
+	zp->pages[0] = d ? d : 1;
+	zp->pages[1] = p->total_pages - zp->pages[0];
+	zp->reserve[0] = 0;
+	zp->reserve[1] = p->reserve_pages;
+	zp->blocks[0] = sf->zone_blocks[CP_ZONE_DMA32];
+	zp->blocks[1] = sf->zone_blocks[CP_ZONE_NORMAL];
+}
+
+/* The zones' managed pages: the real machine's when measured or given,
+ * else the model zone's. */
+static void plan_managed(struct zone_plan *zp, const struct cp_mem_params *p)
+{
+	const struct cp_mem_start_free *sf = per_zone_start(p) ? p->start_free : NULL;
+	unsigned z;
+
+	for (z = 0; z < CP_NR_ZONE_TYPES; z++)
+		zp->managed[z] = sf ? sf->zone_managed_pages[z] : p->zone_managed_pages[z];
+	for (z = 0; z < zp->nr; z++) {
+		enum cp_zone_type t = zp->type[z];
+
+		if (!zp->managed[t])
+			zp->managed[t] = zp->pages[z] - zp->reserve[z];
+	}
+}
+
+static void plan_zones(struct zone_plan *zp, const struct cp_mem_params *p)
+{
+	uint64_t dma32, normal;
+
+	memset(zp, 0, sizeof(*zp));
+	cp_zone_split(p->total_pages, p->dma32_pages, &dma32, &normal);
+	if (dma32)
+		zp->type[zp->nr] = CP_ZONE_DMA32, zp->pages[zp->nr++] = dma32;
+	if (normal)
+		zp->type[zp->nr] = CP_ZONE_NORMAL, zp->pages[zp->nr++] = normal;
+	/* the reserve (mostly struct pages) by zone size; the rest to the
+	 * highest zone, where memblock puts most boot allocations */
+	zp->reserve[0] = zp->nr > 1 ? p->reserve_pages * zp->pages[0] / p->total_pages : 0;
+	zp->reserve[zp->nr - 1] = p->reserve_pages - zp->reserve[0];
+	/* summed measured blocks: the fragments go to the highest zone */
+	if (p->start_free)
+		zp->blocks[zp->nr - 1] = p->start_free->blocks;
+	plan_managed(zp, p);
+}
+
+/* One zone: the reserve allocated from boot (memblock), the rest free,
+ * or laid out as measured (frag, the highest zone only). */
+static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_mem_params *p,
+		     uint64_t reserve_pages,
+		     const uint64_t (*frag)[CP_BUDDY_PAGEBLOCK_ORDER], struct cp_diag *diag)
+{
+	struct cp_buddy_range reserve = { 0, (uint32_t)reserve_pages };
+	struct cp_buddy_params bp = {
+		.nr_pages = (uint32_t)z->free_pages, /* the span: set by the caller */
+		.reserved = &reserve,
+		.nr_reserved = reserve_pages ? 1 : 0,
+		.kernel_4_11 = p->buddy_4_11,
+	};
+	int rc = cp_buddy_init(&z->buddy, &bp, diag);
+
+	(void)m;
+	if (rc)
+		return rc;
+	if (frag) {
+		rc = lay_out_fragments(&z->buddy, frag);
+		if (rc) {
+			cp_buddy_release(&z->buddy);
+			return rc;
+		}
+	}
+	z->free_pages = z->buddy.nr_free_pages;
+	cp_buddy_set_boost_cap(&z->buddy, z->wmark.high, p->watermark_boost_factor);
+	if (p->nr_cpus) {
+		/* setup_zone_pageset() -> zone_set_pageset_high_and_batch() */
+		struct cp_pcp_params pp = {
+			.nr_pages = z->buddy.nr_pages,
+			.nr_cpus = p->nr_cpus,
+			.kernel_4_11 = p->buddy_4_11,
+			.managed_pages = z->managed_pages,
+			.low_wmark_pages = z->wmark.low,
+		};
+
+		rc = cp_pcp_init(&z->pcp, &pp, diag);
+		if (rc) {
+			cp_buddy_release(&z->buddy);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
+	[CP_OWNER_RESERVE] = "reserve",
+	[CP_OWNER_PROCESS] = "process",
+	[CP_OWNER_PAGECACHE] = "pagecache",
+	[CP_OWNER_FSBUF] = "fs_buffers",
+	[CP_OWNER_PCP] = "pcp",
+};
+
+static uint64_t min_free_kbytes_of(const struct cp_mem_params *p, uint64_t managed)
+{
+	uint64_t lowmem_kbytes = managed * 4, mfk = p->min_free_kbytes;
+
+	if (mfk == 0) {
+		mfk = cp_min_free_kbytes_default(lowmem_kbytes, p->min_free_kbytes_max);
+		if (p->thp_enabled) {
+			uint64_t thp = cp_min_free_kbytes_thp(lowmem_kbytes, p->nr_zones);
+
+			if (thp > mfk)
+				mfk = thp;
+		}
+	}
+	return mfk;
+}
+
+int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmstat *vmstat,
+		struct cp_diag *diag)
+{
+	uint64_t managed, total, extra_sum = 0, extra[CP_MEM_MAX_ZONES] = { 0 };
+	uint64_t frag[CP_MEM_MAX_ZONES][CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER];
+	struct cp_watermarks wm[CP_NR_ZONE_TYPES];
+	struct zone_plan zp;
+	unsigned i;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	memset(frag, 0, sizeof(frag));
+	if (p->total_pages == 0)
+		return cp_diag_set(diag, -CP_EINVAL, "memory: total_pages is 0");
+	if (p->reserve_pages >= p->total_pages)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "memory: reserve of %llu pages does not fit in %llu pages",
+				   (unsigned long long)p->reserve_pages,
+				   (unsigned long long)p->total_pages);
+	if (p->total_pages > CP_BUDDY_MAX_PAGES)
+		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
+				   (unsigned long long)p->total_pages, CP_BUDDY_MAX_PAGES);
+	managed = p->total_pages - p->reserve_pages;
+	m->min_free_kbytes = min_free_kbytes_of(p, managed);
+	if (per_zone_start(p)) {
+		/* the watermarks come from the measured managed pages, so
+		 * they are known before the split */
+		memset(&zp, 0, sizeof(zp));
+		zp.nr = 2;
+		zp.type[0] = CP_ZONE_DMA32;
+		zp.type[1] = CP_ZONE_NORMAL;
+		plan_managed(&zp, p);
+		cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor,
+					 wm);
+		plan_measured_zones(&zp, p);
+	} else {
+		plan_zones(&zp, p);
+		cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor,
+					 wm);
+	}
+	m->nr_zones = zp.nr;
+	for (i = 0; i < zp.nr; i++) {
+		struct cp_mem_zone *z = &m->zones[i];
+
+		z->type = zp.type[i];
+		z->managed_pages = zp.managed[z->type];
+		z->wmark = wm[z->type];
+		/* lowmem_reserve[ZONE_NORMAL]: every allocation's highest zone */
+		z->lowmem_reserve = cp_zone_lowmem_reserve(zp.managed, z->type, CP_ZONE_NORMAL,
+							   CP_LOWMEM_RESERVE_RATIO_DMA32);
+		m->wmark.min += z->wmark.min;
+		m->wmark.low += z->wmark.low;
+		m->wmark.high += z->wmark.high;
+		/* si_mem_available() leaves each zone's high watermark free
+		 * (a measured zone's in the highest zone: its free pages are
+		 * the measured ones) */
+		if (p->size_is_available)
+			zp.pages[zp.measured[i] ? zp.nr - 1 : i] += z->wmark.high;
+	}
+	if (m->wmark.high >= managed)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "memory: high watermark %llu pages leaves nothing of %llu managed pages",
+				   (unsigned long long)m->wmark.high, (unsigned long long)managed);
+	total = p->total_pages + (p->size_is_available ? m->wmark.high : 0);
+	if (total > CP_BUDDY_MAX_PAGES)
+		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
+				   (unsigned long long)total, CP_BUDDY_MAX_PAGES);
+	for (i = 0; i < zp.nr; i++) {
+		if (!zp.blocks[i])
+			continue;
+		/* the measured blocks below pageblock_order, in the zone's
+		 * free memory (scaled down when they do not fit) */
+		start_fragments(zp.blocks[i], zp.pages[i] - zp.reserve[i], frag[i]);
+		extra[i] = layout_extra_pages(frag[i]);
+		extra_sum += extra[i];
+	}
+	if (total + extra_sum > CP_BUDDY_MAX_PAGES)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "memory: the start layout needs %llu pages, the model's limit is %u",
+				   (unsigned long long)(total + extra_sum), CP_BUDDY_MAX_PAGES);
+	m->total_pages = total + extra_sum;
+	m->memcg_reclaim_retries = p->memcg_reclaim_retries;
+	m->max_reclaim_retries = p->max_reclaim_retries ? p->max_reclaim_retries : 16;
+	m->vmstat = vmstat;
+	for (i = 0; i < CP_NR_FIXED_OWNERS; i++)
+		snprintf(m->owner_name[i], CP_OWNER_NAME_LEN, "%s", fixed_owner_names[i]);
+	m->nr_owners = CP_NR_FIXED_OWNERS;
+	m->nr_owner[CP_OWNER_RESERVE] = p->reserve_pages + extra_sum;
+	/* alloc_flags_nofragment(): the preferred zone is Normal and a
+	 * lower zone exists (one zone of old: as the machine says) */
+	if (!p->buddy_4_11 && (zp.nr > 1 || (p->dma32_pages == 0 && p->alloc_nofragment)))
+		m->buddy_alloc_flags = CP_BUDDY_ALLOC_NOFRAGMENT;
+	for (i = 0; i < zp.nr; i++) {
+		struct cp_mem_zone *z = &m->zones[i];
+
+		z->start_pfn = i ? m->zones[i - 1].start_pfn + m->zones[i - 1].buddy.nr_pages : 0;
+		z->free_pages = zp.pages[i] + extra[i]; /* the span, for init_zone */
+		rc = init_zone(m, z, p, zp.reserve[i], zp.blocks[i] ? frag[i] : NULL, diag);
+		if (rc) {
+			cp_mem_release(m);
+			return rc;
+		}
+		m->free_pages += z->free_pages;
+	}
+	CP_BUG_ON(m->free_pages != m->total_pages - m->nr_owner[CP_OWNER_RESERVE]);
+	return 0;
+}
+
+void cp_mem_release(struct cp_mem *m)
+{
+	unsigned i;
+
+	for (i = 0; i < CP_MEM_MAX_ZONES; i++) {
+		cp_buddy_release(&m->zones[i].buddy);
+		cp_pcp_release(&m->zones[i].pcp);
+	}
+	for (i = 0; i < CP_MAX_OWNERS; i++) {
+		cp_free(m->anon[i].blocks);
+		memset(&m->anon[i], 0, sizeof(m->anon[i]));
+	}
+}
