@@ -254,6 +254,7 @@ static int init_buddy(struct cp_mem *m, const struct cp_mem_params *p,
 		.reserved = &reserve,
 		.nr_reserved = p->reserve_pages ? 1 : 0,
 		.kernel_4_11 = p->buddy_4_11,
+		.claim_steal = p->buddy_claim_steal,
 	};
 	int rc = cp_buddy_init(&m->buddy, &bp, diag);
 
@@ -404,7 +405,7 @@ static void take_pages(struct cp_mem *m, unsigned owner, uint64_t nr)
 /* The buddy's and the pcp lists' event counters, copied to vmstat as
  * they move. */
 struct buddy_events {
-	uint64_t extfrag, fragmenting, boost, claimed;
+	uint64_t extfrag, fragmenting, boost, claimed, steal;
 	uint64_t refill_pages, bulk_free_pages, drains;
 };
 
@@ -413,7 +414,7 @@ static struct buddy_events events_now(const struct cp_mem *m)
 	const struct cp_buddy *b = &m->buddy;
 
 	return (struct buddy_events){ b->nr_extfrag, b->nr_extfrag_fragmenting, b->nr_boost,
-				      b->nr_pageblocks_claimed, m->pcp.nr_refill_pages,
+				      b->nr_pageblocks_claimed, b->nr_steal, m->pcp.nr_refill_pages,
 				      m->pcp.nr_bulk_free_pages, m->pcp.nr_drains };
 }
 
@@ -427,6 +428,7 @@ static void count_events(struct cp_mem *m, const struct buddy_events *before)
 	cp_count(m->vmstat, CP_VM_EXTFRAG_FRAGMENTING, now.fragmenting - before->fragmenting);
 	cp_count(m->vmstat, CP_VM_WATERMARK_BOOST, now.boost - before->boost);
 	cp_count(m->vmstat, CP_VM_PAGEBLOCKS_CLAIMED, now.claimed - before->claimed);
+	cp_count(m->vmstat, CP_VM_EXTFRAG_STEAL, now.steal - before->steal);
 	cp_count(m->vmstat, CP_VM_PCP_REFILL_PAGES, now.refill_pages - before->refill_pages);
 	cp_count(m->vmstat, CP_VM_PCP_BULK_FREE_PAGES,
 		 now.bulk_free_pages - before->bulk_free_pages);
