@@ -53,6 +53,25 @@
  *   blocks as large as alignment allows, in ascending pfn, to the list
  *   tail (FPI_TO_TAIL), so the lowest pfns are allocated first.
  *
+ * 6.15+ (claim_steal; c2f6ea38fc1b "don't steal single pages from
+ * biggest buddy", 90abee6d7895 "speed up fallbacks in rmqueue_bulk()",
+ * on top of 6.10's freelist hygiene c0cd6f557b90; read in the 6.12.y
+ * backport, Debian linux-source-6.12 6.12.117): the fallback is two
+ * stages. __rmqueue_claim() looks from the largest order down, stopping
+ * at the first order too small to claim (can_steal_fallback false), at
+ * one candidate block per order: try_to_claim_block() retypes a block of
+ * a pageblock or more whole; a smaller one raises the boost first (even
+ * when the claim then fails) and claims its pageblock - every free block
+ * moved, the type changed - at the same half rule, or does nothing. Then
+ * __rmqueue_steal(), not under ALLOC_NOFRAGMENT, takes the request out of
+ * the SMALLEST free block of another type, the rest staying on that
+ * type's lists: no boost, no move, no retyping, one extfrag event per
+ * request. __rmqueue() remembers the stage that found pages across a
+ * rmqueue_bulk() batch (enum cp_buddy_rmqueue_mode: after a steal the
+ * batch only steals). 6.10's merge fix-up: a merge at order >=
+ * pageblock_order retypes the buddy's pageblocks to the freed page's
+ * type, so free lists always match pageblock types.
+ *
  * 4.11 (kernel_4_11): no watermark boost and no ALLOC_NOFRAGMENT (both
  * 5.0); __rmqueue_fallback() takes the largest block even for a MOVABLE
  * request that may not steal (find_smallest is 7a8f58f39188, 4.13) and
@@ -225,6 +244,9 @@ static bool merge_likely(const struct cp_buddy *b, uint32_t pfn, uint32_t buddy_
 	return is_free_head(b, higher_buddy, order + 1);
 }
 
+static void match_buddy_type(struct cp_buddy *b, uint32_t buddy_pfn, unsigned order,
+			     unsigned mt);
+
 /*
  * __free_one_page(): pfn heads 2^order pages that are now free and on no
  * list (state: not a head). Merge with free buddies, then list the result
@@ -242,6 +264,10 @@ static void free_one(struct cp_buddy *b, uint32_t pfn, unsigned order, unsigned 
 		/* 6.1: at order >= pageblock_order a merge is refused only for
 		 * unmergeable types (ISOLATE/CMA/HIGHATOMIC), which we lack. */
 		list_del_block(b, buddy_pfn);
+		/* 6.10+: a buddy of pageblocks of another type takes the freed
+		 * page's type, so free lists match pageblock types */
+		if (b->claim_steal && order >= CP_BUDDY_PAGEBLOCK_ORDER)
+			match_buddy_type(b, buddy_pfn, order, mt);
 		pfn &= buddy_pfn;
 		order++;
 	}
@@ -321,6 +347,18 @@ static void change_pageblock_range(struct cp_buddy *b, uint32_t pfn, unsigned or
 	}
 }
 
+/* __free_one_page() (6.10+, "fix up block types when merging compatible
+ * blocks"): the buddy's pageblocks take the type of the page being
+ * freed. Not a fallback: not counted as claimed. */
+static void match_buddy_type(struct cp_buddy *b, uint32_t buddy_pfn, unsigned order, unsigned mt)
+{
+	uint32_t pb = buddy_pfn >> CP_BUDDY_PAGEBLOCK_ORDER;
+	uint32_t n = 1u << (order - CP_BUDDY_PAGEBLOCK_ORDER), i;
+
+	for (i = 0; i < n; i++)
+		b->pageblock_mt[pb + i] = (uint8_t)mt;
+}
+
 /* set_pageblock_migratetype() of the pageblock holding pfn. */
 static void set_pageblock_mt(struct cp_buddy *b, uint32_t pfn, unsigned mt)
 {
@@ -332,17 +370,18 @@ static void set_pageblock_mt(struct cp_buddy *b, uint32_t pfn, unsigned mt)
 }
 
 /*
- * move_freepages_block(): move every free block of the pageblock holding
- * pfn to mt's lists; returns the free pages moved, and in *movable the
- * allocated pages of MOVABLE allocations (SIMPLIFIED: the kernel's
- * PageLRU || __PageMovable). 0 when the pageblock reaches past the zone.
+ * The free and the movable pages of the pageblock holding pfn (6.10+
+ * prep_move_freepages_block; 6.1 counts as move_freepages_block moves):
+ * returns the free pages, and in *movable the allocated pages of MOVABLE
+ * allocations (SIMPLIFIED: the kernel's PageLRU || __PageMovable). With
+ * move_to >= 0 every free block also moves to that type's lists
+ * (move_freepages_block). 0 when the pageblock reaches past the zone.
  */
-static uint32_t move_freepages_block(struct cp_buddy *b, uint32_t pfn, unsigned mt,
-				     uint32_t *movable)
+static uint32_t scan_pageblock(struct cp_buddy *b, uint32_t pfn, int move_to, uint32_t *movable)
 {
 	uint32_t start = pfn & ~(CP_BUDDY_PAGEBLOCK_PAGES - 1);
 	uint32_t end = start + CP_BUDDY_PAGEBLOCK_PAGES; /* exclusive */
-	uint32_t moved = 0, p = start;
+	uint32_t nr_free = 0, p = start;
 
 	*movable = 0;
 	if (end > b->nr_pages)
@@ -355,14 +394,23 @@ static uint32_t move_freepages_block(struct cp_buddy *b, uint32_t pfn, unsigned 
 		 * blocks inside it start at its first page and tile it. */
 		CP_BUG_ON(st_kind(s) == ST_TAIL || p + (1u << order) > end);
 		if (st_kind(s) == ST_FREE) {
-			list_move_block(b, p, mt, !b->kernel_4_11);
-			moved += 1u << order;
+			if (move_to >= 0)
+				list_move_block(b, p, (unsigned)move_to, !b->kernel_4_11);
+			nr_free += 1u << order;
 		} else if (st_mt(s) == CP_MIGRATE_MOVABLE) {
 			*movable += 1u << order;
 		}
 		p += 1u << order;
 	}
-	return moved;
+	return nr_free;
+}
+
+/* move_freepages_block(): move every free block of the pageblock holding
+ * pfn to mt's lists; returns the free pages moved (see scan_pageblock). */
+static uint32_t move_freepages_block(struct cp_buddy *b, uint32_t pfn, unsigned mt,
+				     uint32_t *movable)
+{
+	return scan_pageblock(b, pfn, (int)mt, movable);
 }
 
 /* boost_watermark(): true when the boost was raised. */
@@ -491,23 +539,170 @@ static uint32_t rmqueue_fallback_4_11(struct cp_buddy *b, unsigned order, unsign
 	return CP_BUDDY_NONE;
 }
 
-int cp_buddy_alloc(struct cp_buddy *b, unsigned order, enum cp_migratetype mt,
-		   unsigned alloc_flags, uint32_t *pfn)
+/* The "alike" pages of steal_suitable_fallback / try_to_claim_block: the
+ * allocated pages that suit a request of start_mt in a pageblock of
+ * block_mt. */
+static uint32_t alike_pages(unsigned start_mt, unsigned block_mt, uint32_t nr_free,
+			    uint32_t nr_movable)
+{
+	if (start_mt == CP_MIGRATE_MOVABLE)
+		return nr_movable;
+	if (block_mt == CP_MIGRATE_MOVABLE)
+		return CP_BUDDY_PAGEBLOCK_PAGES - (nr_free + nr_movable);
+	return 0; /* UNMOVABLE vs RECLAIMABLE: cannot tell */
+}
+
+static void count_extfrag(struct cp_buddy *b, unsigned fallback_order)
+{
+	b->nr_extfrag++; /* trace_mm_page_alloc_extfrag */
+	if (fallback_order < CP_BUDDY_PAGEBLOCK_ORDER)
+		b->nr_extfrag_fragmenting++;
+}
+
+/*
+ * try_to_claim_block() (6.15+; try_to_steal_block in the 6.12.y backport):
+ * the free block at pfn, of current_order and another type, for a request
+ * of order and start_mt. A block of a pageblock or more becomes start_mt
+ * whole; a smaller one first raises the boost (even if the claim then
+ * fails), and its pageblock is claimed - every free block moved to
+ * start_mt's lists, the pageblock retyped - when free plus alike pages
+ * are at least half of it. Returns the allocated pfn, or CP_BUDDY_NONE
+ * with nothing moved.
+ */
+static uint32_t try_to_claim_block(struct cp_buddy *b, uint32_t pfn, unsigned current_order,
+				   unsigned order, unsigned start_mt, unsigned alloc_flags)
+{
+	unsigned block_mt = pageblock_mt(b, pfn);
+	uint32_t nr_free, nr_movable;
+
+	if (current_order >= CP_BUDDY_PAGEBLOCK_ORDER) {
+		list_del_block(b, pfn);
+		change_pageblock_range(b, pfn, current_order, start_mt);
+		expand(b, pfn, order, current_order, start_mt);
+		return pfn;
+	}
+	if (boost_watermark(b) && (alloc_flags & CP_BUDDY_ALLOC_KSWAPD))
+		b->boosted = true;
+	nr_free = scan_pageblock(b, pfn, -1, &nr_movable);
+	if (nr_free == 0) /* pageblock past the zone end */
+		return CP_BUDDY_NONE;
+	if (nr_free + alike_pages(start_mt, block_mt, nr_free, nr_movable) <
+	    CP_BUDDY_PAGEBLOCK_PAGES / 2)
+		return CP_BUDDY_NONE;
+	move_freepages_block(b, pfn, start_mt, &nr_movable);
+	set_pageblock_mt(b, pfn, start_mt);
+	return rmqueue_smallest(b, order, start_mt);
+}
+
+/* __rmqueue_claim() (6.15+): the largest free block of another type
+ * first; stop at the first order too small to claim (can_steal_fallback
+ * false); one candidate block per order. */
+static uint32_t rmqueue_claim(struct cp_buddy *b, unsigned order, unsigned start_mt,
+			      unsigned alloc_flags)
+{
+	int o, min_order = (int)order;
+
+	if (order < CP_BUDDY_PAGEBLOCK_ORDER && (alloc_flags & CP_BUDDY_ALLOC_NOFRAGMENT))
+		min_order = CP_BUDDY_PAGEBLOCK_ORDER;
+	for (o = CP_BUDDY_MAX_ORDER - 1; o >= min_order; o--) {
+		bool can_steal;
+		int fallback_mt = find_suitable_fallback(b, (unsigned)o, start_mt, &can_steal);
+		uint32_t pfn;
+
+		if (fallback_mt < 0)
+			continue;
+		if (!can_steal)
+			break;
+		pfn = try_to_claim_block(b, b->free_area[o][fallback_mt].head, (unsigned)o, order,
+					 start_mt, alloc_flags);
+		if (pfn != CP_BUDDY_NONE) {
+			count_extfrag(b, (unsigned)o);
+			return pfn;
+		}
+	}
+	return CP_BUDDY_NONE;
+}
+
+/* __rmqueue_steal() (6.15+): the request's pages out of the smallest free
+ * block of another type; the rest of that block stays on its type's
+ * lists, the pageblock keeps its type, no boost. */
+static uint32_t rmqueue_steal(struct cp_buddy *b, unsigned order, unsigned start_mt)
+{
+	unsigned o;
+
+	for (o = order; o < CP_BUDDY_MAX_ORDER; o++) {
+		bool can_steal;
+		int fallback_mt = find_suitable_fallback(b, o, start_mt, &can_steal);
+		uint32_t pfn;
+
+		if (fallback_mt < 0)
+			continue;
+		pfn = b->free_area[o][fallback_mt].head;
+		list_del_block(b, pfn);
+		expand(b, pfn, order, o, (unsigned)fallback_mt);
+		count_extfrag(b, o);
+		b->nr_steal++;
+		return pfn;
+	}
+	return CP_BUDDY_NONE;
+}
+
+/* __rmqueue() (6.15+): from the stage *mode names on - the request's own
+ * lists, claiming a block, stealing pages (not under ALLOC_NOFRAGMENT) -
+ * and remember where pages were found: a claim refilled the own lists
+ * (back to NORMAL), a steal means they are empty (STEAL from now on). */
+static uint32_t rmqueue_mode(struct cp_buddy *b, unsigned order, unsigned mt, unsigned alloc_flags,
+			     enum cp_buddy_rmqueue_mode *mode)
+{
+	uint32_t pfn;
+
+	switch (*mode) {
+	case CP_RMQUEUE_NORMAL:
+		pfn = rmqueue_smallest(b, order, mt);
+		if (pfn != CP_BUDDY_NONE)
+			return pfn;
+		/* fall through */
+	case CP_RMQUEUE_CLAIM:
+		pfn = rmqueue_claim(b, order, mt, alloc_flags);
+		if (pfn != CP_BUDDY_NONE) {
+			*mode = CP_RMQUEUE_NORMAL;
+			return pfn;
+		}
+		/* fall through */
+	case CP_RMQUEUE_STEAL:
+		if (!(alloc_flags & CP_BUDDY_ALLOC_NOFRAGMENT)) {
+			pfn = rmqueue_steal(b, order, mt);
+			if (pfn != CP_BUDDY_NONE) {
+				*mode = CP_RMQUEUE_STEAL;
+				return pfn;
+			}
+		}
+	}
+	return CP_BUDDY_NONE;
+}
+
+int cp_buddy_alloc_mode(struct cp_buddy *b, unsigned order, enum cp_migratetype mt,
+			unsigned alloc_flags, enum cp_buddy_rmqueue_mode *mode, uint32_t *pfn)
 {
 	uint32_t p;
 
-	if (order >= CP_BUDDY_MAX_ORDER || (unsigned)mt >= CP_MIGRATE_TYPES)
+	if (order >= CP_BUDDY_MAX_ORDER || (unsigned)mt >= CP_MIGRATE_TYPES ||
+	    (unsigned)*mode > CP_RMQUEUE_STEAL)
 		return -CP_EINVAL;
-	for (;;) {
-		p = rmqueue_smallest(b, order, mt);
-		if (p != CP_BUDDY_NONE)
-			break;
-		if (b->kernel_4_11) {
-			p = rmqueue_fallback_4_11(b, order, mt);
-			break;
+	if (b->claim_steal) {
+		p = rmqueue_mode(b, order, mt, alloc_flags, mode);
+	} else {
+		for (;;) {
+			p = rmqueue_smallest(b, order, mt);
+			if (p != CP_BUDDY_NONE)
+				break;
+			if (b->kernel_4_11) {
+				p = rmqueue_fallback_4_11(b, order, mt);
+				break;
+			}
+			if (!rmqueue_fallback(b, order, mt, alloc_flags))
+				break;
 		}
-		if (!rmqueue_fallback(b, order, mt, alloc_flags))
-			break;
 	}
 	if (p == CP_BUDDY_NONE)
 		return -CP_ENOSPC;
@@ -516,6 +711,14 @@ int cp_buddy_alloc(struct cp_buddy *b, unsigned order, enum cp_migratetype mt,
 	*pfn = p;
 	CP_DEBUG_CHECK(b->nr_pages > DEBUG_CHECK_MAX_PAGES || cp_buddy_check(b));
 	return 0;
+}
+
+int cp_buddy_alloc(struct cp_buddy *b, unsigned order, enum cp_migratetype mt,
+		   unsigned alloc_flags, uint32_t *pfn)
+{
+	enum cp_buddy_rmqueue_mode mode = CP_RMQUEUE_NORMAL;
+
+	return cp_buddy_alloc_mode(b, order, mt, alloc_flags, &mode, pfn);
 }
 
 /* The block at pfn must be allocated at exactly order. */
@@ -726,6 +929,7 @@ int cp_buddy_init(struct cp_buddy *b, const struct cp_buddy_params *p, struct cp
 	b->nr_pageblocks = (uint32_t)(((uint64_t)n + CP_BUDDY_PAGEBLOCK_PAGES - 1) >>
 				      CP_BUDDY_PAGEBLOCK_ORDER);
 	b->kernel_4_11 = p->kernel_4_11;
+	b->claim_steal = p->claim_steal && !p->kernel_4_11;
 	b->next = cp_calloc(n, sizeof(*b->next)); /* zeroed: state comparable */
 	b->prev = cp_calloc(n, sizeof(*b->prev));
 	b->state = cp_calloc(n, sizeof(*b->state)); /* all ST_TAIL */
@@ -796,6 +1000,17 @@ static bool check_list(const struct cp_buddy *b, unsigned order, unsigned mt, ui
 		s = b->state[pfn];
 		if (st_kind(s) != ST_FREE || st_order(s) != order || st_mt(s) != mt)
 			return false;
+		/* 6.10+ freelist hygiene: a free block is listed under the
+		 * type of (every) pageblock it lies in */
+		if (b->claim_steal) {
+			uint32_t pb = pfn >> CP_BUDDY_PAGEBLOCK_ORDER, n = 1, i;
+
+			if (order > CP_BUDDY_PAGEBLOCK_ORDER)
+				n = 1u << (order - CP_BUDDY_PAGEBLOCK_ORDER);
+			for (i = 0; i < n; i++)
+				if (b->pageblock_mt[pb + i] != mt)
+					return false;
+		}
 		*pages += 1u << order;
 		len++;
 		prev = pfn;

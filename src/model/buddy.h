@@ -46,6 +46,15 @@ struct cp_buddy_params {
 	const struct cp_buddy_range *reserved; /* may be NULL when nr_reserved is 0 */
 	unsigned nr_reserved;
 	bool kernel_4_11;                      /* false: 6.1 rules (see buddy.c) */
+	bool claim_steal;                      /* 6.15+ claim/steal fallback (not with 4.11) */
+};
+
+/* __rmqueue()'s enum rmqueue_mode (6.15+; no CMA): where the last page of
+ * a rmqueue_bulk() batch came from, so the next one starts there. */
+enum cp_buddy_rmqueue_mode {
+	CP_RMQUEUE_NORMAL, /* the request's own lists first */
+	CP_RMQUEUE_CLAIM,  /* claim a block of another type first */
+	CP_RMQUEUE_STEAL,  /* steal pages of another type straight away */
 };
 
 /* One free list: free_area[order].free_list[migratetype]. */
@@ -59,6 +68,7 @@ struct cp_buddy {
 	uint32_t nr_pageblocks;     /* the last one may be partial */
 	uint32_t managed_pages;     /* nr_pages minus the reserved ranges */
 	bool kernel_4_11;
+	bool claim_steal;
 
 	uint32_t *next, *prev;      /* per pfn: free list links of a free block head */
 	uint8_t *state;             /* per pfn: head or tail, order, migratetype */
@@ -79,6 +89,7 @@ struct cp_buddy {
 	uint64_t nr_extfrag_fragmenting; /* ... of a block below pageblock_order */
 	uint64_t nr_boost;          /* boost_watermark() calls that boosted */
 	uint64_t nr_pageblocks_claimed; /* pageblocks whose migratetype a fallback changed */
+	uint64_t nr_steal;          /* 6.15+ __rmqueue_steal(): requests taken singly */
 };
 
 /*
@@ -106,6 +117,13 @@ void cp_buddy_release(struct cp_buddy *b);
  */
 int cp_buddy_alloc(struct cp_buddy *b, unsigned order, enum cp_migratetype mt,
 		   unsigned alloc_flags, uint32_t *pfn);
+
+/* The same, starting at the stage *mode names and updating it (6.15+
+ * rmqueue_bulk keeps one mode for its batch; a single allocation starts
+ * at CP_RMQUEUE_NORMAL, which is cp_buddy_alloc). Without claim_steal the
+ * mode is ignored. -CP_EINVAL also for a mode out of range. */
+int cp_buddy_alloc_mode(struct cp_buddy *b, unsigned order, enum cp_migratetype mt,
+			unsigned alloc_flags, enum cp_buddy_rmqueue_mode *mode, uint32_t *pfn);
 
 /*
  * __free_pages_ok() -> __free_one_page(): give back the block of 2^order

@@ -242,7 +242,7 @@ static void owner_uncharge(struct cp_mem *m, unsigned owner, uint64_t nr, struct
 /* The buddies' and the pcp lists' event counters (all zones), copied
  * to vmstat as they move. */
 struct buddy_events {
-	uint64_t extfrag, fragmenting, boost, claimed;
+	uint64_t extfrag, fragmenting, boost, claimed, steal;
 	uint64_t refill_pages, bulk_free_pages, drains;
 };
 
@@ -259,6 +259,7 @@ static struct buddy_events events_now(const struct cp_mem *m)
 		e.fragmenting += b->nr_extfrag_fragmenting;
 		e.boost += b->nr_boost;
 		e.claimed += b->nr_pageblocks_claimed;
+		e.steal += b->nr_steal;
 		e.refill_pages += pcp->nr_refill_pages;
 		e.bulk_free_pages += pcp->nr_bulk_free_pages;
 		e.drains += pcp->nr_drains;
@@ -276,6 +277,7 @@ static void count_events(struct cp_mem *m, const struct buddy_events *before)
 	cp_count(m->vmstat, CP_VM_EXTFRAG_FRAGMENTING, now.fragmenting - before->fragmenting);
 	cp_count(m->vmstat, CP_VM_WATERMARK_BOOST, now.boost - before->boost);
 	cp_count(m->vmstat, CP_VM_PAGEBLOCKS_CLAIMED, now.claimed - before->claimed);
+	cp_count(m->vmstat, CP_VM_EXTFRAG_STEAL, now.steal - before->steal);
 	cp_count(m->vmstat, CP_VM_PCP_REFILL_PAGES, now.refill_pages - before->refill_pages);
 	cp_count(m->vmstat, CP_VM_PCP_BULK_FREE_PAGES,
 		 now.bulk_free_pages - before->bulk_free_pages);

@@ -112,6 +112,7 @@ struct cp_mem_params {
 	unsigned max_reclaim_retries;     /* global allocator: 16 */
 	/* Placement only (the buddy allocator; no decision depends on it): */
 	bool buddy_4_11;                  /* 4.11 fallback rules (buddy.c) */
+	bool buddy_claim_steal;           /* 6.15+ claim/steal fallback (buddy.c) */
 	unsigned watermark_boost_factor;  /* 15000 (6.1), 0: no boosting (4.11) */
 	bool alloc_nofragment;            /* ALLOC_NOFRAGMENT: a lower zone exists */
 	/* Per-CPU page lists (pcp.c) for this many CPUs; 0: none, every

@@ -343,14 +343,16 @@ int cp_pcp_alloc(struct cp_pcp *p, struct cp_buddy *b, int cpu, unsigned order,
 			if (batch < 2)
 				batch = 2;
 		}
-		/* rmqueue_bulk() */
+		/* rmqueue_bulk(): one rmqueue mode for the batch (6.15+) */
+		enum cp_buddy_rmqueue_mode mode = CP_RMQUEUE_NORMAL;
+
 		p->nr_refills++;
 		for (i = 0; i < batch; i++) {
 			uint32_t got;
 
 			if (i > 0 && b->nr_free_pages < keep_free_pages + (1ull << order))
 				break;
-			if (cp_buddy_alloc(b, order, mt, alloc_flags, &got))
+			if (cp_buddy_alloc_mode(b, order, mt, alloc_flags, &mode, &got))
 				break;
 			list_add_tail(p, l, got);
 			pc->count += 1ull << order;

@@ -84,9 +84,14 @@ static const struct cp_kernel_profile linux_6_x = {
 	 * "EXT4 for Linux 6.16", 2025-05-28) [U: release notes only, the
 	 * 6.16 source not read]; NOT modelled: ext4 stays order 0. */
 	.has_vfs_cache_pressure_denom = true,   /* fs/dcache.c, 6.16+ */
-	/* as 6.1 [U: 6.16's mm/page_alloc.c not read; its fallback code
-	 * has been reworked since] */
 	.page_alloc_4_11 = false,
+	/* 6.15+ claim/steal fallback (c2f6ea38fc1b "mm: page_alloc: don't
+	 * steal single pages from biggest buddy", 90abee6d7895 "speed up
+	 * fallbacks in rmqueue_bulk()"), read in Debian's 6.12.117, which
+	 * carries both as stable backports; 6.16's "tighten up
+	 * find_suitable_fallback" gives the same outcome [U: no 6.18 tree
+	 * read] */
+	.page_alloc_claim_steal = true,
 	.watermark_boost_factor = 15000,   /* as 6.1 */
 	.dname_reclaimable = true,         /* as 6.1 */
 	.xfs_ili_reclaimable = true,       /* as 6.1 */

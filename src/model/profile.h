@@ -84,6 +84,10 @@ struct cp_kernel_profile {
 	 * mm/page_alloc.c: 4.11's __rmqueue_fallback / steal rules (true)
 	 * or 6.1's (false; see buddy.c) */
 	bool page_alloc_4_11;
+	/* mm/page_alloc.c: 6.15+ fallback in two stages, __rmqueue_claim then
+	 * __rmqueue_steal, with the rmqueue mode kept across rmqueue_bulk
+	 * (c2f6ea38fc1b, 90abee6d7895; buddy.c) */
+	bool page_alloc_claim_steal;
 	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
 	unsigned watermark_boost_factor;
 	/* fs/dcache.c __d_alloc: external names kmalloc'ed with

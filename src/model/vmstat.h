@@ -19,6 +19,7 @@
 	X(DENTRIES_FREED, "cp_dentries_freed") \
 	X(EXTFRAG, "cp_extfrag") \
 	X(EXTFRAG_FRAGMENTING, "cp_extfrag_fragmenting") \
+	X(EXTFRAG_STEAL, "cp_extfrag_steal") \
 	X(HIGHORDER_NOFIT, "cp_highorder_nofit") \
 	X(INODES_ALLOCATED, "cp_inodes_allocated") \
 	X(INODES_EVICTED, "cp_inodes_evicted") \

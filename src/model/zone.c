@@ -193,6 +193,7 @@ static int lay_out_fragments(struct cp_buddy *b,
 	}
 	/* the set-up is not an event of the run */
 	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
+	b->nr_steal = 0;
 	return 0;
 }
 
@@ -317,6 +318,7 @@ static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_me
 		.reserved = &reserve,
 		.nr_reserved = reserve_pages ? 1 : 0,
 		.kernel_4_11 = p->buddy_4_11,
+		.claim_steal = p->buddy_claim_steal,
 	};
 	int rc = cp_buddy_init(&z->buddy, &bp, diag);
 

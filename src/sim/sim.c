@@ -221,6 +221,7 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		.memcg_reclaim_retries = cfg->kernel->memcg_reclaim_retries,
 		.max_reclaim_retries = 16,
 		.buddy_4_11 = cfg->kernel->page_alloc_4_11,
+		.buddy_claim_steal = cfg->kernel->page_alloc_claim_steal,
 		.watermark_boost_factor = cfg->kernel->watermark_boost_factor,
 		/* alloc_flags_nofragment(): on x86-64 the third populated zone
 		 * (DMA, DMA32, Normal) is ZONE_NORMAL, the preferred zone of

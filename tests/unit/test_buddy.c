@@ -886,13 +886,14 @@ static void same_sequence_gives_same_state(void **state)
 /* Random allocations, frees and splits on a 3000-page zone (a partial
  * last pageblock, a reserved range) keep every invariant after each
  * step; freeing everything but the reserve restores the boot layout:
- * 3000 - 40 free pages. Run for 6.1 and 4.11. */
-static void run_random(bool kernel_4_11)
+ * 3000 - 40 free pages. Run for 6.1, 4.11 and 6.15+. */
+static void run_random(bool kernel_4_11, bool claim_steal)
 {
 	struct cp_buddy b;
 	struct cp_buddy_range r = { 1000, 40 };
 	struct cp_buddy_params p = {
 		.nr_pages = 3000, .reserved = &r, .nr_reserved = 1, .kernel_4_11 = kernel_4_11,
+		.claim_steal = claim_steal,
 	};
 	struct cp_rng rng;
 	struct held *h = cp_malloc(256 * sizeof(*h));
@@ -936,13 +937,21 @@ static void run_random(bool kernel_4_11)
 static void random_operations_keep_invariants_6_1(void **state)
 {
 	(void)state;
-	run_random(false);
+	run_random(false, false);
 }
 
 static void random_operations_keep_invariants_4_11(void **state)
 {
 	(void)state;
-	run_random(true);
+	run_random(true, false);
+}
+
+/* The same under the 6.15+ claim/steal rules: cp_buddy_check() then also
+ * holds every free block to its pageblock's type (6.10 hygiene). */
+static void random_operations_keep_invariants_claim_steal(void **state)
+{
+	(void)state;
+	run_random(false, true);
 }
 
 /* set_pageblock_migratetype(): refused while the pageblock has a free
@@ -1060,6 +1069,7 @@ int main(void)
 		cmocka_unit_test(same_sequence_gives_same_state),
 		cmocka_unit_test(random_operations_keep_invariants_6_1),
 		cmocka_unit_test(random_operations_keep_invariants_4_11),
+		cmocka_unit_test(random_operations_keep_invariants_claim_steal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
