@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "real_out.h"
+#include "report/json.h"
 #include "report/report.h"
 #include "report/validate.h"
 #include "run.h"
@@ -35,8 +36,11 @@
 
 #define DEFAULT_REPEAT "3"
 
+static const char default_repeat[] = DEFAULT_REPEAT; /* identity: --repeat given? */
+
 struct validate_opts {
 	const char *scenario, *mem, *confine, *repeat, *kernel, *machine, *json, *workdir;
+	const char *real; /* --real FILE: the real runs of an earlier validate */
 };
 
 static void usage(FILE *out)
@@ -45,7 +49,7 @@ static void usage(FILE *out)
 		"Usage: cachepressure validate SCENARIO --mem SIZE [--confine global|memcg]\n"
 		"                              [--repeat N] [--kernel PROFILE]\n"
 		"                              [--machine NAME|FILE] [--workdir DIR]\n"
-		"                              [--json FILE]\n"
+		"                              [--real FILE] [--json FILE]\n"
 		"\n"
 		"Runs SCENARIO, scaled to SIZE, N times on the live kernel (as\n"
 		"'cachepressure real', as root) and once in the model, with the patched\n"
@@ -69,12 +73,18 @@ static void usage(FILE *out)
 		"                        'cachepressure calibrate' wrote (default: the\n"
 		"                        scenario's machine)\n"
 		"  --workdir DIR         work directory of the real runs (default %s)\n"
+		"  --real FILE           run no real experiment: take the real runs from FILE,\n"
+		"                        the JSON of an earlier 'validate' (or 'real') of\n"
+		"                        the same SCENARIO, --mem and --confine, and run\n"
+		"                        the model against them (no root needed; the\n"
+		"                        kernel profile matches the kernel they ran on)\n"
 		"  --json FILE           write the model run, the real runs and the table as\n"
 		"                        JSON ('-' for stdout)\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"Exit status: 0 done; 1 a run failed (real or model) or an output could not\n"
-		"be written; 2 bad arguments, not root, or a refused work directory.\n"
+		"be written; 2 bad arguments, not root, a refused work directory, or a\n"
+		"--real FILE that is unreadable or holds other runs.\n"
 		"See cachepressure(1).\n",
 		DEFAULT_REPEAT, CP_REAL_DEFAULT_WORKDIR);
 }
@@ -89,13 +99,13 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 		{ "--mem", &o->mem },	      { "--confine", &o->confine },
 		{ "--repeat", &o->repeat },   { "--kernel", &o->kernel },
 		{ "--machine", &o->machine }, { "--json", &o->json },
-		{ "--workdir", &o->workdir },
+		{ "--workdir", &o->workdir }, { "--real", &o->real },
 	};
 	int i;
 
 	memset(o, 0, sizeof(*o));
 	o->confine = "global";
-	o->repeat = DEFAULT_REPEAT;
+	o->repeat = default_repeat;
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
 			return -1;
@@ -130,6 +140,11 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 	}
 	if (!o->mem) {
 		fprintf(stderr, "cachepressure validate: --mem SIZE is required\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->real && (o->workdir || o->repeat != default_repeat)) {
+		fprintf(stderr, "cachepressure validate: --real %s runs nothing on the kernel: "
+			"--repeat and --workdir do not apply\n", o->real);
 		return CLI_EXIT_USAGE;
 	}
 	return CLI_EXIT_OK;
@@ -249,25 +264,269 @@ static int json_check(const char *path)
 	return CLI_EXIT_OK;
 }
 
+/* What the report's header says besides the table. */
+struct report_head {
+	const char *scenario, *confine, *fs_name;
+	uint64_t mem_bytes;
+	unsigned nr_real, nr_setup_failed;
+	const char *real_kernel;        /* the kernel the real runs ran on */
+	const char *kernel, *kernel_why, *release, *machine_name, *vcp;
+	size_t nr_start;                /* real runs the model's start layout came from */
+	bool start_has_zones;
+};
+
+/* The model again, from the free memory the real runs started with
+ * (their mean start layout); *model is replaced on success. Returns the
+ * number of runs the layout came from (0: none recorded one, the model
+ * stays as it was), or -1 with the message printed. */
+static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_result *runs,
+			     unsigned n, struct cp_mem_start_free *start_free,
+			     struct cp_run_result *model, int *exit_code)
+{
+	struct cp_diag diag = { "" };
+	struct cp_run_result again;
+	size_t nr_start = cp_start_free_from_runs(runs, n, start_free);
+	int rc;
+
+	if (!nr_start)
+		return 0;
+	cfg->start_free = start_free;
+	cfg->size_is_available = true;
+	cp_run_result_init(&again);
+	fprintf(stderr, "cachepressure validate: model %s, from the free memory the real runs "
+		"measured\n", model->source ? "again" : "run");
+	rc = cp_sim_run(cfg, &again, &diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure validate: model: %s\n",
+			diag.msg[0] ? diag.msg : cp_strerror(rc));
+		cp_run_result_release(&again);
+		*exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+		return -1;
+	}
+	cp_run_result_release(model);
+	*model = again;
+	if (model->failed) {
+		fprintf(stderr, "cachepressure validate: the model run failed: %s\n",
+			model->failure ? model->failure : "(no reason given)");
+		*exit_code = CLI_EXIT_FAIL;
+	}
+	return (long)nr_start;
+}
+
+/* The header lines, the table and, with json, the JSON. Returns the exit
+ * code (CLI_EXIT_OK or CLI_EXIT_FAIL, messages printed). */
+static int report(const struct report_head *h, const struct cp_run_result *model,
+		  const struct cp_run_result *runs, const char *json)
+{
+	struct cp_validate_table *table = calloc(1, sizeof(*table));
+	struct cp_diag diag = { "" };
+	int rc, exit_code = CLI_EXIT_OK;
+
+	if (!table) {
+		fprintf(stderr, "cachepressure validate: out of memory\n");
+		return CLI_EXIT_FAIL;
+	}
+	printf("# validate %s: confine %s, mem %" PRIu64 " MiB, policy patched\n", h->scenario,
+	       h->confine, h->mem_bytes >> 20);
+	printf("# real: %u run(s) on kernel %s (%s)", h->nr_real, h->real_kernel, h->fs_name);
+	if (h->nr_setup_failed)
+		printf("; %u more could not be set up (stderr says why)", h->nr_setup_failed);
+	printf("\n");
+	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
+	       h->kernel, h->kernel_why, h->release, h->machine_name, h->vcp ? h->vcp : "100");
+	if (h->nr_start && h->start_has_zones)
+		printf("# model start: zones DMA32 and Normal, each with its free blocks as "
+		       "/proc/pagetypeinfo showed them after the balloon and its managed pages "
+		       "(mean of %zu real run(s))\n", h->nr_start);
+	else if (h->nr_start)
+		printf("# model start: free blocks below order 9 as /proc/pagetypeinfo showed them "
+		       "after the balloon, summed over the zones (mean of %zu real run(s)); "
+		       "zones as the machine profile says (one without dma32)\n", h->nr_start);
+	else
+		printf("# model start: all free memory in the largest blocks (the real runs "
+		       "recorded no /proc/pagetypeinfo)\n");
+	rc = cp_validate_table_build(model, runs, h->nr_real, table, &diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
+		exit_code = CLI_EXIT_FAIL;
+	} else if (cp_validate_table_fprint(stdout, table) || fflush(stdout)) {
+		fprintf(stderr, "cachepressure validate: cannot write the output\n");
+		exit_code = CLI_EXIT_FAIL;
+	}
+	if (!rc && json) {
+		rc = cp_validate_json_write(json, model, runs, h->nr_real, table, &diag);
+		if (rc) {
+			fprintf(stderr, "cachepressure validate: --json %s\n", diag.msg);
+			exit_code = CLI_EXIT_FAIL;
+		}
+	}
+	free(table);
+	return exit_code;
+}
+
+/* The kernel profile: --kernel, else the one for the release the real
+ * runs ran on. */
+static const char *pick_kernel(const struct validate_opts *vo, const char *release,
+			       const char **why)
+{
+	const char *kernel = vo->kernel;
+
+	*why = "--kernel";
+	if (!kernel) {
+		kernel = cp_validate_kernel_profile_for(release);
+		*why = "matches uname -r";
+		if (!kernel) {
+			kernel = "linux-6.1";
+			*why = "uname -r not understood; linux-6.1 assumed";
+		}
+	}
+	return kernel;
+}
+
+/* The real runs of an earlier validate (or real) in vo->real: only
+ * source "real", all of vo's scenario, confine and memory. Returns the
+ * exit code; on success *real holds *n runs (free with
+ * cp_report_runs_free) and *all the file's array they point into. */
+static int load_real(const struct validate_opts *vo, const char *scenario, uint64_t mem_bytes,
+		     struct cp_run_result **all, size_t *nr_all, struct cp_run_result **real,
+		     size_t *n)
+{
+	struct cp_diag d = { "" };
+	size_t i, k = 0;
+	int rc = cp_report_json_read(vo->real, all, nr_all, &d);
+
+	if (rc) {
+		fprintf(stderr, "cachepressure validate: --real %s: %s\n", vo->real,
+			d.msg[0] ? d.msg : cp_strerror(rc));
+		return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+	}
+	/* the real runs first, in their order (the model run is left out) */
+	for (i = 0; i < *nr_all; i++) {
+		struct cp_run_result *r = &(*all)[i];
+
+		if (!r->source || strcmp(r->source, "real") != 0)
+			continue;
+		if (!r->scenario || strcmp(r->scenario, scenario) != 0 || !r->confine ||
+		    strcmp(r->confine, vo->confine) != 0 || r->mem_bytes != mem_bytes) {
+			fprintf(stderr, "cachepressure validate: --real %s: runs[%zu] is %s, %s, "
+				"%" PRIu64 " MiB, not %s, %s, %" PRIu64 " MiB\n", vo->real, i,
+				r->scenario ? r->scenario : "?", r->confine ? r->confine : "?",
+				r->mem_bytes >> 20, scenario, vo->confine, mem_bytes >> 20);
+			return CLI_EXIT_USAGE;
+		}
+		if (k != i) { /* move it down over the model run */
+			struct cp_run_result t = (*all)[k];
+
+			(*all)[k] = *r;
+			*r = t;
+		}
+		k++;
+	}
+	if (k == 0) {
+		fprintf(stderr, "cachepressure validate: --real %s: no real run in it\n", vo->real);
+		return CLI_EXIT_USAGE;
+	}
+	*real = *all;
+	*n = k;
+	return CLI_EXIT_OK;
+}
+
+/* validate --real FILE: the model against real runs measured before. */
+static int validate_from_file(const struct validate_opts *vo)
+{
+	struct cli_scenario_opts so = { vo->scenario, vo->mem, NULL, 0 };
+	struct cp_real_plan plan;
+	struct cli_run_opts ro;
+	struct cli_run_setup ms;
+	struct cp_sim_config cfg;
+	struct cp_run_result model, *all = NULL, *real = NULL;
+	struct cp_mem_start_free start_free;
+	struct report_head h = { 0 };
+	size_t nr_all = 0, n = 0;
+	char vcp_buf[32];
+	long nr_start;
+	int rc, exit_code = CLI_EXIT_OK;
+
+	rc = cli_real_plan_resolve("validate", &so, &plan);
+	if (rc)
+		return rc;
+	rc = load_real(vo, plan.scenario, plan.mem_bytes, &all, &nr_all, &real, &n);
+	if (rc) {
+		cp_report_runs_free(all, nr_all);
+		return rc;
+	}
+	h.scenario = plan.scenario;
+	h.confine = vo->confine;
+	h.fs_name = cp_fs_name(plan.fs);
+	h.mem_bytes = plan.mem_bytes;
+	h.nr_real = (unsigned)n;
+	h.real_kernel = real[0].kernel ? real[0].kernel : "unknown";
+	h.release = h.real_kernel;
+	h.kernel = pick_kernel(vo, h.release, &h.kernel_why);
+	h.vcp = live_vfs_cache_pressure(vcp_buf, sizeof(vcp_buf));
+	rc = model_setup(vo, h.kernel, h.vcp, &ro, &ms);
+	if (rc) {
+		cp_report_runs_free(all, nr_all);
+		return rc;
+	}
+	rc = json_check(vo->json);
+	if (rc)
+		goto out_setup;
+	h.machine_name = ms.machine.name;
+	cp_run_result_init(&model);
+	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
+	fprintf(stderr, "cachepressure validate: model: %s, %s, mem %" PRIu64 " MiB, kernel "
+		"profile %s, machine %s, against the %zu real run(s) of %s\n", plan.scenario,
+		vo->confine, plan.mem_bytes >> 20, h.kernel, ms.machine.name, n, vo->real);
+	nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, &model, &exit_code);
+	if (nr_start == 0) { /* no start layout recorded: as booted */
+		struct cp_diag diag = { "" };
+
+		rc = cp_sim_run(&cfg, &model, &diag);
+		if (rc) {
+			fprintf(stderr, "cachepressure validate: model: %s\n",
+				diag.msg[0] ? diag.msg : cp_strerror(rc));
+			exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+			nr_start = -1;
+		}
+	}
+	if (nr_start >= 0) {
+		int r2;
+
+		h.nr_start = (size_t)nr_start;
+		h.start_has_zones = nr_start > 0 && start_free.has_zones;
+		r2 = report(&h, &model, real, vo->json);
+		if (r2 != CLI_EXIT_OK)
+			exit_code = r2;
+	}
+	cp_run_result_release(&model);
+out_setup:
+	if (rc && exit_code == CLI_EXIT_OK)
+		exit_code = rc;
+	cli_run_setup_release(&ms);
+	cp_report_runs_free(all, nr_all);
+	return exit_code;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct validate_opts vo;
-	struct cli_run_opts ro;
 	struct cli_run_setup ms;
+	struct cli_run_opts ro;
 	struct cp_real_session session;
 	struct cp_real_opts opts;
 	struct cp_real_plan plan;
 	struct cp_run_result model, *runs = NULL;
-	struct cp_validate_table *table = NULL;
 	struct cp_sim_config cfg;
 	struct cp_diag diag = { "" };
 	struct utsname un;
+	struct report_head h = { 0 };
 	const char *kernel, *kernel_why, *vcp;
 	char vcp_buf[32];
 	uint64_t start_ns = cp_proc_now_ns();
 	unsigned i, done = 0, attempt, nr_setup_failed = 0;
 	struct cp_mem_start_free start_free;
-	size_t nr_start = 0;
+	long nr_start = 0;
 	int rc, exit_code = CLI_EXIT_OK;
 
 	rc = parse(argc, argv, &vo);
@@ -279,21 +538,14 @@ int cmd_validate(int argc, char **argv)
 		fprintf(stderr, "Try 'cachepressure validate --help'.\n");
 		return rc;
 	}
+	if (vo.real)
+		return validate_from_file(&vo);
 	rc = real_setup(&vo, &opts, &plan);
 	if (rc)
 		return rc;
 	if (uname(&un) != 0)
 		snprintf(un.release, sizeof(un.release), "unknown");
-	kernel = vo.kernel;
-	kernel_why = "--kernel";
-	if (!kernel) {
-		kernel = cp_validate_kernel_profile_for(un.release);
-		kernel_why = "matches uname -r";
-		if (!kernel) {
-			kernel = "linux-6.1";
-			kernel_why = "uname -r not understood; linux-6.1 assumed";
-		}
-	}
+	kernel = pick_kernel(&vo, un.release, &kernel_why);
 	vcp = live_vfs_cache_pressure(vcp_buf, sizeof(vcp_buf));
 	rc = model_setup(&vo, kernel, vcp, &ro, &ms);
 	if (rc)
@@ -339,8 +591,7 @@ int cmd_validate(int argc, char **argv)
 	}
 
 	runs = calloc(opts.repeat, sizeof(*runs));
-	table = calloc(1, sizeof(*table));
-	if (!runs || !table) {
+	if (!runs) {
 		fprintf(stderr, "cachepressure validate: out of memory\n");
 		exit_code = CLI_EXIT_FAIL;
 		goto out;
@@ -375,68 +626,27 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (done == 0)
 		goto out;
-	/* the model again, from the free memory the real runs started with */
-	nr_start = cp_start_free_from_runs(runs, done, &start_free);
-	if (nr_start) {
-		struct cp_run_result again;
+	nr_start = model_from_start(&cfg, runs, done, &start_free, &model, &exit_code);
+	if (nr_start < 0)
+		goto out;
 
-		cfg.start_free = &start_free;
-		cfg.size_is_available = true;
-		cp_run_result_init(&again);
-		fprintf(stderr, "cachepressure validate: model again, from the free memory the "
-			"real runs measured\n");
-		rc = cp_sim_run(&cfg, &again, &diag);
-		if (rc) {
-			fprintf(stderr, "cachepressure validate: model: %s\n",
-				diag.msg[0] ? diag.msg : cp_strerror(rc));
-			cp_run_result_release(&again);
-			exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
-			goto out;
-		}
-		cp_run_result_release(&model);
-		model = again;
-		if (model.failed) {
-			fprintf(stderr, "cachepressure validate: the model run failed: %s\n",
-				model.failure ? model.failure : "(no reason given)");
-			exit_code = CLI_EXIT_FAIL;
-		}
-	}
-
-	printf("# validate %s: confine %s, mem %" PRIu64 " MiB, policy patched\n", plan.scenario,
-	       vo.confine, opts.mem_bytes >> 20);
-	printf("# real: %u run(s) on kernel %s (%s)", done, session.kernel, cp_fs_name(opts.fs));
-	if (nr_setup_failed)
-		printf("; %u more could not be set up (stderr says why)", nr_setup_failed);
-	printf("\n");
-	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
-	       kernel, kernel_why, un.release, ms.machine.name,
-	       vcp ? vcp : "100");
-	if (nr_start && start_free.has_zones)
-		printf("# model start: zones DMA32 and Normal, each with its free blocks as "
-		       "/proc/pagetypeinfo showed them after the balloon and its managed pages "
-		       "(mean of %zu real run(s))\n", nr_start);
-	else if (nr_start)
-		printf("# model start: free blocks below order 9 as /proc/pagetypeinfo showed them "
-		       "after the balloon, summed over the zones (mean of %zu real run(s)); "
-		       "zones as the machine profile says (one without dma32)\n", nr_start);
-	else
-		printf("# model start: all free memory in the largest blocks (the real runs "
-		       "recorded no /proc/pagetypeinfo)\n");
-	rc = cp_validate_table_build(&model, runs, done, table, &diag);
-	if (rc) {
-		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
-		exit_code = CLI_EXIT_FAIL;
-	} else if (cp_validate_table_fprint(stdout, table) || fflush(stdout)) {
-		fprintf(stderr, "cachepressure validate: cannot write the output\n");
-		exit_code = CLI_EXIT_FAIL;
-	}
-	if (!rc && vo.json) {
-		rc = cp_validate_json_write(vo.json, &model, runs, done, table, &diag);
-		if (rc) {
-			fprintf(stderr, "cachepressure validate: --json %s\n", diag.msg);
-			exit_code = CLI_EXIT_FAIL;
-		}
-	}
+	h.scenario = plan.scenario;
+	h.confine = vo.confine;
+	h.fs_name = cp_fs_name(opts.fs);
+	h.mem_bytes = opts.mem_bytes;
+	h.nr_real = done;
+	h.nr_setup_failed = nr_setup_failed;
+	h.real_kernel = session.kernel;
+	h.kernel = kernel;
+	h.kernel_why = kernel_why;
+	h.release = un.release;
+	h.machine_name = ms.machine.name;
+	h.vcp = vcp;
+	h.nr_start = (size_t)nr_start;
+	h.start_has_zones = nr_start > 0 && start_free.has_zones;
+	rc = report(&h, &model, runs, vo.json);
+	if (rc != CLI_EXIT_OK)
+		exit_code = rc;
 out:
 	if (cp_real_interrupted())
 		fprintf(stderr, "cachepressure validate: stopped by signal %d; everything it "
@@ -444,7 +654,6 @@ out:
 	for (i = 0; i < done; i++)
 		cp_run_result_release(&runs[i]);
 	free(runs);
-	free(table);
 	cp_run_result_release(&model);
 	cp_real_session_close(&session);
 	cp_real_signals_restore();

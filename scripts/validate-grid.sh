@@ -14,6 +14,11 @@
 # (N: $REPEAT, default 3) with the table in OUT_DIR/seed-CONFINE-MEM.txt. One machine profile for
 # every row; nothing is tuned per row. Before each real run it waits while
 # another real run (fs_mark, cachepressure real/validate/calibrate) is on.
+#
+# MODEL_ONLY=1 runs nothing on the kernel (no root needed): for each row
+# whose OUT_DIR/seed-CONFINE-MEM.json exists it runs the model again
+# against the real runs stored there (validate --real) and rewrites the
+# table and the JSON (the real runs are kept; the model run is replaced).
 set -eu
 REPEAT=${REPEAT:-3}
 case $REPEAT in ''|*[!0-9]*|0) echo "validate-grid: REPEAT=$REPEAT is not a count >= 1" >&2; exit 2;; esac
@@ -22,6 +27,25 @@ OUT=${2:-/var/tmp/cp-validate-grid}
 [ $# -gt 2 ] && shift 2 || set -- memcg:1G global:2G memcg:2G global:1G global:16G
 CP=$BUILD/cachepressure
 [ -x "$CP" ] || { echo "validate-grid: no $CP (make build)" >&2; exit 2; }
+if [ "${MODEL_ONLY:-0}" = 1 ]; then
+	for row in "$@"; do
+		confine=${row%%:*}
+		mem=${row#*:}
+		f=$OUT/seed-$confine-$mem
+		[ -s "$f.json" ] || { echo "validate-grid: no $f.json; row skipped" >&2; continue; }
+		echo "validate-grid: seed, $confine, $mem: the model against $f.json" >&2
+		if "$CP" validate seed --mem "$mem" --confine "$confine" --real "$f.json" \
+			--machine "$OUT/machine.ini" --json "$f.json.new" >"$f.txt.new"; then
+			mv "$f.json.new" "$f.json"
+			mv "$f.txt.new" "$f.txt"
+			cat "$f.txt"
+		else
+			echo "validate-grid: $row exited $?" >&2
+			rm -f "$f.json.new" "$f.txt.new"
+		fi
+	done
+	exit 0
+fi
 [ "$(id -u)" = 0 ] || { echo "validate-grid: needs root" >&2; exit 2; }
 mkdir -p "$OUT"
 

@@ -43,7 +43,8 @@
  * get_page_from_freelist() skips it. Buddy events become
  * vmstat counters: cp_extfrag (trace mm_page_alloc_extfrag: a fallback
  * to another migratetype), cp_extfrag_fragmenting (of those, the ones
- * below pageblock_order), cp_pageblocks_claimed, cp_watermark_boost
+ * below pageblock_order), cp_extfrag_steal (6.15+ single steals),
+ * cp_pageblocks_claimed, cp_watermark_boost
  * (boost_watermark() calls) and cp_highorder_nofit (see
  * cp_mem_alloc_block). Callers that only count (cp_mem_alloc /
  * cp_mem_take / cp_mem_free: process memory, tests) get their pages
@@ -636,16 +637,23 @@ static bool zone_attempt_ok(const struct cp_mem_zone *z, uint64_t mark, const st
 /*
  * get_page_from_freelist(): walk the zonelist (Normal, then DMA32) and
  * take the allocation from the first zone whose watermark allows it and
- * which can give the block. With ALLOC_NOFRAGMENT (6.1) the first pass
- * refuses fallbacks below pageblock_order in every zone, so a lower
- * zone's own free blocks are used before the preferred zone is
- * fragmented; the second pass (the retry at the end of the function)
- * takes any fallback. Returns 0 or -CP_ENOSPC.
+ * which can give the block. With ALLOC_NOFRAGMENT (6.1, the fast path at
+ * the low watermark only) the first pass refuses fallbacks below
+ * pageblock_order in every zone, so a lower zone's own free blocks are
+ * used before the preferred zone is fragmented; the second pass (the
+ * retry at the end of the function) takes any fallback. Returns 0 or
+ * -CP_ENOSPC.
  */
 static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum wmark_kind k)
 {
 	unsigned flags = alloc_flags(m, rq->gfp);
-	bool nofrag = (flags & CP_BUDDY_ALLOC_NOFRAGMENT) != 0;
+	bool nofrag;
+
+	/* only the fast path (__alloc_pages: alloc_flags_nofragment) avoids
+	 * fragmenting; the slow path's gfp_to_alloc_flags() does not */
+	if (k == WMARK_MIN)
+		flags &= ~CP_BUDDY_ALLOC_NOFRAGMENT;
+	nofrag = (flags & CP_BUDDY_ALLOC_NOFRAGMENT) != 0;
 	struct cp_mem_zone *counted = NULL;
 	unsigned pass, i;
 

@@ -296,6 +296,43 @@ static void nofragment_uses_dma32_before_fragmenting_normal(void **state)
 	}
 }
 
+/*
+ * The slow path does not avoid fragmenting: gfp_to_alloc_flags() builds
+ * its flags without alloc_flags_nofragment(). Normal holds 18 free pages,
+ * all in UNMOVABLE pageblocks (fs buffers given back), DMA32 26 MOVABLE
+ * ones. A MOVABLE order-0 page fails the fast path in both zones (Normal
+ * 18 < 20 + 1, DMA32 26 < 20 + 8 + 1), wakes kswapd, and at min Normal
+ * passes first (18 >= 16 + 1): it falls back to an UNMOVABLE page there
+ * (one extfrag event) instead of taking DMA32's MOVABLE page as the fast
+ * path's ALLOC_NOFRAGMENT pass would.
+ */
+static void slow_path_falls_back_in_normal_without_nofragment(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+	uint32_t pfn;
+	bool split;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_FSBUF, 2048), 0);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2048 - 26), 0);
+	cp_mem_free(&m, CP_OWNER_FSBUF, 18, NULL);
+	assert_int_equal(m.zones[1].free_pages, 18);
+	assert_int_equal(m.zones[0].free_pages, 26);
+	vs.v[CP_VM_EXTFRAG] = 0;
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), 0);
+	assert_true(pfn >= 2048);
+	assert_int_equal(vs.v[CP_VM_EXTFRAG], 1);
+	assert_int_equal(log.wakeups, 1);
+	assert_int_equal(log.direct, 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 /* pgdat_balanced() (6.1) and balance_pgdat()'s zone loop (4.8+, so
  * 4.11): any zone balanced at high (+ boost) for highest_zoneidx Normal
  * balances the node. Normal at 0 free (< high 24) and DMA32 at 33 >
@@ -458,6 +495,7 @@ int main(void)
 		cmocka_unit_test(dma32_lowmem_reserve_refuses_normal_index_allocation),
 		cmocka_unit_test(boosted_normal_sends_order0_to_dma32_without_reclaim),
 		cmocka_unit_test(nofragment_uses_dma32_before_fragmenting_normal),
+		cmocka_unit_test(slow_path_falls_back_in_normal_without_nofragment),
 		cmocka_unit_test(pgdat_balanced_when_only_dma32_is_at_high),
 		cmocka_unit_test(free_returns_page_to_its_zone),
 		cmocka_unit_test(mem_check_catches_zone_count_mismatch),

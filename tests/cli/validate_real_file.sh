@@ -1,0 +1,40 @@
+#!/bin/sh
+# `cachepressure validate --real FILE`: the model against real runs
+# measured before, without root. The "real" runs here are a model run
+# relabelled (source "model" -> "real"), so the model, run again with the
+# same inputs, must match them exactly: every error 0. Bad --real input
+# exits 2 naming the file and what is wrong.
+set -u
+CP=$1
+SRC=$2
+. "$SRC/tests/cli/lib/expect.sh"
+T=$CP_TEST_TMP
+
+"$CP" run seed --mem 256M --confine memcg --policy patched --kernel linux-6.x \
+	--json "$T/model.json" --quiet || fail "the model run failed"
+sed 's/"source":[[:space:]]*"model"/"source": "real"/' "$T/model.json" >"$T/real.json"
+grep -q '"source":[[:space:]]*"real"' "$T/real.json" || fail "could not relabel the run"
+
+"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real.json" \
+	--json "$T/v.json" >"$T/table" 2>"$T/err" || fail "validate --real exited $?"
+grep -q '^# real: 1 run(s) on kernel linux-6.x' "$T/table" || fail "no '# real:' line"
+grep -q '^# model: kernel profile linux-6.x (--kernel' "$T/table" || fail "no '# model:' line"
+grep -q '^total ' "$T/table" || fail "no total row"
+# the model is deterministic and was the "real" run: err % is 0.0 on every row
+awk '/^#/ || /^row/ { next } $NF != "0.0" && $NF != "n/a" { bad = bad " " $1 }
+     END { if (bad) { print "nonzero error on:" bad; exit 1 } }' "$T/table" ||
+	fail "model and its own run differ"
+grep -q '"source":[[:space:]]*"real"' "$T/v.json" || fail "--json lacks the real run"
+
+# bad input: exit 2, the message names the file and what is wrong
+expect 2 "--real $T/none.json" "$CP" validate seed --mem 256M --confine memcg --real "$T/none.json"
+expect 2 "not seed, memcg, 512 MiB" "$CP" validate seed --mem 512M --confine memcg \
+	--real "$T/real.json"
+expect 2 "no real run in it" "$CP" validate seed --mem 256M --confine memcg \
+	--real "$T/model.json"
+echo '{"runs": [' >"$T/broken.json"
+expect 2 "--real $T/broken.json" "$CP" validate seed --mem 256M --confine memcg \
+	--real "$T/broken.json"
+expect 2 "--repeat and --workdir do not apply" "$CP" validate seed --mem 256M \
+	--confine memcg --real "$T/real.json" --repeat 2
+echo PASS
