@@ -22,6 +22,13 @@ static inline void cp_lru_list_init(struct cp_lru_list *l)
 {
 	l->head = l->tail = CP_NIL;
 	l->nr_pages = 0;
+	l->nr_top_zone_pages = 0;
+}
+
+/* Is the page in the top zone (Normal)? pfns grow with the zone index. */
+static inline bool cp_lru_page_in_top_zone(const struct cp_pagecache *pc, const struct cp_page *p)
+{
+	return p->pfn >= pc->mem->zones[pc->mem->nr_zones - 1].start_pfn;
 }
 
 /* add_page_to_lru_list(): at the head of the list its PG_active says. */
@@ -39,6 +46,7 @@ static inline void cp_lru_add_head(struct cp_pagecache *pc, uint32_t slot)
 		l->tail = slot;
 	l->head = slot;
 	l->nr_pages++;
+	l->nr_top_zone_pages += cp_lru_page_in_top_zone(pc, p);
 	p->flags |= CP_PG_LRU;
 }
 
@@ -59,6 +67,7 @@ static inline void cp_lru_del(struct cp_pagecache *pc, uint32_t slot)
 		l->tail = p->prev;
 	p->prev = p->next = CP_NIL;
 	l->nr_pages--;
+	l->nr_top_zone_pages -= cp_lru_page_in_top_zone(pc, p);
 	p->flags &= (uint8_t)~CP_PG_LRU;
 }
 
@@ -92,6 +101,16 @@ static inline uint32_t cp_lru_tail(const struct cp_pagecache *pc, enum cp_lru_ki
 static inline uint64_t cp_lru_size(const struct cp_pagecache *pc, enum cp_lru_kind kind)
 {
 	return pc->lruvec.lists[kind].nr_pages;
+}
+
+/* lruvec_lru_size(lruvec, lru, zone_idx) below the top zone: the pages
+ * of the zones under Normal (DMA32). */
+static inline uint64_t cp_lru_size_below_top_zone(const struct cp_pagecache *pc,
+						  enum cp_lru_kind kind)
+{
+	const struct cp_lru_list *l = &pc->lruvec.lists[kind];
+
+	return l->nr_pages - l->nr_top_zone_pages;
 }
 
 #endif /* CP_LRU_H */

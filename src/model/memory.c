@@ -285,10 +285,10 @@ static void count_events(struct cp_mem *m, const struct buddy_events *before)
 	cp_count(m->vmstat, CP_VM_PCP_DRAIN, now.drains - before->drains);
 }
 
-static void wake_kswapd(struct cp_mem *m, unsigned order)
+static void wake_kswapd(struct cp_mem *m, unsigned order, unsigned highest_zoneidx)
 {
 	if (m->hooks.wake_kswapd)
-		m->hooks.wake_kswapd(m->hooks.priv, order);
+		m->hooks.wake_kswapd(m->hooks.priv, order, highest_zoneidx);
 }
 
 /* Pages moved between zone z's pcp lists and its buddy since `before`
@@ -348,9 +348,10 @@ static int place_in_zone(struct cp_mem *m, struct cp_mem_zone *z, unsigned order
 	pcp_sync(m, z, held);
 	if (!rc)
 		*pfn += z->start_pfn;
-	/* rmqueue(): a boost set by this allocation wakes kswapd */
+	/* rmqueue(): a boost set by this allocation wakes kswapd for this
+	 * zone: wakeup_kswapd(zone, 0, 0, zone_idx(zone)) */
 	if (cp_buddy_test_and_clear_boosted(&z->buddy))
-		wake_kswapd(m, 0);
+		wake_kswapd(m, 0, (unsigned)(z - m->zones));
 	count_events(m, &before);
 	return rc;
 }
@@ -704,8 +705,9 @@ static int alloc_slowpath(struct cp_mem *m, struct alloc_req *rq, struct cp_allo
 	unsigned no_progress = 0;
 	unsigned order = rq->folio_order > 0 ? (unsigned)rq->folio_order : 0;
 
+	/* wake_all_kswapds(): ac->highest_zoneidx, the top zone */
 	if (ctx->gfp & CP_GFP_KSWAPD_RECLAIM)
-		wake_kswapd(m, order);
+		wake_kswapd(m, order, m->nr_zones - 1);
 	for (;;) {
 		uint64_t progress;
 

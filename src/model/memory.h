@@ -53,10 +53,13 @@ struct cp_alloc_ctx;
 
 /* Reclaim entry points installed by whoever owns reclaim (reclaim.c). */
 struct cp_mem_hooks {
-	/* wakeup_kswapd(zone, gfp, order): an allocation of 2^order pages
-	 * fell below the low watermark, or a watermark boost asks for
-	 * reclaim (order 0). */
-	void (*wake_kswapd)(void *priv, unsigned order);
+	/* wakeup_kswapd(zone, gfp, order, highest_zoneidx): an allocation
+	 * of 2^order pages fell below the low watermark (highest_zoneidx:
+	 * the top zone, every allocation's preferred one), or a watermark
+	 * boost asks for reclaim (order 0, highest_zoneidx: the boosted
+	 * zone, as rmqueue() passes zone_idx(zone)). Zone indexes are
+	 * cp_mem.zones[] indexes. */
+	void (*wake_kswapd)(void *priv, unsigned order, unsigned highest_zoneidx);
 	/* try_to_free_pages(): reclaim in the caller's context; returns the
 	 * number of pages reclaimed (0: no progress). */
 	uint64_t (*direct_reclaim)(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr_pages);

@@ -583,7 +583,7 @@ static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uin
 {
 	const struct cp_lru_list *l = &pc->lruvec.lists[kind];
 	uint32_t prev = CP_NIL, s, run_head = CP_NIL, run = 0, run_nr = 0;
-	uint64_t n = 0;
+	uint64_t n = 0, top = 0;
 
 	for (s = l->head; s != CP_NIL; s = pc->pages[s].next) {
 		const struct cp_page *p = &pc->pages[s];
@@ -594,6 +594,7 @@ static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uin
 			return false;
 		if (++n > l->nr_pages)
 			return false;
+		top += cp_lru_page_in_top_zone(pc, p);
 		/* a folio's pages are neighbours: a run of exactly nr pages */
 		head = cp_folio_head(pc, s);
 		if (head != run_head) {
@@ -607,7 +608,8 @@ static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uin
 		prev = s;
 	}
 	*seen += n;
-	return run == run_nr && n == l->nr_pages && l->tail == prev;
+	return run == run_nr && n == l->nr_pages && top == l->nr_top_zone_pages &&
+	       l->tail == prev;
 }
 
 bool cp_pagecache_check(const struct cp_pagecache *pc)

@@ -63,6 +63,9 @@ struct cp_page {
 struct cp_lru_list {
 	uint32_t head, tail;
 	uint64_t nr_pages;
+	/* of those, pages in the top zone (Normal; all of them with one
+	 * zone): the rest is what lruvec_lru_size(lruvec, lru, DMA32) sees */
+	uint64_t nr_top_zone_pages;
 };
 
 enum cp_lru_kind { CP_LRU_INACTIVE_FILE, CP_LRU_ACTIVE_FILE, CP_NR_LRU };

@@ -45,23 +45,24 @@ void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecac
 	r->vm.vmstat = vmstat;
 	r->vm.profile = profile;
 	r->kswapd_sleeping = true;
+	r->kswapd_highest_zoneidx = CP_KSWAPD_ZONE_UNSET;
 }
 
 /* pgdat_balanced() (6.1) / zone_balanced() over the eligible zones
  * (since 4.8, "mm, vmscan: make kswapd reclaim in terms of nodes": a
  * node is balanced when any eligible zone is; 4.11 keeps that rule,
- * without boosts): the node is balanced when ANY zone the
- * allocations may use passes zone_watermark_ok_safe() at its high
- * watermark (+ its boost) for the order, with highest_zoneidx Normal:
- * a lower zone's lowmem_reserve counts against it. */
-bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order)
+ * without boosts): the node is balanced when ANY zone up to
+ * highest_zoneidx passes zone_watermark_ok_safe() at its high watermark
+ * (+ its boost) for the order, a zone below highest_zoneidx also
+ * keeping its lowmem_reserve. */
+bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx)
 {
 	const struct cp_mem *m = r->mem;
 	unsigned i;
 
-	for (i = 0; i < m->nr_zones; i++) {
+	for (i = 0; i < m->nr_zones && i <= highest_zoneidx; i++) {
 		const struct cp_mem_zone *z = &m->zones[i];
-		uint64_t mark = cp_zone_wmark_high(z) + (i + 1 < m->nr_zones ? z->lowmem_reserve : 0);
+		uint64_t mark = cp_zone_wmark_high(z) + (i < highest_zoneidx ? z->lowmem_reserve : 0);
 
 		if (order == 0 ? z->free_pages > mark : cp_mem_zone_watermark_ok(m, i, order, mark))
 			return true;
@@ -69,10 +70,15 @@ bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order)
 	return false;
 }
 
-/* pgdat_watermark_boosted(): any zone boosted. */
-bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r)
+/* pgdat_watermark_boosted(): any zone up to highest_zoneidx boosted. */
+bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r, unsigned highest_zoneidx)
 {
-	return cp_mem_boost_pages(r->mem) != 0;
+	unsigned i;
+
+	for (i = 0; i < r->mem->nr_zones && i <= highest_zoneidx; i++)
+		if (r->mem->zones[i].buddy.watermark_boost)
+			return true;
+	return false;
 }
 
 void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order)
@@ -98,9 +104,10 @@ static bool kswapd_shrink_node(struct cp_reclaim *r, struct cp_scan_control *sc,
 {
 	unsigned i;
 
-	/* each zone's high watermark (+ boost), at least SWAP_CLUSTER_MAX */
+	/* each eligible zone's high watermark (+ boost), at least
+	 * SWAP_CLUSTER_MAX */
 	sc->nr_to_reclaim = 0;
-	for (i = 0; i < r->mem->nr_zones; i++) {
+	for (i = 0; i < r->mem->nr_zones && (!sc->zone_limited || i <= sc->reclaim_idx); i++) {
 		uint64_t high = cp_zone_wmark_high(&r->mem->zones[i]);
 
 		sc->nr_to_reclaim += high > CP_SWAP_CLUSTER_MAX ? high : CP_SWAP_CLUSTER_MAX;
@@ -111,8 +118,8 @@ static bool kswapd_shrink_node(struct cp_reclaim *r, struct cp_scan_control *sc,
 	return sc->nr_scanned >= sc->nr_to_reclaim;
 }
 
-uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_ctx *ctx,
-			  unsigned *reclaim_order)
+uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx,
+			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order)
 {
 	struct cp_scan_control sc = {
 		.gfp = CP_GFP_KERNEL,
@@ -125,7 +132,12 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_
 	uint64_t boost = 0, nr_boost_reclaim;
 	unsigned i;
 
-	for (i = 0; i < r->mem->nr_zones; i++) {
+	if (highest_zoneidx > cp_reclaim_top_zone(r))
+		highest_zoneidx = cp_reclaim_top_zone(r);
+	/* sc.reclaim_idx = highest_zoneidx: the eligible zones */
+	sc.reclaim_idx = highest_zoneidx;
+	sc.zone_limited = highest_zoneidx < cp_reclaim_top_zone(r);
+	for (i = 0; i <= highest_zoneidx; i++) {
 		zone_boosts[i] = r->mem->zones[i].buddy.watermark_boost;
 		boost += zone_boosts[i];
 	}
@@ -142,7 +154,7 @@ restart:
 	do {
 		uint64_t before = sc.nr_reclaimed, nr_reclaimed;
 		bool raise_priority = true;
-		bool balanced = cp_pgdat_balanced(r, order);
+		bool balanced = cp_pgdat_balanced(r, order, highest_zoneidx);
 
 		if (!balanced && nr_boost_reclaim) {
 			nr_boost_reclaim = 0;
@@ -164,8 +176,8 @@ restart:
 			sc.priority--;
 	} while (sc.priority >= 1);
 	if (boost) {
-		/* each zone drops the boost it had at the start */
-		for (i = 0; i < r->mem->nr_zones; i++) {
+		/* each eligible zone drops the boost it had at the start */
+		for (i = 0; i <= highest_zoneidx; i++) {
 			struct cp_buddy *b = &r->mem->zones[i].buddy;
 
 			b->watermark_boost -= b->watermark_boost < zone_boosts[i] ? b->watermark_boost
@@ -219,19 +231,24 @@ uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *
 	return do_try_to_free_pages(r, &sc);
 }
 
-/* wakeup_kswapd(): remember the order; wake a sleeping kswapd unless the
- * zone is balanced at that order and not boosted (then the kernel wakes
- * kcompactd for an allocation without __GFP_DIRECT_RECLAIM; the hook has
- * no gfp: SIMPLIFIED, not modelled). */
-static void hook_wake(void *priv, unsigned order)
+/* wakeup_kswapd(): remember the order and the highest zone index (the
+ * largest since kswapd last read them); wake a sleeping kswapd unless
+ * the zones up to highest_zoneidx are balanced at that order and not
+ * boosted (then the kernel wakes kcompactd for an allocation without
+ * __GFP_DIRECT_RECLAIM; the hook has no gfp: SIMPLIFIED, not modelled). */
+static void hook_wake(void *priv, unsigned order, unsigned highest_zoneidx)
 {
 	struct cp_reclaim *r = priv;
 
+	if (r->kswapd_highest_zoneidx == CP_KSWAPD_ZONE_UNSET ||
+	    r->kswapd_highest_zoneidx < highest_zoneidx)
+		r->kswapd_highest_zoneidx = highest_zoneidx;
 	if (r->kswapd_order < order)
 		r->kswapd_order = order;
 	if (!r->kswapd_sleeping)
 		return;
-	if (cp_pgdat_balanced(r, order) && !cp_pgdat_watermark_boosted(r))
+	if (cp_pgdat_balanced(r, order, highest_zoneidx) &&
+	    !cp_pgdat_watermark_boosted(r, highest_zoneidx))
 		return;
 	r->nr_kswapd_wakeups[order]++;
 	r->kswapd_wanted = true;

@@ -12,6 +12,8 @@
 #include "model/memory.h"
 #include "model/vmscan.h"
 
+#define CP_KSWAPD_ZONE_UNSET UINT32_MAX
+
 struct cp_reclaim {
 	struct cp_vmscan vm;
 	struct cp_mem *mem;
@@ -24,6 +26,10 @@ struct cp_reclaim {
 	 * without an actor it stays true) */
 	bool kswapd_sleeping;
 	unsigned kswapd_order;   /* pgdat->kswapd_order: the largest order asked */
+	/* pgdat->kswapd_highest_zoneidx: the highest zone (cp_mem.zones[]
+	 * index) any wake-up since kswapd last read it asked for, or
+	 * CP_KSWAPD_ZONE_UNSET (the kernel's MAX_NR_ZONES) */
+	unsigned kswapd_highest_zoneidx;
 	/* wakeup_kcompactd(pgdat, order); NULL: compaction not installed */
 	void (*wake_kcompactd)(void *priv, unsigned order);
 	void *wake_kcompactd_priv;
@@ -38,17 +44,27 @@ void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecac
 /* Install r as the allocator's reclaim (cp_mem_set_hooks). */
 void cp_reclaim_install(struct cp_reclaim *r);
 
-/* pgdat_balanced(pgdat, order): the high watermark (with any boost) is
- * met for an allocation of this order - for order > 0 a free block of
- * at least that order must exist. */
-bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order);
+/* pgdat_balanced(pgdat, order, highest_zoneidx): some zone up to
+ * highest_zoneidx meets its high watermark (with its boost, and a lower
+ * zone's lowmem_reserve against highest_zoneidx) for an allocation of
+ * this order - for order > 0 a free block of at least that order must
+ * exist there. */
+bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx);
 
 /* wakeup_kcompactd(pgdat, order) through r->wake_kcompactd, if set
  * (kswapd_try_to_sleep() calls it with the order kswapd was asked for). */
 void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order);
 
-/* pgdat_watermark_boosted(): the zone's watermarks carry a boost. */
-bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r);
+/* pgdat_watermark_boosted(): a zone up to highest_zoneidx carries a
+ * watermark boost. */
+bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r, unsigned highest_zoneidx);
+
+/* The top zone's index: the highest_zoneidx of every allocation the
+ * model makes (and of direct reclaim). */
+static inline unsigned cp_reclaim_top_zone(const struct cp_reclaim *r)
+{
+	return r->mem->nr_zones - 1;
+}
 
 /*
  * balance_pgdat(pgdat, order): kswapd's pass. From DEF_PRIORITY down,
@@ -60,11 +76,14 @@ bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r);
  * boosted zone (5.0+) is reclaimed until the boost's worth of pages is
  * freed even when balanced, never below priority DEF_PRIORITY - 2, and
  * the boost is cleared at the end; an unbalanced zone drops the boost
- * reclaim and restarts. ctx is kswapd's (GFP_KERNEL). Returns the pages
- * reclaimed; *reclaim_order (may be NULL) gets sc.order at the end.
+ * reclaim and restarts. Only zones up to highest_zoneidx count (balance,
+ * boosts, the target) and sc.reclaim_idx = highest_zoneidx: the LRU
+ * scan skips the pages of higher zones (isolate_lru_folios). ctx is
+ * kswapd's (GFP_KERNEL). Returns the pages reclaimed; *reclaim_order
+ * (may be NULL) gets sc.order at the end.
  */
-uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, struct cp_alloc_ctx *ctx,
-			  unsigned *reclaim_order);
+uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx,
+			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order);
 
 /*
  * do_try_to_free_pages(): direct reclaim in the allocating task's context:

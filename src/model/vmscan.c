@@ -77,13 +77,21 @@ static void count_scan(struct cp_vmscan *vm, struct cp_scan_control *sc, uint64_
  * its folio_nr_pages() against nr and is taken whole, so the last one
  * may overshoot (a 512-page folio at the tail meets a 32-page batch at
  * once). out[] gets each folio's head slot (at most nr folios); *nr_folios
- * their number. Returns the pages taken (the kernel's nr_taken, equal to
- * nr_scanned here: nothing is skipped).
+ * their number. With sc->zone_limited, a folio in a zone above
+ * sc->reclaim_idx is skipped: not taken, not counted against nr, counted
+ * in *nr_scanned (the kernel's total_scan, which pgscan and pgrefill
+ * count) and in pgskip_<zone>, and moved to the head of the list (the
+ * kernel splices the skipped folios there after the walk, the last one
+ * skipped first; the walk ends when it comes back to them). Returns the
+ * pages taken.
  */
-static uint64_t isolate_lru_pages(struct cp_pagecache *pc, enum cp_lru_kind kind, unsigned nr,
-				  uint32_t *out, unsigned *nr_folios)
+static uint64_t isolate_lru_pages(struct cp_vmscan *vm, const struct cp_scan_control *sc,
+				  enum cp_lru_kind kind, unsigned nr, uint32_t *out,
+				  unsigned *nr_folios, uint64_t *nr_scanned)
 {
-	uint64_t taken = 0;
+	struct cp_pagecache *pc = vm->pc;
+	uint64_t taken = 0, skipped = 0;
+	uint32_t first_skipped = CP_NIL;
 	unsigned n = 0;
 
 	while (taken < nr) {
@@ -92,14 +100,28 @@ static uint64_t isolate_lru_pages(struct cp_pagecache *pc, enum cp_lru_kind kind
 		if (slot == CP_NIL)
 			break;
 		head = cp_folio_head(pc, slot);
+		if (head == first_skipped)
+			break; /* only skipped folios are left */
 		np = cp_folio_nr_pages(pc, head);
 		cp_lru_del_folio(pc, head);
+		if (sc->zone_limited &&
+		    cp_mem_pfn_zone(pc->mem, pc->pages[head].pfn) > sc->reclaim_idx) {
+			cp_lru_add_folio_head(pc, head);
+			if (first_skipped == CP_NIL)
+				first_skipped = head;
+			skipped += np;
+			continue;
+		}
 		for (i = 0; i < np; i++)
 			pc->pages[head + i].flags |= CP_PG_ISOLATED;
 		out[n++] = head;
 		taken += np;
 	}
+	/* only the top zone (Normal) is ever above a reclaim_idx */
+	if (skipped)
+		cp_count(vm->vmstat, CP_VM_PGSKIP_NORMAL, skipped);
 	*nr_folios = n;
+	*nr_scanned = taken + skipped;
 	return taken;
 }
 
@@ -112,12 +134,13 @@ uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 
 	cp_lru_add_drain(pc, sc->ctx ? sc->ctx->cpu : 0);
 	while (done < nr_to_scan) {
-		uint64_t want = nr_to_scan - done, n;
+		uint64_t want = nr_to_scan - done, n, scanned;
 		unsigned nf, i, j;
 
-		n = isolate_lru_pages(pc, CP_LRU_ACTIVE_FILE,
+		n = isolate_lru_pages(vm, sc, CP_LRU_ACTIVE_FILE,
 				      want < CP_SWAP_CLUSTER_MAX ? (unsigned)want : CP_SWAP_CLUSTER_MAX,
-				      slots, &nf);
+				      slots, &nf, &scanned);
+		cp_count(vm->vmstat, CP_VM_PGREFILL, scanned);
 		if (n == 0)
 			break;
 		/* each folio is deactivated as a unit and keeps its order
@@ -134,7 +157,6 @@ uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 			}
 			cp_lru_add_folio_head(pc, head);
 		}
-		cp_count(vm->vmstat, CP_VM_PGREFILL, n);
 		cp_count(vm->vmstat, CP_VM_PGDEACTIVATE, n);
 		if (sc->ctx && sc->ctx->work)
 			sc->ctx->work->nr_scanned_pages += n;
@@ -149,12 +171,13 @@ uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 	struct cp_pagecache *pc = vm->pc;
 	uint32_t slots[CP_SWAP_CLUSTER_MAX];
 	unsigned nf, i, j;
-	uint64_t n;
+	uint64_t n, scanned;
 
 	cp_lru_add_drain(pc, sc->ctx ? sc->ctx->cpu : 0);
 	if (nr_to_scan > CP_SWAP_CLUSTER_MAX)
 		nr_to_scan = CP_SWAP_CLUSTER_MAX;
-	n = isolate_lru_pages(pc, CP_LRU_INACTIVE_FILE, (unsigned)nr_to_scan, slots, &nf);
+	n = isolate_lru_pages(vm, sc, CP_LRU_INACTIVE_FILE, (unsigned)nr_to_scan, slots, &nf,
+			      &scanned);
 	/* shrink_page_list() / shrink_folio_list(): clean, unmapped:
 	 * reclaim, referenced or not; the folio leaves whole */
 	for (i = 0; i < nf; i++) {
@@ -164,8 +187,10 @@ uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 			pc->pages[head + j].flags &= (uint8_t)~(CP_PG_ISOLATED | CP_PG_REFERENCED);
 		cp_pagecache_evict_folio(pc, head);
 	}
+	/* sc->nr_scanned: the pages shrink_folio_list() saw; pgscan: all
+	 * the isolation walked past */
 	sc->nr_scanned += n;
-	count_scan(vm, sc, n, n);
+	count_scan(vm, sc, scanned, n);
 	return n;
 }
 
@@ -181,7 +206,10 @@ static uint64_t shrink_lruvec(struct cp_vmscan *vm, struct cp_scan_control *sc)
 	int k;
 
 	for (k = 0; k < CP_NR_LRU; k++) {
-		size[k] = cp_lru_size(pc, (enum cp_lru_kind)k);
+		/* lruvec_lru_size(lruvec, lru, sc->reclaim_idx): the eligible
+		 * zones' pages only */
+		size[k] = sc->zone_limited ? cp_lru_size_below_top_zone(pc, (enum cp_lru_kind)k)
+					   : cp_lru_size(pc, (enum cp_lru_kind)k);
 		nr[k] = size[k] >> sc->priority;
 		/* force_scan: memcg reclaim always scans something */
 		if (!nr[k] && sc->target_memcg)

@@ -27,6 +27,11 @@ struct cp_scan_control {
 	bool is_kswapd;
 	bool may_deactivate_file; /* 6.1 prepare_scan_count() */
 	struct cp_alloc_ctx *ctx; /* reclaimer: CPU for lru_add_drain, work counters */
+	/* sc->reclaim_idx below the top zone (kswapd woken for a lower
+	 * zone): isolation skips the pages of zones above reclaim_idx
+	 * (cp_mem.zones[] index). false: every zone is eligible. */
+	bool zone_limited;
+	unsigned reclaim_idx;
 };
 
 struct cp_vmscan {

@@ -51,6 +51,7 @@
 	X(PGREFILL, "pgrefill") \
 	X(PGSCAN_DIRECT, "pgscan_direct") \
 	X(PGSCAN_KSWAPD, "pgscan_kswapd") \
+	X(PGSKIP_NORMAL, "pgskip_normal") \
 	X(PGSTEAL_DIRECT, "pgsteal_direct") \
 	X(PGSTEAL_KSWAPD, "pgsteal_kswapd") \
 	X(SLABS_SCANNED, "slabs_scanned") \

@@ -36,6 +36,9 @@ struct kswapd {
 	unsigned failures;
 	unsigned alloc_order;   /* the order the last balance_pgdat() was asked */
 	unsigned reclaim_order; /* sc.order balance_pgdat() ended at */
+	/* the highest_zoneidx of the last pass (kswapd() keeps it when no
+	 * wake-up since asked for one: kswapd_highest_zoneidx(pgdat, prev)) */
+	unsigned highest_zoneidx;
 	bool ran;               /* balance_pgdat() ran since the last wake-up */
 };
 
@@ -75,17 +78,22 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 
 	(void)e;
 	r->kswapd_sleeping = false;
-	if (k->ran && cp_pgdat_balanced(r, k->reclaim_order)) {
+	if (k->ran && cp_pgdat_balanced(r, k->reclaim_order, k->highest_zoneidx)) {
 		k->failures = 0;
 		kswapd_sleep(k, out);
 		return 0;
 	}
-	/* kswapd(): the order asked since the last pass, then reset */
+	/* kswapd(): the order and highest zone asked since the last pass,
+	 * then reset (an unset zone index keeps the previous one) */
 	alloc_order = r->kswapd_order;
 	r->kswapd_order = 0;
+	if (r->kswapd_highest_zoneidx != CP_KSWAPD_ZONE_UNSET)
+		k->highest_zoneidx = r->kswapd_highest_zoneidx;
+	r->kswapd_highest_zoneidx = CP_KSWAPD_ZONE_UNSET;
 	cp_task_begin(&k->task);
 	k->alloc_order = alloc_order;
-	reclaimed = cp_balance_pgdat(r, alloc_order, &k->task.ctx, &k->reclaim_order);
+	reclaimed = cp_balance_pgdat(r, alloc_order, k->highest_zoneidx, &k->task.ctx,
+				     &k->reclaim_order);
 	cp_task_end(&k->task, &work, now_ns, out);
 	k->ran = true;
 	if (reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
@@ -237,6 +245,8 @@ int cp_daemons_start(struct cp_world *w)
 			 &w->kswapd_waker);
 	if (rc)
 		return rc;
+	/* kswapd() starts with highest_zoneidx MAX_NR_ZONES - 1: the top */
+	d->kswapd.highest_zoneidx = cp_reclaim_top_zone(&w->reclaim);
 	w->reclaim.wake_kswapd = cp_engine_waker_wake;
 	w->reclaim.wake_priv = &w->kswapd_waker;
 	rc = add_sleeper(w, &kcompactd_ops, &d->kcompactd, &d->kcompactd.task, "kcompactd0",

@@ -155,7 +155,7 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 		case 4: /* kswapd, when woken; else every 8th time compact the
 			 * whole zone (no draw: the other operations stay) */
 			if (w->r.kswapd_wanted)
-				cp_balance_pgdat(&w->r, w->r.kswapd_order, &kern, NULL);
+				cp_balance_pgdat(&w->r, w->r.kswapd_order, cp_reclaim_top_zone(&w->r), &kern, NULL);
 			else if (op % 8 == 0)
 				cp_compact_zone(&w->c, 0, CP_COMPACT_ORDER_ALL,
 						CP_MIGRATE_MODE_SYNC_LIGHT, 1, NULL);

@@ -42,10 +42,11 @@ struct fixture {
 	unsigned last_wake_order;
 };
 
-static void fake_wake_kswapd(void *priv, unsigned order)
+static void fake_wake_kswapd(void *priv, unsigned order, unsigned highest_zoneidx)
 {
 	struct fixture *f = priv;
 
+	(void)highest_zoneidx;
 	f->nr_wakes++;
 	f->last_wake_order = order;
 }

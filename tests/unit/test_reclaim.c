@@ -55,14 +55,16 @@ struct rig {
 	struct cp_alloc_ctx reader;
 };
 
-/* total pages of RAM, min_free_kbytes fixed so watermarks are round:
- * min = 256, tmp = max(64, total * 10 / 10000). */
-static struct rig *rig_new(const char *profile, uint64_t total_pages)
+/* total pages of RAM (the first dma32_pages of them ZONE_DMA32; 0: one
+ * zone), min_free_kbytes fixed so watermarks are round: min = 256 split
+ * by zone size, tmp = max(min / 4, zone pages * 10 / 10000). */
+static struct rig *rig_new_zones(const char *profile, uint64_t total_pages, uint64_t dma32_pages)
 {
 	struct rig *g = calloc(1, sizeof(*g));
 	struct cp_mem_params mp = {
 		.total_pages = total_pages, .min_free_kbytes = 1024, .watermark_scale_factor = 10,
 		.min_free_kbytes_max = 65536, .memcg_reclaim_retries = 5, .max_reclaim_retries = 16,
+		.dma32_pages = dma32_pages,
 	};
 	struct cp_pagecache_params pp = { .nr_cpus = 2 };
 
@@ -84,6 +86,11 @@ static struct rig *rig_new(const char *profile, uint64_t total_pages)
 					       .work = &g->kswapd_work };
 	g->reader = (struct cp_alloc_ctx){ .gfp = CP_GFP_NOFS, .cpu = 0 };
 	return g;
+}
+
+static struct rig *rig_new(const char *profile, uint64_t total_pages)
+{
+	return rig_new_zones(profile, total_pages, 0);
 }
 
 static void rig_free(struct rig *g)
@@ -116,8 +123,8 @@ static void kswapd_stops_at_high_watermark(void **state)
 	assert_int_equal(high, 456);
 	fill(g, 99700); /* leaves 300 free: below low */
 	assert_true(g->r.kswapd_wanted);
-	assert_true(cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL) > 0);
-	assert_true(cp_pgdat_balanced(&g->r, 0));
+	assert_true(cp_balance_pgdat(&g->r, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, NULL) > 0);
+	assert_true(cp_pgdat_balanced(&g->r, 0, cp_reclaim_top_zone(&g->r)));
 	/* it stops early: no more than one kswapd_shrink_node target
 	 * (max(high, 32) = 456) beyond what was needed */
 	assert_true(g->mem.free_pages <= high + 456 + 32);
@@ -197,7 +204,7 @@ static uint64_t cyclic_read(struct rig *g, uint32_t id, uint32_t nr_pages, int p
 			}
 			cp_mark_page_accessed(&g->pc, slot, 0);
 			if (g->r.kswapd_wanted)
-				cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
+				cp_balance_pgdat(&g->r, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, NULL);
 		}
 		hits_per_pass[pass] = hits;
 	}
@@ -338,15 +345,15 @@ static void kswapd_high_order_reclaims_compact_gap_then_stops(void **state)
 
 	(void)state;
 	fragment(g, 24000);
-	assert_true(cp_pgdat_balanced(&g->r, 0));
-	assert_false(cp_pgdat_balanced(&g->r, 9));
-	assert_int_equal(cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL), 0);
-	reclaimed = cp_balance_pgdat(&g->r, 9, &g->kswapd_ctx, &order);
+	assert_true(cp_pgdat_balanced(&g->r, 0, cp_reclaim_top_zone(&g->r)));
+	assert_false(cp_pgdat_balanced(&g->r, 9, cp_reclaim_top_zone(&g->r)));
+	assert_int_equal(cp_balance_pgdat(&g->r, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, NULL), 0);
+	reclaimed = cp_balance_pgdat(&g->r, 9, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, &order);
 	assert_int_equal(order, 0);
 	assert_true(reclaimed >= 1024);
 	/* it stopped at the first check after the gap: less than twice it */
 	assert_true(reclaimed < 2048);
-	assert_false(cp_pgdat_balanced(&g->r, 9));
+	assert_false(cp_pgdat_balanced(&g->r, 9, cp_reclaim_top_zone(&g->r)));
 	assert_true(cp_pagecache_check(&g->pc));
 	rig_free(g);
 }
@@ -360,16 +367,16 @@ static void wakeup_kswapd_skips_a_balanced_unboosted_zone(void **state)
 	struct cp_mem_hooks *h = &g->mem.hooks;
 
 	(void)state;
-	h->wake_kswapd(h->priv, 9); /* all free: order-10 blocks */
+	h->wake_kswapd(h->priv, 9, 0); /* all free: order-10 blocks */
 	assert_false(g->r.kswapd_wanted);
 	assert_int_equal(g->r.kswapd_order, 9);
 	g->mem.zones[0].buddy.watermark_boost = 512;
-	h->wake_kswapd(h->priv, 0);
+	h->wake_kswapd(h->priv, 0, 0);
 	assert_true(g->r.kswapd_wanted);
 	assert_int_equal(g->r.kswapd_order, 9);
 	g->r.kswapd_wanted = false;
 	g->r.kswapd_sleeping = false;
-	h->wake_kswapd(h->priv, 3);
+	h->wake_kswapd(h->priv, 3, 0);
 	assert_false(g->r.kswapd_wanted);
 	assert_int_equal(g->r.kswapd_order, 9);
 	rig_free(g);
@@ -387,9 +394,48 @@ static void boosted_kswapd_reclaims_the_boost_at_priority_10_or_above(void **sta
 	(void)state;
 	fill(g, 99000); /* 1000 free: above high 456 */
 	g->mem.zones[0].buddy.watermark_boost = 200;
-	assert_true(cp_pgdat_balanced(&g->r, 0)); /* 1000 > 456 + 200 */
-	assert_int_equal(cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL), 264);
+	assert_true(cp_pgdat_balanced(&g->r, 0, cp_reclaim_top_zone(&g->r))); /* 1000 > 456 + 200 */
+	assert_int_equal(cp_balance_pgdat(&g->r, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, NULL), 264);
 	assert_int_equal(g->mem.zones[0].buddy.watermark_boost, 0);
+	rig_free(g);
+}
+
+/*
+ * kswapd woken for DMA32 (a boost there: highest_zoneidx 0) reclaims
+ * DMA32's pages only: sc.reclaim_idx = DMA32, isolate_lru_folios skips
+ * the Normal folios (counted in pgscan_kswapd and pgskip_normal, moved
+ * to the list head) and lruvec_lru_size(.., DMA32) counts DMA32's pages.
+ * 100000 pages, 50000 DMA32: each zone min 128, low 178, high 228,
+ * DMA32's reserve 50000 / 256 = 195. 99000 pages filled: Normal's
+ * 49822 first (to low 178), then 49178 in DMA32 (822 free), oldest
+ * (Normal) at the inactive tail. DMA32 boost 100: balanced for DMA32
+ * (822 > 228 + 100), the boost is reclaimed: priority 12 scans 49178 >>
+ * 12 = 12 DMA32 pages after skipping all 49822 Normal ones; 11: 49166 >>
+ * 11 = 24; 10: 49142 >> 10 = 47, boost left 17; the floor keeps 10:
+ * 49095 >> 10 = 47. 130 reclaimed, all DMA32; Normal's boost stays.
+ */
+static void kswapd_for_dma32_skips_normal_pages_and_counts_them(void **state)
+{
+	struct rig *g = rig_new_zones("linux-6.1", 100000, 50000);
+
+	(void)state;
+	assert_int_equal(g->mem.nr_zones, 2);
+	assert_int_equal(g->mem.zones[0].wmark.high, 228);
+	assert_int_equal(g->mem.zones[0].lowmem_reserve, 195);
+	fill(g, 99000);
+	assert_int_equal(g->mem.zones[1].free_pages, 178);
+	assert_int_equal(g->mem.zones[0].free_pages, 822);
+	g->mem.zones[0].buddy.watermark_boost = 100;
+	g->mem.zones[1].buddy.watermark_boost = 300;
+	assert_int_equal(cp_balance_pgdat(&g->r, 0, 0, &g->kswapd_ctx, NULL), 130);
+	assert_int_equal(g->mem.zones[0].free_pages, 822 + 130);
+	assert_int_equal(g->mem.zones[1].free_pages, 178);
+	assert_int_equal(g->vs.v[CP_VM_PGSKIP_NORMAL], 49822);
+	assert_int_equal(g->vs.v[CP_VM_PGSCAN_KSWAPD], 49822 + 130);
+	assert_int_equal(g->vs.v[CP_VM_PGSTEAL_KSWAPD], 130);
+	assert_int_equal(g->mem.zones[0].buddy.watermark_boost, 0);
+	assert_int_equal(g->mem.zones[1].buddy.watermark_boost, 300);
+	assert_true(cp_pagecache_check(&g->pc));
 	rig_free(g);
 }
 
@@ -415,10 +461,10 @@ static void boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order(void **stat
 	nr_kcompactd_wakes = 0;
 	g->r.wake_kcompactd = record_kcompactd;
 	fill(g, 99000);
-	cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
+	cp_balance_pgdat(&g->r, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, NULL);
 	assert_int_equal(nr_kcompactd_wakes, 0);
 	g->mem.zones[0].buddy.watermark_boost = 200;
-	cp_balance_pgdat(&g->r, 0, &g->kswapd_ctx, NULL);
+	cp_balance_pgdat(&g->r, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, NULL);
 	assert_int_equal(nr_kcompactd_wakes, 1);
 	assert_int_equal(kcompactd_orders[0], 9);
 	rig_free(g);
@@ -427,6 +473,7 @@ static void boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order(void **stat
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kswapd_for_dma32_skips_normal_pages_and_counts_them),
 		cmocka_unit_test(kswapd_stops_at_high_watermark),
 		cmocka_unit_test(direct_reclaim_frees_at_least_32_pages),
 		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),

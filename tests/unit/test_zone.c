@@ -110,12 +110,14 @@ static void zone_split_gives_dma32_first_then_normal(void **state)
 
 struct zlog {
 	int wakeups;
+	unsigned last_zoneidx;
 	int direct;
 };
 
-static void zfake_wake(void *priv, unsigned order)
+static void zfake_wake(void *priv, unsigned order, unsigned highest_zoneidx)
 {
 	(void)order;
+	((struct zlog *)priv)->last_zoneidx = highest_zoneidx;
 	((struct zlog *)priv)->wakeups++;
 }
 
@@ -333,6 +335,39 @@ static void slow_path_falls_back_in_normal_without_nofragment(void **state)
 	cp_mem_release(&m);
 }
 
+/* rmqueue(): a boost flagged in a zone wakes kswapd for that zone,
+ * wakeup_kswapd(zone, 0, 0, zone_idx(zone)): with Normal full the page
+ * comes from DMA32, whose flag was set, so kswapd is asked for DMA32
+ * (index 0). The slow path's wake_all_kswapds() asks for the
+ * allocation's highest zone, Normal (index 1): DMA32 at 24 free fails
+ * low (24 < 20 + 8 + 1) and min (24 < 16 + 8 + 1). */
+static void boost_wakes_kswapd_for_its_zone_slow_path_for_normal(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KSWAPD_RECLAIM };
+	uint32_t pfn;
+	bool split;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2048), 0);
+	m.zones[0].buddy.boosted = true;
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), 0);
+	assert_true(pfn < 2048);
+	assert_int_equal(log.wakeups, 1);
+	assert_int_equal(log.last_zoneidx, 0);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2047 - 24), 0);
+	assert_int_equal(m.zones[0].free_pages, 24);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), -CP_ENOSPC);
+	assert_int_equal(log.wakeups, 2);
+	assert_int_equal(log.last_zoneidx, 1);
+	cp_mem_release(&m);
+}
+
 /* pgdat_balanced() (6.1) and balance_pgdat()'s zone loop (4.8+, so
  * 4.11): any zone balanced at high (+ boost) for highest_zoneidx Normal
  * balances the node. Normal at 0 free (< high 24) and DMA32 at 33 >
@@ -350,13 +385,13 @@ static void pgdat_balanced_when_only_dma32_is_at_high(void **state)
 	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2048 + 2015), 0);
 	assert_int_equal(m.zones[1].free_pages, 0);
 	assert_int_equal(m.zones[0].free_pages, 33);
-	assert_true(cp_pgdat_balanced(&r, 0));
+	assert_true(cp_pgdat_balanced(&r, 0, 1));
 	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 1), 0);
-	assert_false(cp_pgdat_balanced(&r, 0));
+	assert_false(cp_pgdat_balanced(&r, 0, 1));
 	/* a boost on Normal alone: pgdat_watermark_boosted() */
-	assert_false(cp_pgdat_watermark_boosted(&r));
+	assert_false(cp_pgdat_watermark_boosted(&r, 1));
 	m.zones[1].buddy.watermark_boost = 5;
-	assert_true(cp_pgdat_watermark_boosted(&r));
+	assert_true(cp_pgdat_watermark_boosted(&r, 1));
 	cp_mem_release(&m);
 }
 
@@ -496,6 +531,7 @@ int main(void)
 		cmocka_unit_test(boosted_normal_sends_order0_to_dma32_without_reclaim),
 		cmocka_unit_test(nofragment_uses_dma32_before_fragmenting_normal),
 		cmocka_unit_test(slow_path_falls_back_in_normal_without_nofragment),
+		cmocka_unit_test(boost_wakes_kswapd_for_its_zone_slow_path_for_normal),
 		cmocka_unit_test(pgdat_balanced_when_only_dma32_is_at_high),
 		cmocka_unit_test(free_returns_page_to_its_zone),
 		cmocka_unit_test(mem_check_catches_zone_count_mismatch),
