@@ -231,6 +231,7 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		.size_is_available = cfg->confine == CP_CONFINE_GLOBAL && cfg->size_is_available,
 		/* one pcp per CPU of the machine (pcp.c) */
 		.nr_cpus = m->nr_cpus,
+		.pcp_auto_tune = cfg->kernel->pcp_auto_tune,
 		/* ZONE_DMA32 below Normal (zone.c); 0: one zone */
 		.dma32_pages = m->dma32_bytes / CP_PAGE_SIZE,
 	};
