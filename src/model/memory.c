@@ -65,7 +65,11 @@
  * does once per round, and - a model rule - before it would fail for
  * good, so no allocation fails while pcp lists hold pages. Frees use the
  * CPU cp_mem_set_cpu() names (the engine sets the running task's), as
- * the kernel uses the freeing CPU; allocations their ctx->cpu.
+ * the kernel uses the freeing CPU; allocations their ctx->cpu. With
+ * 6.7+ pcp auto-tuning (linux-6.x) get_page_from_freelist() also sets
+ * a zone's ZONE_BELOW_HIGH when the zone fails its high watermark, a
+ * bulk free that leaves the zone above it clears the flag, and
+ * cp_mem_vmstat_update() is the vmstat worker's decay_pcp_high().
  *
  * SIMPLIFIED: one node; ZONE_DMA is not modelled (zone.c: its
  * protection exceeds its pages); a count-only request of several pages

@@ -30,6 +30,32 @@
  * percpu_pagelist_high_fraction 0 (the zone's low watermark split over
  * the CPUs, at least 4 * batch), set by pageset_update().
  *
+ * 6.7+ (auto_tune; the linux-6.x profile; read in Debian's 6.12.117,
+ * mm/page_alloc.c, which has Huang Ying's series, plus 6.16's free_high
+ * threshold from the patch posting): high is per CPU and moves between
+ * high_min (zone_highsize() with fraction 0, the 6.1 high) and high_max
+ * (fraction 8: an eighth of the managed pages split over the CPUs);
+ * it starts at the boot value 0 clamped to high_min. nr_pcp_alloc():
+ * an order-0 refill is batch << alloc_factor, raised by one per refill
+ * while it fits max(high - count - batch, batch) (to 5) and capped
+ * there; high-order refills are batch; every refill raises high by its
+ * size unless the zone is ZONE_BELOW_HIGH; then max(b >> order, 2)
+ * blocks. free_unref_page_commit(): a free halves alloc_factor,
+ * free_count grows by the pages freed (to batch << 5) and an allocation
+ * halves it (rmqueue_pcplist); nr_pcp_high(): high-order frees after a
+ * high-order free with free_count >= batch + high_min / 2 (6.16) spill
+ * at once (free_high) and lower high by batch << 5; ZONE_RECLAIM_ACTIVE
+ * lowers high by max(free_count, batch) per free and spills at
+ * min(4 * batch, high); ZONE_BELOW_HIGH lowers it the same way and
+ * spills at max(count, high_min); otherwise a free at count >= high
+ * raises high to free_count + batch (need_high) and spills;
+ * nr_pcp_free(): clamp(free_count, batch, high - batch), or
+ * min(count, batch << 5) for free_high. decay_pcp_high() (vmstat
+ * worker, 1 s): high = max3(count - (batch << 5), high - high / 8,
+ * high_min), the excess freed batch at a time. ZONE_BELOW_HIGH is the
+ * caller's flag (memory.c: get_page_from_freelist sets it, a bulk free
+ * that leaves the zone above high clears it).
+ *
  * 4.11 (kernel_4_11): order 0 only, one list per migratetype;
  * zone_batchsize() caps at 512 KiB (128 pages) before the / 4, and
  * pageset_set_batch() sets high = 6 * batch. free_hot_cold_page() frees
@@ -63,6 +89,10 @@
  *   with the min watermark far above batch this never binds in a run.
  * - No vmstat refresh draining (drain_zone_pages), no trylock failures,
  *   no CPU hotplug; drain_all_pages runs at once.
+ * - auto_tune: PCPF_FREE_HIGH_BATCH (set when a CPU's cache slice
+ *   exceeds 3 * batch) is taken as clear; no 6.15 FPI_TRYLOCK frees;
+ *   decay runs for every CPU on one 1 s tick (the caller's), where each
+ *   CPU's vmstat worker decays its own lists when it runs.
  */
 #include "model/pcp.h"
 

@@ -103,9 +103,10 @@ void cp_pcp_release(struct cp_pcp *p);
 bool cp_pcp_allowed_order(const struct cp_pcp *p, unsigned order);
 
 /*
- * rmqueue_pcplist() on cpu: halve free_factor; when the (mt, order) list
- * is empty refill it with rmqueue_bulk(): up to batch >> order (at least
- * 2; 4.11 batch) blocks from the buddy (cp_buddy_alloc with
+ * rmqueue_pcplist() on cpu: halve free_factor (auto_tune: free_count);
+ * when the (mt, order) list is empty refill it with rmqueue_bulk(): up
+ * to batch >> order (at least 2; 4.11 batch; auto_tune nr_pcp_alloc())
+ * blocks from the buddy (cp_buddy_alloc with
  * alloc_flags, so fallbacks and boosts happen there), stopping at the
  * first failure, or when a block more would leave fewer than
  * keep_free_pages free in the buddy (a model guard, see pcp.c); then
@@ -120,7 +121,8 @@ int cp_pcp_alloc(struct cp_pcp *p, struct cp_buddy *b, int cpu, unsigned order,
  * free_unref_page() -> free_unref_page_commit() on cpu: the block goes
  * to the head of the list of (its pageblock's migratetype, order); when
  * the CPU's count reaches high, free_pcppages_bulk() gives nr_pcp_free()
- * pages (4.11: batch) back to the buddy. The block must be allocated in
+ * pages (4.11: batch) back to the buddy (auto_tune: the 6.7+
+ * nr_pcp_high() / nr_pcp_free() rules, see pcp.c). The block must be allocated in
  * the buddy at that order and allowed on pcp.
  */
 void cp_pcp_free(struct cp_pcp *p, struct cp_buddy *b, int cpu, uint32_t pfn, unsigned order);
