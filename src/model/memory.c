@@ -65,7 +65,11 @@
  * does once per round, and - a model rule - before it would fail for
  * good, so no allocation fails while pcp lists hold pages. Frees use the
  * CPU cp_mem_set_cpu() names (the engine sets the running task's), as
- * the kernel uses the freeing CPU; allocations their ctx->cpu.
+ * the kernel uses the freeing CPU; allocations their ctx->cpu. With
+ * 6.7+ pcp auto-tuning (linux-6.x) get_page_from_freelist() also sets
+ * a zone's ZONE_BELOW_HIGH when the zone fails its high watermark, a
+ * bulk free that leaves the zone above it clears the flag, and
+ * cp_mem_vmstat_update() is the vmstat worker's decay_pcp_high().
  *
  * SIMPLIFIED: one node; ZONE_DMA is not modelled (zone.c: its
  * protection exceeds its pages); a count-only request of several pages
@@ -369,6 +373,8 @@ static int place_block(struct cp_mem *m, struct cp_mem_zone *z, unsigned order,
 	return rc;
 }
 
+static bool zone_order_watermark_ok(const struct cp_mem_zone *z, unsigned order, uint64_t mark);
+
 /* __free_pages(): to the freeing CPU's pcp list of the pfn's zone
  * (free_unref_page) for the orders it takes, else to the zone
  * (__free_pages_ok). The pages become the zone's free pages. */
@@ -382,8 +388,15 @@ static void unplace_block(struct cp_mem *m, uint32_t pfn, unsigned order)
 
 	zone_credit(m, z, 1ull << order);
 	if (cp_pcp_allowed_order(&z->pcp, order)) {
+		uint64_t bulk = z->pcp.nr_bulk_frees;
+
 		cp_pcp_free(&z->pcp, &z->buddy, m->cpu, local, order);
 		pcp_sync(m, z, held);
+		/* free_unref_page_commit() (6.7+): a bulk free that leaves
+		 * the zone above its high watermark clears ZONE_BELOW_HIGH */
+		if (z->pcp.below_high && z->pcp.nr_bulk_frees != bulk &&
+		    zone_order_watermark_ok(z, 0, cp_zone_wmark_high(z)))
+			z->pcp.below_high = false;
 		count_events(m, &before);
 	} else {
 		rc = cp_buddy_free(&z->buddy, local, order, NULL);
@@ -410,6 +423,29 @@ uint64_t cp_mem_drain_all_pages(struct cp_mem *m)
 	count_events(m, &before);
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return n;
+}
+
+uint64_t cp_mem_vmstat_update(struct cp_mem *m)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < m->nr_zones; i++) {
+		struct cp_mem_zone *z = &m->zones[i];
+		uint64_t held = z->pcp.nr_held_pages;
+
+		if (!z->pcp.auto_tune)
+			continue;
+		n += cp_pcp_decay_high(&z->pcp, &z->buddy);
+		pcp_sync(m, z, held);
+	}
+	CP_DEBUG_CHECK(cp_mem_check(m));
+	return n;
+}
+
+bool cp_mem_pcp_auto_tune(const struct cp_mem *m)
+{
+	return m->nr_zones && m->zones[0].pcp.auto_tune;
 }
 
 static enum cp_migratetype owner_mt(unsigned owner)
@@ -635,6 +671,25 @@ static bool zone_attempt_ok(const struct cp_mem_zone *z, uint64_t mark, const st
 	return zone_order_watermark_ok(z, (unsigned)rq->folio_order, mark);
 }
 
+/* get_page_from_freelist() of 6.7+ (pcp auto-tuning): a zone that
+ * fails its high watermark (boost and reserve included, as the
+ * allocation's own test counts them) gets ZONE_BELOW_HIGH; a zone that
+ * passes it passes the allocation's mark too, so the choice of zone is
+ * unchanged. */
+static void note_below_high(const struct cp_mem *m, struct cp_mem_zone *z,
+			    const struct alloc_req *rq)
+{
+	uint64_t mark;
+
+	if (!z->pcp.auto_tune || z->pcp.below_high)
+		return;
+	mark = cp_zone_wmark_high(z);
+	if (z != &m->zones[m->nr_zones - 1])
+		mark += z->lowmem_reserve;
+	if (!zone_attempt_ok(z, mark, rq))
+		z->pcp.below_high = true;
+}
+
 /*
  * get_page_from_freelist(): walk the zonelist (Normal, then DMA32) and
  * take the allocation from the first zone whose watermark allows it and
@@ -664,6 +719,7 @@ static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum w
 		for (i = m->nr_zones; i-- > 0;) {
 			struct cp_mem_zone *z = &m->zones[i];
 
+			note_below_high(m, z, rq);
 			if (!zone_attempt_ok(z, zone_mark(m, z, k), rq))
 				continue;
 			if (!rq->place_one) {

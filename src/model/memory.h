@@ -122,6 +122,8 @@ struct cp_mem_params {
 	 * allocation and free goes to the buddy at once. Their rules
 	 * (orders, batch, high) follow buddy_4_11. */
 	unsigned nr_cpus;
+	/* 6.7+ pcp high auto-tuning (pcp.c; not with buddy_4_11) */
+	bool pcp_auto_tune;
 	/* NULL: every free page in the largest blocks (a machine just
 	 * booted). Else the free blocks below pageblock_order start as
 	 * measured (see cp_mem_init). */
@@ -250,6 +252,16 @@ void cp_mem_set_reclaim_active(struct cp_mem *m, bool active);
 /* drain_all_pages(): every per-CPU list back to the buddy; the pages
  * become free pages. Returns how many. */
 uint64_t cp_mem_drain_all_pages(struct cp_mem *m);
+
+/* refresh_cpu_vm_stats() -> decay_pcp_high() (6.7+, pcp auto-tuning;
+ * nothing otherwise): every zone's per-CPU high decays by an eighth
+ * towards high_min and the pages above it go back to the buddy (they
+ * become free pages). Returns how many. The engine calls it every
+ * sysctl_stat_interval (1 s). */
+uint64_t cp_mem_vmstat_update(struct cp_mem *m);
+
+/* The zones' per-CPU lists auto-tune their high (6.7+). */
+bool cp_mem_pcp_auto_tune(const struct cp_mem *m);
 
 /* Register a new owner (a slab cache). Returns its id (>= 0) or
  * -CP_ENOSPC when CP_MAX_OWNERS are in use. */

@@ -30,6 +30,32 @@
  * percpu_pagelist_high_fraction 0 (the zone's low watermark split over
  * the CPUs, at least 4 * batch), set by pageset_update().
  *
+ * 6.7+ (auto_tune; the linux-6.x profile; read in Debian's 6.12.117,
+ * mm/page_alloc.c, which has Huang Ying's series, plus 6.16's free_high
+ * threshold from the patch posting): high is per CPU and moves between
+ * high_min (zone_highsize() with fraction 0, the 6.1 high) and high_max
+ * (fraction 8: an eighth of the managed pages split over the CPUs);
+ * it starts at the boot value 0 clamped to high_min. nr_pcp_alloc():
+ * an order-0 refill is batch << alloc_factor, raised by one per refill
+ * while it fits max(high - count - batch, batch) (to 5) and capped
+ * there; high-order refills are batch; every refill raises high by its
+ * size unless the zone is ZONE_BELOW_HIGH; then max(b >> order, 2)
+ * blocks. free_unref_page_commit(): a free halves alloc_factor,
+ * free_count grows by the pages freed (to batch << 5) and an allocation
+ * halves it (rmqueue_pcplist); nr_pcp_high(): high-order frees after a
+ * high-order free with free_count >= batch + high_min / 2 (6.16) spill
+ * at once (free_high) and lower high by batch << 5; ZONE_RECLAIM_ACTIVE
+ * lowers high by max(free_count, batch) per free and spills at
+ * min(4 * batch, high); ZONE_BELOW_HIGH lowers it the same way and
+ * spills at max(count, high_min); otherwise a free at count >= high
+ * raises high to free_count + batch (need_high) and spills;
+ * nr_pcp_free(): clamp(free_count, batch, high - batch), or
+ * min(count, batch << 5) for free_high. decay_pcp_high() (vmstat
+ * worker, 1 s): high = max3(count - (batch << 5), high - high / 8,
+ * high_min), the excess freed batch at a time. ZONE_BELOW_HIGH is the
+ * caller's flag (memory.c: get_page_from_freelist sets it, a bulk free
+ * that leaves the zone above high clears it).
+ *
  * 4.11 (kernel_4_11): order 0 only, one list per migratetype;
  * zone_batchsize() caps at 512 KiB (128 pages) before the / 4, and
  * pageset_set_batch() sets high = 6 * batch. free_hot_cold_page() frees
@@ -63,6 +89,10 @@
  *   with the min watermark far above batch this never binds in a run.
  * - No vmstat refresh draining (drain_zone_pages), no trylock failures,
  *   no CPU hotplug; drain_all_pages runs at once.
+ * - auto_tune: PCPF_FREE_HIGH_BATCH (set when a CPU's cache slice
+ *   exceeds 3 * batch) is taken as clear; no 6.15 FPI_TRYLOCK frees;
+ *   decay runs for every CPU on one 1 s tick (the caller's), where each
+ *   CPU's vmstat worker decays its own lists when it runs.
  */
 #include "model/pcp.h"
 
@@ -99,6 +129,18 @@ uint32_t cp_pcp_zone_highsize(uint32_t batch, uint64_t low_wmark_pages, unsigned
 	return (uint32_t)high;
 }
 
+uint32_t cp_pcp_zone_highsize_max(uint32_t batch, uint64_t managed_pages, unsigned nr_cpus)
+{
+	/* MIN_PERCPU_PAGELIST_HIGH_FRACTION: an eighth of the zone */
+	uint64_t high = managed_pages / 8 / (nr_cpus ? nr_cpus : 1);
+
+	if (high < 4ull * batch)
+		high = 4ull * batch;
+	if (high > UINT32_MAX)
+		high = UINT32_MAX;
+	return (uint32_t)high;
+}
+
 int cp_pcp_init(struct cp_pcp *p, const struct cp_pcp_params *pp, struct cp_diag *diag)
 {
 	unsigned c, l;
@@ -127,9 +169,21 @@ int cp_pcp_init(struct cp_pcp *p, const struct cp_pcp_params *pp, struct cp_diag
 		p->batch = 1;
 	p->high = cp_pcp_zone_highsize(p->batch, pp->low_wmark_pages, pp->nr_cpus,
 				       pp->kernel_4_11);
-	for (c = 0; c < p->nr_cpus; c++)
+	/* 6.7+ zone_set_pageset_high_and_batch() with
+	 * percpu_pagelist_high_fraction 0: high_min is the 6.1 high, high_max
+	 * the fraction-8 size; pcp->high starts at BOOT_PAGESET_HIGH (0),
+	 * clamped up to high_min at its first use */
+	p->auto_tune = pp->auto_tune && !pp->kernel_4_11;
+	p->high_min = p->high_max = p->high;
+	if (p->auto_tune)
+		p->high_max = cp_pcp_zone_highsize_max(p->batch, pp->managed_pages, pp->nr_cpus);
+	if (p->high_max < p->high_min)
+		p->high_max = p->high_min;
+	for (c = 0; c < p->nr_cpus; c++) {
+		p->cpus[c].high = p->high_min;
 		for (l = 0; l < CP_PCP_NR_LISTS; l++)
 			p->cpus[c].lists[l].head = p->cpus[c].lists[l].tail = CP_BUDDY_NONE;
+	}
 	return 0;
 }
 
@@ -293,6 +347,173 @@ static int64_t nr_pcp_free(struct cp_pcp_cpu *pc, uint32_t high, uint32_t batch,
 	return n;
 }
 
+/* ---- 6.7+ auto-tuning (auto_tune) -------------------------------------- */
+
+static uint32_t clamp_high(const struct cp_pcp *p, int64_t high)
+{
+	if (high < (int64_t)p->high_min)
+		return p->high_min;
+	if (high > (int64_t)p->high_max)
+		return p->high_max;
+	return (uint32_t)high;
+}
+
+/* nr_pcp_high() of 6.7+: the spill threshold of this free, and the
+ * stored high lowered under reclaim or below the high watermark, or
+ * raised to hold free_count + batch. */
+static uint64_t nr_pcp_high_tuned(struct cp_pcp *p, struct cp_pcp_cpu *pc, bool free_high)
+{
+	int64_t batch = p->batch, high, fc;
+
+	high = pc->high = clamp_high(p, pc->high);
+	if (high == 0)
+		return 0;
+	if (free_high) {
+		pc->high = clamp_high(p, high - (batch << CP_PCP_BATCH_SCALE_MAX));
+		return 0;
+	}
+	fc = (int64_t)pc->free_count > batch ? (int64_t)pc->free_count : batch;
+	if (p->reclaim_active) {
+		pc->high = clamp_high(p, high - fc);
+		return pc->high < 4 * batch ? pc->high : (uint64_t)(4 * batch);
+	}
+	if (p->high_min == p->high_max)
+		return (uint64_t)high;
+	if (p->below_high) {
+		pc->high = clamp_high(p, high - fc);
+		return pc->count > p->high_min ? pc->count : p->high_min;
+	}
+	if (pc->count >= (uint64_t)high && (int64_t)pc->high < (int64_t)pc->free_count + batch)
+		pc->high = clamp_high(p, (int64_t)pc->free_count + batch);
+	return (uint64_t)high;
+}
+
+/* nr_pcp_free() of 6.7+: the pages freed since the last allocation,
+ * leaving at least batch; free_high: up to batch << 5. */
+static int64_t nr_pcp_free_tuned(const struct cp_pcp *p, const struct cp_pcp_cpu *pc,
+				 uint64_t high, bool free_high)
+{
+	int64_t batch = p->batch, n = pc->free_count;
+
+	if (free_high)
+		return (int64_t)pc->count < (batch << CP_PCP_BATCH_SCALE_MAX)
+			       ? (int64_t)pc->count
+			       : batch << CP_PCP_BATCH_SCALE_MAX;
+	if ((int64_t)high < batch)
+		return 1;
+	if (n < batch)
+		n = batch;
+	if (n > (int64_t)high - batch)
+		n = (int64_t)high - batch;
+	return n;
+}
+
+/* free_unref_page_commit() of 6.7+ (6.16's free_high threshold), after
+ * the block went on its list. */
+static void free_commit_tuned(struct cp_pcp *p, struct cp_buddy *b, struct cp_pcp_cpu *pc,
+			      unsigned order, unsigned pi)
+{
+	uint32_t batch = p->batch;
+	bool free_high = false;
+	uint64_t high;
+
+	if (order && order <= CP_PCP_COSTLY_ORDER) {
+		/* SIMPLIFIED: PCPF_FREE_HIGH_BATCH (a CPU's cache slice
+		 * above 3 * batch) is taken as clear */
+		free_high = pc->free_count >= batch + p->high_min / 2 && pc->prev_free_high_order;
+		pc->prev_free_high_order = true;
+	} else {
+		pc->prev_free_high_order = false;
+	}
+	if (pc->free_count < batch << CP_PCP_BATCH_SCALE_MAX)
+		pc->free_count += 1u << order;
+	high = nr_pcp_high_tuned(p, pc, free_high);
+	if (pc->count >= high) {
+		p->nr_bulk_frees++;
+		p->nr_bulk_free_pages +=
+			bulk_free_6_1(p, b, pc, nr_pcp_free_tuned(p, pc, high, free_high), pi);
+	}
+}
+
+/* nr_pcp_alloc() of 6.7+: the refill of an empty list, in blocks;
+ * grows high and alloc_factor. */
+static uint32_t nr_pcp_alloc_tuned(struct cp_pcp *p, struct cp_pcp_cpu *pc, unsigned order)
+{
+	int64_t base = p->batch, batch, high, max_nr;
+
+	high = pc->high = clamp_high(p, pc->high);
+	if (high < base)
+		return 1;
+	batch = order ? base : base << pc->alloc_factor;
+	if (p->high_min != p->high_max && !p->below_high)
+		high = pc->high = clamp_high(p, high + batch);
+	if (order == 0) {
+		max_nr = high - (int64_t)pc->count - base;
+		if (max_nr < base)
+			max_nr = base;
+		if (batch <= max_nr && pc->alloc_factor < CP_PCP_BATCH_SCALE_MAX)
+			pc->alloc_factor++;
+		if (batch > max_nr)
+			batch = max_nr;
+	}
+	if (batch > 1) {
+		batch >>= order;
+		if (batch < 2)
+			batch = 2;
+	}
+	return (uint32_t)batch;
+}
+
+uint64_t cp_pcp_decay_high(struct cp_pcp *p, struct cp_buddy *b)
+{
+	uint64_t freed = 0;
+	unsigned c;
+
+	if (!p->auto_tune)
+		return 0;
+	for (c = 0; c < p->nr_cpus; c++) {
+		struct cp_pcp_cpu *pc = &p->cpus[c];
+		int64_t high = pc->high, to_drain;
+
+		if (high > (int64_t)p->high_min) {
+			int64_t a = (int64_t)pc->count - ((int64_t)p->batch << CP_PCP_BATCH_SCALE_MAX);
+			int64_t d = high - (high >> 3);
+
+			high = a > d ? a : d;
+			if (high < (int64_t)p->high_min)
+				high = p->high_min;
+			pc->high = (uint32_t)high;
+		}
+		to_drain = (int64_t)pc->count - (int64_t)pc->high;
+		while (to_drain > 0) {
+			int64_t n = to_drain < p->batch ? to_drain : p->batch;
+			uint64_t got = bulk_free_6_1(p, b, pc, n, 0);
+
+			freed += got;
+			to_drain -= n;
+		}
+	}
+	p->nr_decay_pages += freed;
+	return freed;
+}
+
+uint32_t cp_pcp_high(const struct cp_pcp *p, int cpu)
+{
+	if (cpu < 0 || (unsigned)cpu >= p->nr_cpus)
+		return 0;
+	return p->auto_tune ? p->cpus[cpu].high : p->high;
+}
+
+uint64_t cp_pcp_high_sum(const struct cp_pcp *p)
+{
+	uint64_t sum = 0;
+	unsigned c;
+
+	for (c = 0; c < p->nr_cpus; c++)
+		sum += cp_pcp_high(p, (int)c);
+	return sum;
+}
+
 void cp_pcp_free(struct cp_pcp *p, struct cp_buddy *b, int cpu, uint32_t pfn, unsigned order)
 {
 	struct cp_pcp_cpu *pc = pcp_cpu(p, cpu);
@@ -311,6 +532,12 @@ void cp_pcp_free(struct cp_pcp *p, struct cp_buddy *b, int cpu, uint32_t pfn, un
 			p->nr_bulk_frees++;
 			p->nr_bulk_free_pages += bulk_free_4_11(p, b, pc, p->batch);
 		}
+		return;
+	}
+	if (p->auto_tune) {
+		/* free_unref_page_commit(): a free shrinks the next refill */
+		pc->alloc_factor >>= 1;
+		free_commit_tuned(p, b, pc, order, pi);
 		return;
 	}
 	/* nr_pcp_high(): 0 when freeing high-order pages without allocating;
@@ -334,11 +561,16 @@ int cp_pcp_alloc(struct cp_pcp *p, struct cp_buddy *b, int cpu, unsigned order,
 	struct cp_pcp_list *l = &pc->lists[pindex(mt, order)];
 
 	CP_BUG_ON(!cp_pcp_allowed_order(p, order) || (unsigned)mt >= CP_MIGRATE_TYPES);
-	pc->free_factor >>= 1;
+	if (p->auto_tune)
+		pc->free_count >>= 1; /* rmqueue_pcplist() (6.7+) */
+	else
+		pc->free_factor >>= 1;
 	if (l->nr == 0) {
 		uint32_t batch = p->batch, i;
 
-		if (!p->kernel_4_11 && batch > 1) {
+		if (p->auto_tune) {
+			batch = nr_pcp_alloc_tuned(p, pc, order);
+		} else if (!p->kernel_4_11 && batch > 1) {
 			batch >>= order;
 			if (batch < 2)
 				batch = 2;
@@ -436,7 +668,8 @@ bool cp_pcp_check(const struct cp_pcp *p, const struct cp_buddy *b)
 				return false;
 			pages += (uint64_t)n << pindex_order(pi);
 		}
-		if (pages != pc->count)
+		if (pages != pc->count ||
+		    (p->auto_tune && (pc->high < p->high_min || pc->high > p->high_max)))
 			return false;
 		total += pages;
 	}

@@ -34,6 +34,11 @@ struct cp_pcp_cpu {
 	struct cp_pcp_list lists[CP_PCP_NR_LISTS]; /* by order_to_pindex(mt, order) */
 	uint64_t count;       /* pages (not blocks) on the lists */
 	unsigned free_factor; /* 6.1: doubles the bulk free while only freeing */
+	/* 6.7+ auto-tuning (cp_pcp.auto_tune; unused otherwise): */
+	uint32_t high;        /* pcp->high, kept in [high_min, high_max] */
+	unsigned alloc_factor; /* refill is batch << alloc_factor (order 0) */
+	uint32_t free_count;  /* pages freed since the last allocation (halved by one) */
+	bool prev_free_high_order; /* PCPF_PREV_FREE_HIGH_ORDER */
 };
 
 struct cp_pcp_params {
@@ -42,6 +47,9 @@ struct cp_pcp_params {
 	bool kernel_4_11;    /* order 0 only, 4.11 batch/high and bulk-free rules */
 	uint64_t managed_pages;   /* for zone_batchsize */
 	uint64_t low_wmark_pages; /* for zone_highsize (6.1) */
+	/* 6.7+ pcp high auto-tuning (high_min, high_max, alloc_factor,
+	 * free_count, ZONE_BELOW_HIGH, decay_pcp_high); not with 4.11 */
+	bool auto_tune;
 };
 
 struct cp_pcp {
@@ -54,6 +62,11 @@ struct cp_pcp {
 	struct cp_pcp_cpu *cpus;
 	uint64_t nr_held_pages; /* invariant: sum of cpus[].count */
 	bool reclaim_active;    /* ZONE_RECLAIM_ACTIVE: high capped at 4 * batch */
+	/* 6.7+ auto-tuning: per-CPU high moves in [high_min, high_max]
+	 * (high above is then high_min, the boot value clamped) */
+	bool auto_tune;
+	uint32_t high_min, high_max;
+	bool below_high;        /* ZONE_BELOW_HIGH (memory.c sets and clears it) */
 
 	/* Events. */
 	uint64_t nr_refills;        /* rmqueue_bulk calls */
@@ -61,6 +74,7 @@ struct cp_pcp {
 	uint64_t nr_bulk_frees;     /* free_pcppages_bulk calls at high */
 	uint64_t nr_bulk_free_pages;
 	uint64_t nr_drains;         /* drain_all_pages calls */
+	uint64_t nr_decay_pages;    /* auto_tune: pages decay_pcp_high gave back */
 };
 
 /* zone_batchsize(): 6.1 min(managed >> 10, 256) / 4, 4.11 the same
@@ -74,6 +88,10 @@ uint32_t cp_pcp_zone_batchsize(uint64_t managed_pages, bool kernel_4_11);
 uint32_t cp_pcp_zone_highsize(uint32_t batch, uint64_t low_wmark_pages, unsigned nr_cpus,
 			      bool kernel_4_11);
 
+/* 6.7+ high_max: zone_highsize() with MIN_PERCPU_PAGELIST_HIGH_FRACTION
+ * (8): max(managed / 8 / nr_cpus, 4 * batch). */
+uint32_t cp_pcp_zone_highsize_max(uint32_t batch, uint64_t managed_pages, unsigned nr_cpus);
+
 /* Empty lists on every CPU, batch and high from the zone. 0, -CP_EINVAL
  * (nr_cpus 0 or too many, nr_pages 0; diag says which) or -CP_ENOMEM;
  * on failure p needs no release. */
@@ -85,9 +103,10 @@ void cp_pcp_release(struct cp_pcp *p);
 bool cp_pcp_allowed_order(const struct cp_pcp *p, unsigned order);
 
 /*
- * rmqueue_pcplist() on cpu: halve free_factor; when the (mt, order) list
- * is empty refill it with rmqueue_bulk(): up to batch >> order (at least
- * 2; 4.11 batch) blocks from the buddy (cp_buddy_alloc with
+ * rmqueue_pcplist() on cpu: halve free_factor (auto_tune: free_count);
+ * when the (mt, order) list is empty refill it with rmqueue_bulk(): up
+ * to batch >> order (at least 2; 4.11 batch; auto_tune nr_pcp_alloc())
+ * blocks from the buddy (cp_buddy_alloc with
  * alloc_flags, so fallbacks and boosts happen there), stopping at the
  * first failure, or when a block more would leave fewer than
  * keep_free_pages free in the buddy (a model guard, see pcp.c); then
@@ -102,10 +121,26 @@ int cp_pcp_alloc(struct cp_pcp *p, struct cp_buddy *b, int cpu, unsigned order,
  * free_unref_page() -> free_unref_page_commit() on cpu: the block goes
  * to the head of the list of (its pageblock's migratetype, order); when
  * the CPU's count reaches high, free_pcppages_bulk() gives nr_pcp_free()
- * pages (4.11: batch) back to the buddy. The block must be allocated in
+ * pages (4.11: batch) back to the buddy (auto_tune: the 6.7+
+ * nr_pcp_high() / nr_pcp_free() rules, see pcp.c). The block must be allocated in
  * the buddy at that order and allowed on pcp.
  */
 void cp_pcp_free(struct cp_pcp *p, struct cp_buddy *b, int cpu, uint32_t pfn, unsigned order);
+
+/*
+ * decay_pcp_high() for every CPU (auto_tune only; else nothing): the
+ * vmstat worker's once-a-second step. A high above high_min becomes
+ * max(count - (batch << 5), high - high / 8, high_min); then count -
+ * high pages go back to the buddy, batch at a time from list 0 on.
+ * Returns the pages given back.
+ */
+uint64_t cp_pcp_decay_high(struct cp_pcp *p, struct cp_buddy *b);
+
+/* pcp->high of cpu: auto_tune the CPU's own, else the zone's. */
+uint32_t cp_pcp_high(const struct cp_pcp *p, int cpu);
+
+/* The sum of pcp->high over the CPUs (auto_tune), else nr_cpus * high. */
+uint64_t cp_pcp_high_sum(const struct cp_pcp *p);
 
 /* drain_all_pages(): every CPU's lists back to the buddy. Returns the
  * pages given back. */

@@ -92,6 +92,10 @@ static const struct cp_kernel_profile linux_6_x = {
 	 * find_suitable_fallback" gives the same outcome [U: no 6.18 tree
 	 * read] */
 	.page_alloc_claim_steal = true,
+	/* 6.7 pcp auto-tuning, read in Debian's 6.12.117 (nr_pcp_alloc,
+	 * nr_pcp_high, nr_pcp_free, decay_pcp_high), with 6.16's free_high
+	 * threshold batch + high_min / 2 [U: from the patch posting] */
+	.pcp_auto_tune = true,
 	.watermark_boost_factor = 15000,   /* as 6.1 */
 	.dname_reclaimable = true,         /* as 6.1 */
 	.xfs_ili_reclaimable = true,       /* as 6.1 */

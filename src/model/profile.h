@@ -88,6 +88,12 @@ struct cp_kernel_profile {
 	 * __rmqueue_steal, with the rmqueue mode kept across rmqueue_bulk
 	 * (c2f6ea38fc1b, 90abee6d7895; buddy.c) */
 	bool page_alloc_claim_steal;
+	/* mm/page_alloc.c: 6.7+ per-CPU list high auto-tuning (Huang Ying's
+	 * "mm: PCP high auto-tuning": c0a242394cb9 alloc_factor,
+	 * 90b41691b988 high_min/high_max, 51a755c56dc0 decay and
+	 * free_count, 57c0419c5f0e ZONE_BELOW_HIGH; 6.16's free_high
+	 * threshold; pcp.c) */
+	bool pcp_auto_tune;
 	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
 	unsigned watermark_boost_factor;
 	/* fs/dcache.c __d_alloc: external names kmalloc'ed with

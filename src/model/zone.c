@@ -342,6 +342,7 @@ static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_me
 			.kernel_4_11 = p->buddy_4_11,
 			.managed_pages = z->managed_pages,
 			.low_wmark_pages = z->wmark.low,
+			.auto_tune = p->pcp_auto_tune,
 		};
 
 		rc = cp_pcp_init(&z->pcp, &pp, diag);

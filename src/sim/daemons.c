@@ -202,10 +202,37 @@ static const struct cp_actor_ops log_worker_ops = {
 	.step = log_worker_step,
 };
 
+/* vmstat_update (mm/vmstat.c, 6.7+): every sysctl_stat_interval (1 s)
+ * refresh_cpu_vm_stats() -> decay_pcp_high() shrinks each zone's
+ * per-CPU high and gives back the pages above it (memory.c). Only with
+ * pcp auto-tuning; its CPU time is not charged (SIMPLIFIED: one worker
+ * does every CPU's lists, where each CPU's worker does its own). */
+struct vmstat_worker {
+	struct cp_task task;
+};
+
+static int vmstat_update_step(struct cp_engine *e, void *priv, uint64_t now_ns,
+			      struct cp_step *out)
+{
+	struct vmstat_worker *v = priv;
+
+	(void)e;
+	(void)now_ns;
+	(void)out;
+	cp_mem_vmstat_update(&v->task.w->mem);
+	return 0;
+}
+
+static const struct cp_actor_ops vmstat_update_ops = {
+	.name = "vmstat_update",
+	.step = vmstat_update_step,
+};
+
 struct cp_daemons {
 	struct kswapd kswapd;
 	struct kcompactd kcompactd;
 	struct xfs_daemon xfsaild, reclaim_worker, log_worker;
+	struct vmstat_worker vmstat;
 };
 
 static void task_setup(struct cp_task *t, struct cp_world *w, const char *name, int cpu)
@@ -231,6 +258,16 @@ static int add_sleeper(struct cp_world *w, const struct cp_actor_ops *ops, void 
 	waker->e = w->e;
 	waker->id = t->id;
 	return 0;
+}
+
+/* The vmstat_update timer, when the per-CPU lists auto-tune (6.7+). */
+static int vmstat_start(struct cp_world *w, struct cp_daemons *d)
+{
+	if (!cp_mem_pcp_auto_tune(&w->mem))
+		return 0;
+	task_setup(&d->vmstat.task, w, "vmstat_update", 0);
+	return cp_engine_add_timer(w->e, &vmstat_update_ops, &d->vmstat, CP_NSEC_PER_SEC,
+				   &d->vmstat.task.id);
 }
 
 int cp_daemons_start(struct cp_world *w)
@@ -259,6 +296,9 @@ int cp_daemons_start(struct cp_world *w)
 		w->reclaim.kswapd_sleeping = false;
 		cp_engine_wake(w->e, d->kswapd.task.id);
 	}
+	rc = vmstat_start(w, d);
+	if (rc)
+		return rc;
 	if (w->fs.fsp->kind != CP_FS_XFS)
 		return 0;
 	task_setup(&d->xfsaild.task, w, "xfsaild", 1);

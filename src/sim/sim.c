@@ -231,6 +231,7 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 		.size_is_available = cfg->confine == CP_CONFINE_GLOBAL && cfg->size_is_available,
 		/* one pcp per CPU of the machine (pcp.c) */
 		.nr_cpus = m->nr_cpus,
+		.pcp_auto_tune = cfg->kernel->pcp_auto_tune,
 		/* ZONE_DMA32 below Normal (zone.c); 0: one zone */
 		.dma32_pages = m->dma32_bytes / CP_PAGE_SIZE,
 	};
@@ -698,6 +699,30 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	return cp_series_add_row(&r->out->series, row);
 }
 
+/* 6.7+ pcp auto-tuning only (the other profiles' counters stay as they
+ * were): the sum of every zone's per-CPU high at the end, the pages on
+ * pcp lists at the end, and the pages decay_pcp_high gave back. */
+static int pcp_tune_counters(const struct cp_world *w, struct cp_run_result *out)
+{
+	uint64_t high = 0, decay = 0;
+	unsigned i;
+	int rc;
+
+	if (!cp_mem_pcp_auto_tune(&w->mem))
+		return 0;
+	for (i = 0; i < w->mem.nr_zones; i++) {
+		high += cp_pcp_high_sum(&w->mem.zones[i].pcp);
+		decay += w->mem.zones[i].pcp.nr_decay_pages;
+	}
+	rc = cp_run_result_set_counter(out, "cp_end_pcp_high_pages", (int64_t)high);
+	if (!rc)
+		rc = cp_run_result_set_counter(out, "cp_end_pcp_pages",
+					       (int64_t)cp_mem_pcp_held_pages(&w->mem));
+	if (!rc)
+		rc = cp_run_result_set_counter(out, "cp_pcp_decay_pages", (int64_t)decay);
+	return rc;
+}
+
 static int fill_counters(struct run *r)
 {
 	struct cp_world *w = &r->w;
@@ -744,6 +769,9 @@ static int fill_counters(struct run *r)
 		if (rc)
 			return rc;
 	}
+	rc = pcp_tune_counters(w, out);
+	if (rc)
+		return rc;
 	for (i = 0; i < CP_BUDDY_MAX_ORDER; i++) {
 		char name[48];
 
