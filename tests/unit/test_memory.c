@@ -64,10 +64,11 @@ struct hook_log {
 	struct cp_memcg *memcg;
 };
 
-static void fake_wake(void *priv, unsigned order)
+static void fake_wake(void *priv, unsigned order, unsigned highest_zoneidx)
 {
 	struct hook_log *log = priv;
 
+	(void)highest_zoneidx;
 	log->kswapd_wakeups++;
 	log->last_wake_order = order;
 }
