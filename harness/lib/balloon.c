@@ -80,6 +80,13 @@ uint64_t cp_balloon_lockable(uint64_t span)
 	return b & ~(uint64_t)4095;
 }
 
+uint64_t cp_balloon_topup_bytes(uint64_t available, uint64_t mem_bytes)
+{
+	if (available < mem_bytes + CP_BALLOON_TOPUP_MIN_BYTES)
+		return 0;
+	return cp_balloon_lockable(available - mem_bytes);
+}
+
 int cp_balloon_size(uint64_t available, uint64_t mem_bytes, uint64_t *out,
 		    struct cp_diag *diag)
 {

@@ -16,6 +16,13 @@ struct cp_diag;
 /* The room the run refuses to start without, beyond SIZE. */
 #define CP_BALLOON_HEADROOM_BYTES (1536ULL << 20)
 
+/* After the balloon has locked its memory the kernel has often freed more
+ * than MemAvailable promised (reclaim overshoots its targets while the
+ * balloon faults in); more balloons then take what is above SIZE, at most
+ * this many, while the excess is at least CP_BALLOON_TOPUP_MIN_BYTES. */
+#define CP_BALLOON_MAX_TOPUPS 3
+#define CP_BALLOON_TOPUP_MIN_BYTES (32ULL << 20)
+
 /* MemAvailable of a meminfo file (normally /proc/meminfo), in bytes. */
 int cp_meminfo_available(const char *meminfo, uint64_t *out, struct cp_diag *diag);
 
@@ -35,6 +42,11 @@ uint64_t cp_balloon_page_table_bytes(uint64_t bytes);
 uint64_t cp_balloon_lockable(uint64_t span);
 
 /* The same with another headroom (a lab guest: CP_LAB_GUEST_HEADROOM_BYTES). */
+/* The top-up for MemAvailable `available` after a balloon: the lockable
+ * part of available - mem_bytes when that excess is at least
+ * CP_BALLOON_TOPUP_MIN_BYTES, else 0 (nothing to add). */
+uint64_t cp_balloon_topup_bytes(uint64_t available, uint64_t mem_bytes);
+
 int cp_balloon_size_headroom(uint64_t available, uint64_t mem_bytes, uint64_t headroom_bytes,
 			     uint64_t *out, struct cp_diag *diag);
 

@@ -69,9 +69,23 @@ struct world {
 	struct cp_mount mnt;
 	struct cp_cgroup cg;
 	struct cp_balloon bal;
+	struct cp_balloon topup[CP_BALLOON_MAX_TOPUPS]; /* more balloons (see inflate_topups) */
 	struct child ch[MAX_CHILDREN];
 	size_t nr_ch;
 };
+
+/* Every balloon that locked memory is still there. */
+static bool balloons_alive(struct world *w)
+{
+	unsigned i;
+
+	if (w->bal.bytes && !cp_balloon_alive(&w->bal))
+		return false;
+	for (i = 0; i < CP_BALLOON_MAX_TOPUPS; i++)
+		if (w->topup[i].bytes && !cp_balloon_alive(&w->topup[i]))
+			return false;
+	return true;
+}
 
 struct run {
 	struct cp_real_session *s;
@@ -326,8 +340,7 @@ static enum pump_end pump(struct run *R, uint64_t deadline_ns, pump_until_fn unt
 					return PUMP_FAILED;
 				}
 			}
-			if (R->s->opts.confine == CP_CONFINE_GLOBAL && R->w.bal.bytes &&
-			    !cp_balloon_alive(&R->w.bal)) {
+			if (R->s->opts.confine == CP_CONFINE_GLOBAL && !balloons_alive(&R->w)) {
 				fail(R, "the balloon process died (OOM killer?): memory was no "
 					"longer confined");
 				return PUMP_FAILED;
@@ -393,6 +406,41 @@ static void children_free(struct run *R)
 }
 
 /* ---- building and tearing down the world --------------------------- */
+
+/* After the balloon: while MemAvailable is still above SIZE by
+ * CP_BALLOON_TOPUP_MIN_BYTES or more (the kernel freed more than it had
+ * promised while the balloon faulted in), lock the excess with another
+ * balloon, CP_BALLOON_MAX_TOPUPS at most. *bytes grows by what they
+ * lock; their number is the counter cp_balloon_topups. A top-up that
+ * cannot lock is not an error (the run has the memory it would have had
+ * without it); it is said and the top-ups end. */
+static int inflate_topups(struct run *R, uint64_t *bytes, struct cp_diag *diag)
+{
+	struct cp_real_session *s = R->s;
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < CP_BALLOON_MAX_TOPUPS; i++) {
+		uint64_t avail, more;
+
+		rc = cp_meminfo_available("/proc/meminfo", &avail, diag);
+		if (rc)
+			break;
+		more = cp_balloon_topup_bytes(avail, s->opts.mem_bytes);
+		if (!more)
+			break;
+		progress(R, "MemAvailable %" PRIu64 " MiB after the balloon: %" PRIu64
+			    " MiB more locked", avail >> 20, more >> 20);
+		if (cp_balloon_inflate(s->tools.balloon, more, &R->w.topup[i], diag)) {
+			progress(R, "the top-up could not lock: %s", diag->msg);
+			break;
+		}
+		*bytes += more;
+	}
+	if (!rc && cp_run_result_set_counter(R->r, "cp_balloon_topups", (int64_t)i))
+		rc = cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	return rc;
+}
 
 static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 {
@@ -461,6 +509,8 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 			    " MiB available",
 			 bytes >> 20, avail >> 20);
 		rc = cp_balloon_inflate(s->tools.balloon, bytes, &R->w.bal, diag);
+		if (!rc)
+			rc = inflate_topups(R, &bytes, diag);
 		if (rc)
 			return rc;
 		rc = cp_run_result_set_counter(R->r, "cp_balloon_bytes", (int64_t)bytes);
@@ -477,8 +527,11 @@ static int world_teardown(struct run *R, struct cp_diag *diag)
 	struct cp_real_session *s = R->s;
 	struct cp_diag d;
 	int rc = 0, e;
+	unsigned i;
 
 	children_stop(R);
+	for (i = 0; i < CP_BALLOON_MAX_TOPUPS; i++)
+		cp_balloon_deflate(&R->w.topup[i]);
 	cp_balloon_deflate(&R->w.bal);
 	e = cp_mount_remove(&R->w.mnt, &d);
 	if (e && !rc)

@@ -9,15 +9,18 @@
  * inactive_file/slab_reclaimable), and XFS's per-filesystem statistics
  * (fs/xfs/xfs_stats.c: the "ig" line counts xfs_iget() lookups, hits and
  * misses - a miss allocates an inode, which is the icache miss of the
- * files-in-cache scenario).
+ * files-in-cache scenario), and the kswapd threads' CPU time
+ * (/proc/PID/stat utime + stime, fs/proc/array.c do_task_stat).
  */
 #include "sample.h"
 
 #include <cachepressure/error.h>
 #include <cachepressure/result.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
 
@@ -305,6 +308,50 @@ int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag)
 	return rc ? rc : record_zones_managed(r, diag);
 }
 
+int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks)
+{
+	/* the comm may hold spaces and parentheses: fields count from the
+	 * last ')'; state is field 3, utime 14, stime 15 */
+	const char *p = strrchr(stat, ')');
+	unsigned long long utime, stime;
+
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+			 &stime) != 2)
+		return -CP_EINVAL;
+	*ticks = utime + stime;
+	return 0;
+}
+
+/* CPU time of every kswapdN thread (one per node), in clock ticks. */
+static int kswapd_cpu_ticks(uint64_t *ticks)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int found = 0;
+
+	*ticks = 0;
+	if (!d)
+		return -CP_ENOENT;
+	while ((de = readdir(d)) != NULL) {
+		char path[300], *text = NULL;
+		uint64_t t;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (cp_kfile_read(path, &text, NULL))
+			continue;
+		if (strncmp(strchr(text, '(') ? strchr(text, '(') + 1 : "", "kswapd", 6) == 0 &&
+		    cp_proc_stat_cpu_ticks(text, &t) == 0) {
+			*ticks += t;
+			found = 1;
+		}
+		cp_free(text);
+	}
+	closedir(d);
+	return found ? 0 : -CP_ENOENT;
+}
+
 int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
 		     const char *loopdev, uint64_t t0_ns, struct cp_run_result *r,
 		     struct cp_diag *diag)
@@ -323,6 +370,7 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 		snprintf(s->xfs_stats, sizeof(s->xfs_stats), "/sys/fs/xfs/%s/stats/stats",
 			 loopdev + 5);
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
+	s->have_kswapd_cpu = kswapd_cpu_ticks(&s->kswapd_ticks0) == 0;
 	cols = cp_sampler_columns(confine, cg ? cg->version : 0, &nr);
 	if (!r->series.columns) {
 		rc = cp_series_set_columns(&r->series, cols, nr);
@@ -402,9 +450,10 @@ static int wanted_vmstat(const char *name)
 	static const char *const exact[] = { "nr_slab_reclaimable", "slabs_scanned",
 					     "kswapd_inodesteal",   "pginodesteal",
 					     "pageoutrun",	    "pgpgin",
-					     "drop_slab" };
+					     "drop_slab",	    "pgrefill",
+					     "pgactivate",	    "pgdeactivate" };
 	static const char *const prefix[] = { "pgscan_", "pgsteal_", "workingset_",
-					      "allocstall_" };
+					      "allocstall_", "pgskip_" };
 	size_t i;
 
 	if (strcmp(name, "workingset_nodes") == 0) /* a gauge, not an event */
@@ -490,7 +539,7 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 						 "xfs_ig_dup",	    "xfs_ig_reclaims",
 						 "xfs_ig_attrchg" };
 	struct cp_kv vm = { 0 };
-	uint64_t ig[7];
+	uint64_t ig[7], ticks;
 	size_t i;
 	int64_t v;
 	int rc;
@@ -515,6 +564,14 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	if (!rc && s->have_ig && read_ig(s->xfs_stats, ig) == 0)
 		for (i = 0; !rc && i < 7; i++)
 			rc = set(r, ig_names[i], (int64_t)(ig[i] - s->ig0[i]), diag);
+	if (!rc && s->have_kswapd_cpu && kswapd_cpu_ticks(&ticks) == 0 && ticks >= s->kswapd_ticks0) {
+		long hz = sysconf(_SC_CLK_TCK);
+
+		if (hz > 0)
+			rc = set(r, "kswapd_cpu_ns",
+				 (int64_t)((ticks - s->kswapd_ticks0) * (1000000000ull / (uint64_t)hz)),
+				 diag);
+	}
 	if (!rc && s->cg)
 		rc = memcg_end(s, r, diag);
 	return rc;

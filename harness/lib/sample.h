@@ -25,6 +25,8 @@ struct cp_sampler {
 	struct cp_kv memcg0;          /* memory.stat at begin (memcg mode) */
 	uint64_t ig0[7];              /* XFS "ig" line at begin */
 	bool have_ig;
+	uint64_t kswapd_ticks0;       /* kswapd threads' utime + stime at begin */
+	bool have_kswapd_cpu;
 	uint64_t t0_ns;               /* monotonic time of t_ns = 0 */
 };
 
@@ -46,9 +48,15 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
  * pageoutrun, pgpgin, drop_slab and every pgscan_*, pgsteal_*,
  * workingset_*, allocstall_*; memcg_* deltas of the cgroup's event
  * counters; xfs_ig_* (XFS inode cache lookups: xfs_ig_missed is the
- * icache misses); and end values nr_dentry_end, nr_inodes_end,
- * nr_slab_reclaimable_end (pages). */
+ * icache misses); kswapd_cpu_ns, the CPU time (utime + stime of
+ * /proc/PID/stat) every kswapdN thread used during the run; and end
+ * values nr_dentry_end, nr_inodes_end, nr_slab_reclaimable_end (pages). */
 int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag *diag);
+
+/* utime + stime (fields 14 and 15, clock ticks) of a /proc/PID/stat
+ * line, counting fields after the comm's last ')'. Returns 0 or
+ * -CP_EINVAL. */
+int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks);
 
 void cp_sampler_release(struct cp_sampler *s);
 

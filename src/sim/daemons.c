@@ -95,6 +95,8 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	reclaimed = cp_balance_pgdat(r, alloc_order, k->highest_zoneidx, &k->task.ctx,
 				     &k->reclaim_order);
 	cp_task_end(&k->task, &work, now_ns, out);
+	/* the CPU time of kswapd's work, as /proc/<kswapd0>/stat counts it */
+	cp_count(&w->vs, CP_VM_KSWAPD_CPU_NS, out->cpu_ns);
 	k->ran = true;
 	if (reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
 		k->failures = 0;

@@ -200,6 +200,26 @@ static void zoneinfo_managed_of_the_named_zone(void **state)
 	assert_int_equal(cp_zoneinfo_managed(zi, "HighMem", &v), -CP_ENOENT);
 }
 
+/* fs/proc/array.c do_task_stat(): utime and stime are fields 14 and 15,
+ * counted after the comm's closing parenthesis (a comm may hold spaces
+ * and parentheses itself). kswapd0 as this machine shows it: utime 0,
+ * stime 15481. */
+static void proc_stat_cpu_ticks_are_utime_plus_stime(void **state)
+{
+	uint64_t t = 0;
+
+	(void)state;
+	assert_int_equal(cp_proc_stat_cpu_ticks("45 (kswapd0) S 2 0 0 0 -1 2129984 0 0 0 0 0 "
+						"15481 0 0 20 0 1 0 37 0 0\n", &t), 0);
+	assert_int_equal(t, 15481);
+	assert_int_equal(cp_proc_stat_cpu_ticks("7 (a) (b c)) R 1 7 7 0 -1 4194560 10 0 2 0 "
+						"300 25 0 0 20 0 1 0\n", &t), 0);
+	assert_int_equal(t, 325);
+	assert_int_equal(cp_proc_stat_cpu_ticks("7 (cut) R 1 7\n", &t), -CP_EINVAL);
+	assert_int_equal(cp_proc_stat_cpu_ticks("no parenthesis", &t), -CP_EINVAL);
+	assert_int_equal(t, 325);
+}
+
 static void meminfo_available_from_a_file(void **state)
 {
 	char path[] = "/tmp/cp-test-meminfo-XXXXXX";
@@ -249,6 +269,20 @@ static void balloon_leaves_size_and_keeps_headroom(void **state)
 /* x86-64 4-level paging with 4 KiB pages: a PTE page maps 2 MiB, a PMD
  * page 1 GiB, a PUD page 512 GiB. The measured case: a 21713 MiB balloon
  * raised PageTables by 42 MiB. */
+/* The balloon's top-up: MemAvailable 1536 MiB after the balloon with
+ * SIZE 1024 MiB leaves 512 MiB to lock, less its page tables (256 PTE
+ * pages + 1 PMD page + 1 PUD page for 512 MiB: 258 pages = 1056768
+ * bytes); an excess under CP_BALLOON_TOPUP_MIN_BYTES (32 MiB) is left. */
+static void balloon_topup_locks_the_excess_over_size(void **state)
+{
+	(void)state;
+	assert_int_equal(cp_balloon_topup_bytes(1536ULL << 20, 1024ULL << 20),
+			 (512ULL << 20) - 258 * 4096);
+	assert_int_equal(cp_balloon_topup_bytes((1024ULL + 31) << 20, 1024ULL << 20), 0);
+	assert_int_equal(cp_balloon_topup_bytes(1000ULL << 20, 1024ULL << 20), 0);
+	assert_true(cp_balloon_topup_bytes((1024ULL + 32) << 20, 1024ULL << 20) > 0);
+}
+
 static void balloon_page_tables_one_pte_page_per_2mib(void **state)
 {
 	const uint64_t mib = 1ULL << 20;
@@ -301,9 +335,11 @@ int main(void)
 		cmocka_unit_test(pagetypeinfo_sums_free_blocks_by_type),
 		cmocka_unit_test(pagetypeinfo_zone_takes_only_that_zones_lines),
 		cmocka_unit_test(zoneinfo_managed_of_the_named_zone),
+		cmocka_unit_test(proc_stat_cpu_ticks_are_utime_plus_stime),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
 		cmocka_unit_test(balloon_page_tables_one_pte_page_per_2mib),
+		cmocka_unit_test(balloon_topup_locks_the_excess_over_size),
 		cmocka_unit_test(kfile_write_never_creates_files),
 		cmocka_unit_test(sampler_columns_start_with_time),
 	};
