@@ -163,6 +163,15 @@ static void setup_zones(struct cp_mem *m, struct zlog *log, struct cp_vmstat *vs
 	assert_true(cp_mem_check(m));
 }
 
+/* One order-0 MOVABLE page-cache page (a readahead page): the block
+ * allocation the tests below make, its first pfn in *pfn. */
+static int alloc_movable_page(struct cp_mem *m, struct cp_alloc_ctx *ctx, uint32_t *pfn)
+{
+	bool split;
+
+	return cp_mem_alloc_block(m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, ctx, pfn, &split);
+}
+
 /* get_page_from_freelist() walks Normal, then DMA32: the first order-0
  * page comes from Normal; when Normal fails its low watermark (free 20
  * < 20 + 1) the next comes from DMA32 (2048 >= 20 + 8 + 1) on the fast
@@ -174,19 +183,16 @@ static void zonelist_takes_normal_first_then_dma32(void **state)
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
 	uint32_t pfn;
-	bool split;
 
 	(void)state;
 	setup_zones(&m, &log, &vs, false);
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), 0);
 	assert_true(pfn >= 2048);
 	assert_int_equal(m.zones[1].free_pages, 2047);
 	/* Normal down to 20 free: 2047 - 2027 */
 	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PAGECACHE, 2027, &ctx), 0);
 	assert_int_equal(m.zones[1].free_pages, 20);
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), 0);
 	assert_true(pfn < 2048);
 	assert_int_equal(m.zones[0].free_pages, 2047);
 	assert_int_equal(log.wakeups, 0);
@@ -206,7 +212,6 @@ static void dma32_lowmem_reserve_refuses_normal_index_allocation(void **state)
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KSWAPD_RECLAIM };
 	uint32_t pfn;
-	bool split;
 
 	(void)state;
 	setup_zones(&m, &log, &vs, false);
@@ -214,13 +219,11 @@ static void dma32_lowmem_reserve_refuses_normal_index_allocation(void **state)
 	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2048 + 2024), 0);
 	assert_int_equal(m.zones[1].free_pages, 0);
 	assert_int_equal(m.zones[0].free_pages, 24);
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), -CP_ENOSPC);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), -CP_ENOSPC);
 	assert_int_equal(log.wakeups, 1);
 	cp_mem_free(&m, CP_OWNER_PROCESS, 1, NULL); /* the last page placed: DMA32 */
 	assert_int_equal(m.zones[0].free_pages, 25);
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), 0);
 	assert_true(pfn < 2048);
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);
@@ -237,14 +240,12 @@ static void boosted_normal_sends_order0_to_dma32_without_reclaim(void **state)
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
 	uint32_t pfn;
-	bool split;
 
 	(void)state;
 	setup_zones(&m, &log, &vs, false);
 	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 1048), 0);
 	m.zones[1].buddy.watermark_boost = 1000;
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), 0);
 	assert_true(pfn < 2048);
 	assert_int_equal(m.zones[1].free_pages, 1000);
 	assert_int_equal(log.wakeups, 0);
@@ -274,16 +275,14 @@ static void nofragment_uses_dma32_before_fragmenting_normal(void **state)
 		struct cp_vmstat vs = { { 0 } };
 		struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
 		uint32_t pfn;
-		bool split;
-
+	
 		setup_zones(&m, &log, &vs, k411);
 		assert_int_equal(cp_mem_take(&m, CP_OWNER_FSBUF, 2048), 0);
 		cp_mem_free(&m, CP_OWNER_FSBUF, 500, NULL);
 		assert_int_equal(m.zones[1].free_pages, 500);
 		assert_false(cp_buddy_has_free_block(&m.zones[1].buddy, CP_BUDDY_PAGEBLOCK_ORDER));
 		vs.v[CP_VM_EXTFRAG] = 0;
-		assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE,
-						    &ctx, &pfn, &split), 0);
+		assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), 0);
 		if (!k411) {
 			assert_true(pfn < 2048);
 			assert_int_equal(vs.v[CP_VM_EXTFRAG], 0);
@@ -315,7 +314,6 @@ static void slow_path_falls_back_in_normal_without_nofragment(void **state)
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
 	uint32_t pfn;
-	bool split;
 
 	(void)state;
 	setup_zones(&m, &log, &vs, false);
@@ -325,8 +323,7 @@ static void slow_path_falls_back_in_normal_without_nofragment(void **state)
 	assert_int_equal(m.zones[1].free_pages, 18);
 	assert_int_equal(m.zones[0].free_pages, 26);
 	vs.v[CP_VM_EXTFRAG] = 0;
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), 0);
 	assert_true(pfn >= 2048);
 	assert_int_equal(vs.v[CP_VM_EXTFRAG], 1);
 	assert_int_equal(log.wakeups, 1);
@@ -348,21 +345,18 @@ static void boost_wakes_kswapd_for_its_zone_slow_path_for_normal(void **state)
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KSWAPD_RECLAIM };
 	uint32_t pfn;
-	bool split;
 
 	(void)state;
 	setup_zones(&m, &log, &vs, false);
 	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2048), 0);
 	m.zones[0].buddy.boosted = true;
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), 0);
 	assert_true(pfn < 2048);
 	assert_int_equal(log.wakeups, 1);
 	assert_int_equal(log.last_zoneidx, 0);
 	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2047 - 24), 0);
 	assert_int_equal(m.zones[0].free_pages, 24);
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn, &split), -CP_ENOSPC);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn), -CP_ENOSPC);
 	assert_int_equal(log.wakeups, 2);
 	assert_int_equal(log.last_zoneidx, 1);
 	cp_mem_release(&m);
@@ -403,15 +397,12 @@ static void free_returns_page_to_its_zone(void **state)
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
 	uint32_t pfn_normal, pfn_dma32;
-	bool split;
 
 	(void)state;
 	setup_zones(&m, &log, &vs, false);
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn_normal, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn_normal), 0);
 	assert_int_equal(cp_mem_take(&m, CP_OWNER_PROCESS, 2047), 0); /* Normal full */
-	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn_dma32, &split), 0);
+	assert_int_equal(alloc_movable_page(&m, &ctx, &pfn_dma32), 0);
 	assert_true(pfn_normal >= 2048 && pfn_dma32 < 2048);
 	assert_int_equal(cp_mem_pfn_zone(&m, pfn_normal), 1);
 	assert_int_equal(cp_mem_pfn_zone(&m, pfn_dma32), 0);
