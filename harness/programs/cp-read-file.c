@@ -19,13 +19,18 @@
  * where end_ns is CLOCK_MONOTONIC minus --clock-base (default: start).
  *
  * --passes N stops after N passes (a streaming read is --passes 1);
- * --read-size BYTES changes the read() size (cat reads 128 KiB).
+ * --read-size BYTES changes the read() size (cat reads 128 KiB);
+ * --random sets POSIX_FADV_RANDOM on the file first: no readahead, so each
+ * read() brings in exactly its own pages as order-0 folios (FMODE_RANDOM
+ * in page_cache_sync_ra(); scripts/measure-reclaim-cost.sh uses it to get
+ * order-0 page cache on xfs, which otherwise uses large folios).
  *
  * Exit: 0 done, 1 I/O error, 2 usage.
  */
 #include "progutil.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -38,6 +43,7 @@
 #define MAX_READ_BYTES (64ULL << 20)
 
 static uint64_t read_bytes = DEFAULT_READ_BYTES;
+static bool fadv_random;
 
 /* Fills buf as far as the file goes; returns bytes read (0 = EOF), -1 on
  * error, -2 when a stop signal interrupted the read. */
@@ -67,13 +73,18 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: cp-read-file [--json FILE|-] [--quiet] [--passes N] [--clock-base NS]\n"
-		"                    [--read-size BYTES] FILE\n"
+		"                    [--read-size BYTES] [--random] FILE\n"
 		"Reads FILE in a loop with 1 MiB read()s until SIGINT/SIGTERM (or N passes)\n"
-		"and reports the bytes read from the device per completed pass.\n");
+		"and reports the bytes read from the device per completed pass.\n"
+		"--random: POSIX_FADV_RANDOM first (no readahead, order-0 page cache).\n");
 }
 
 static int option(int argc, char **argv, int *i)
 {
+	if (strcmp(argv[*i], "--random") == 0) {
+		fadv_random = true;
+		return 1;
+	}
 	if (strcmp(argv[*i], "--read-size") != 0 || *i + 1 >= argc)
 		return 0;
 	if (cp_prog_parse_u64(argv[++*i], &read_bytes) || read_bytes == 0 ||
@@ -135,6 +146,10 @@ int main(int argc, char **argv)
 	fd = open(o.path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "cp-read-file: %s: %s\n", o.path, strerror(errno));
+		return 1;
+	}
+	if (fadv_random && (errno = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM)) != 0) {
+		fprintf(stderr, "cp-read-file: %s: posix_fadvise: %s\n", o.path, strerror(errno));
 		return 1;
 	}
 	buf = malloc((size_t)read_bytes);
