@@ -18,7 +18,8 @@ cat > /tmp/cachepressure-sensitivity.$$ <<'RANGES'
 fs.create.create_cpu_ns=15000 fs.create.create_cpu_ns=75000
 machine.cpu.copy_bandwidth=8G machine.cpu.copy_bandwidth=20G
 machine.cpu.page_insert_ns=300 machine.cpu.page_insert_ns=1500
-machine.cpu.lru_scan_ns=200 machine.cpu.lru_scan_ns=1500
+machine.cpu.lru_evict_ns=660 machine.cpu.lru_evict_ns=800
+machine.cpu.lru_move_ns=180 machine.cpu.lru_move_ns=280
 machine.cpu.page_cached_ns=40 machine.cpu.page_cached_ns=200
 machine.cpu.slab_scan_ns=40 machine.cpu.slab_scan_ns=300
 machine.cpu.object_free_ns=600 machine.cpu.object_free_ns=1600

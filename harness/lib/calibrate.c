@@ -3,7 +3,7 @@
  *
  * Every number comes from a measurement made here, on a filesystem of
  * our own, or from a kernel file; each records how it was obtained. The
- * per-object CPU costs of reclaim (page_cached_ns, lru_scan_ns, ...) and
+ * per-object CPU costs of reclaim (page_cached_ns, lru_evict_ns, ...) and
  * the device's queue depth cannot be measured from user space without
  * tracing, so they stay unmeasured and the caller copies them from a
  * source profile, saying so.
@@ -55,7 +55,9 @@ static const struct {
 	{ "machine", "min_free_kbytes" }, { "machine", "watermark_scale_factor" },
 	{ "cpu", "copy_bandwidth" },	 { "cpu", "read_syscall_ns" },
 	{ "cpu", "page_cached_ns" },	 { "cpu", "page_insert_ns" },
-	{ "cpu", "lru_scan_ns" },	 { "cpu", "slab_scan_ns" },
+	{ "cpu", "lru_evict_ns" },	 { "cpu", "lru_evict_page_ns" },
+	{ "cpu", "lru_move_ns" },	 { "cpu", "lru_move_page_ns" },
+	{ "cpu", "slab_scan_ns" },
 	{ "cpu", "object_free_ns" },	 { "device", "model" },
 	{ "device", "read_bandwidth" },	 { "device", "write_bandwidth" },
 	{ "device", "read_latency" },	 { "device", "write_latency" },

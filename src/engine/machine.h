@@ -40,7 +40,11 @@ struct cp_machine {
 	uint64_t read_syscall_ns;     /* fixed cost of one read() */
 	uint64_t page_cached_ns;      /* per cached page read() touches */
 	uint64_t page_insert_ns;      /* per page readahead allocates and inserts */
-	uint64_t lru_scan_ns;         /* per page reclaim examines */
+	uint64_t lru_evict_ns;        /* per folio reclaim evicts */
+	uint64_t lru_evict_page_ns;   /* per page of an evicted folio beyond its first */
+	uint64_t lru_move_ns;         /* per folio reclaim isolates and puts back
+				       * (deactivated, skipped) */
+	uint64_t lru_move_page_ns;    /* per page of a moved folio beyond its first */
 	uint64_t slab_scan_ns;        /* per object a shrinker walk visits */
 	uint64_t object_free_ns;      /* per dentry/inode freed */
 

@@ -11,7 +11,9 @@
  * frequency scaling. Kernel functions whose cost each unit stands for:
  * filemap_read()/copy_page_to_iter() (copy, cached page),
  * page_cache_ra_unbounded() + filemap_add_folio() (insert),
- * shrink_folio_list() (LRU scan), list_lru_walk_one() (slab scan),
+ * shrink_folio_list()/__remove_mapping() (LRU eviction, per folio and
+ * per page), shrink_active_list() and isolate_lru_folios()'s skips (LRU
+ * move, the same), list_lru_walk_one() (slab scan),
  * __dentry_kill()/destroy_inode() (object free).
  */
 #include "engine/work.h"
@@ -88,6 +90,16 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
+/* Folios handled whole: a fixed cost per folio and a smaller one per
+ * page beyond each folio's first (measured: scripts/measure-reclaim-cost.sh
+ * - a 35-page folio costs about five order-0 ones to evict, not 35). */
+static uint64_t folio_cost(uint64_t folios, uint64_t pages, uint64_t folio_ns,
+			   uint64_t page_ns)
+{
+	CP_BUG_ON(pages < folios);
+	return sat_add(sat_mul(folios, folio_ns), sat_mul(pages - folios, page_ns));
+}
+
 void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *m)
 {
 	*c = (struct cp_work_cost){
@@ -95,7 +107,10 @@ void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *
 		.read_syscall_ns = m->read_syscall_ns,
 		.page_cached_ns = m->page_cached_ns,
 		.page_insert_ns = m->page_insert_ns,
-		.lru_scan_ns = m->lru_scan_ns,
+		.lru_evict_ns = m->lru_evict_ns,
+		.lru_evict_page_ns = m->lru_evict_page_ns,
+		.lru_move_ns = m->lru_move_ns,
+		.lru_move_page_ns = m->lru_move_page_ns,
 		.slab_scan_ns = m->slab_scan_ns,
 		.object_free_ns = m->object_free_ns,
 	};
@@ -110,7 +125,10 @@ uint64_t cp_work_cpu_ns(const struct cp_work_cost *c, const struct cp_work *w)
 	ns = sat_add(ns, sat_mul(w->nr_read_calls, c->read_syscall_ns));
 	ns = sat_add(ns, sat_mul(w->nr_cached_pages, c->page_cached_ns));
 	ns = sat_add(ns, sat_mul(w->nr_inserted_pages, c->page_insert_ns));
-	ns = sat_add(ns, sat_mul(w->nr_lru_scanned_pages, c->lru_scan_ns));
+	ns = sat_add(ns, folio_cost(w->nr_lru_evicted_folios, w->nr_lru_evicted_pages,
+				    c->lru_evict_ns, c->lru_evict_page_ns));
+	ns = sat_add(ns, folio_cost(w->nr_lru_moved_folios, w->nr_lru_moved_pages,
+				    c->lru_move_ns, c->lru_move_page_ns));
 	ns = sat_add(ns, sat_mul(w->nr_slab_scanned_objects, c->slab_scan_ns));
 	ns = sat_add(ns, sat_mul(w->nr_freed_objects, c->object_free_ns));
 	ns = sat_add(ns, sat_mul(w->nr_created_files, c->create_cpu_ns));
@@ -126,7 +144,10 @@ void cp_work_add(struct cp_work *dst, const struct cp_work *src)
 	dst->nr_read_calls += src->nr_read_calls;
 	dst->nr_cached_pages += src->nr_cached_pages;
 	dst->nr_inserted_pages += src->nr_inserted_pages;
-	dst->nr_lru_scanned_pages += src->nr_lru_scanned_pages;
+	dst->nr_lru_evicted_folios += src->nr_lru_evicted_folios;
+	dst->nr_lru_evicted_pages += src->nr_lru_evicted_pages;
+	dst->nr_lru_moved_folios += src->nr_lru_moved_folios;
+	dst->nr_lru_moved_pages += src->nr_lru_moved_pages;
 	dst->nr_slab_scanned_objects += src->nr_slab_scanned_objects;
 	dst->nr_freed_objects += src->nr_freed_objects;
 	dst->nr_created_files += src->nr_created_files;

@@ -21,7 +21,11 @@ struct cp_work {
 	uint64_t nr_read_calls;           /* read() system calls */
 	uint64_t nr_cached_pages;         /* cached pages read() found (lookup + mark accessed) */
 	uint64_t nr_inserted_pages;       /* pages allocated and added to the page cache */
-	uint64_t nr_lru_scanned_pages;    /* pages reclaim examined on the LRU lists */
+	uint64_t nr_lru_evicted_folios;   /* folios reclaim evicted from the LRU lists */
+	uint64_t nr_lru_evicted_pages;    /* their pages */
+	uint64_t nr_lru_moved_folios;     /* folios reclaim isolated and put back on a
+					   * list (deactivated, skipped) */
+	uint64_t nr_lru_moved_pages;      /* their pages */
 	uint64_t nr_slab_scanned_objects; /* objects shrinker walks visited */
 	uint64_t nr_freed_objects;        /* dentries/inodes freed */
 	uint64_t nr_created_files;        /* empty files created (open O_CREAT, close) */
@@ -37,7 +41,10 @@ struct cp_work_cost {
 	uint64_t read_syscall_ns;
 	uint64_t page_cached_ns;
 	uint64_t page_insert_ns;
-	uint64_t lru_scan_ns;
+	uint64_t lru_evict_ns;
+	uint64_t lru_evict_page_ns;
+	uint64_t lru_move_ns;
+	uint64_t lru_move_page_ns;
 	uint64_t slab_scan_ns;
 	uint64_t object_free_ns;
 	/* from the filesystem profile, [create]; zero until the caller sets them */

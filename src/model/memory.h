@@ -72,8 +72,11 @@ struct cp_mem_hooks {
 /* Counters of the work reclaim did on behalf of one allocating task:
  * the engine turns them into time charged to that task. */
 struct cp_reclaim_work {
-	uint64_t nr_scanned_pages;   /* LRU pages examined */
+	uint64_t nr_scanned_pages;   /* LRU pages examined (pgscan + pgrefill) */
 	uint64_t nr_reclaimed_pages; /* pages freed from the LRU */
+	uint64_t nr_reclaimed_folios; /* folios freed from the LRU */
+	uint64_t nr_moved_folios;    /* folios isolated and put back (deactivated, skipped) */
+	uint64_t nr_moved_pages;     /* their pages */
 	uint64_t nr_scanned_objects; /* slab objects visited by shrinkers */
 	uint64_t nr_freed_objects;   /* slab objects freed */
 	uint64_t nr_write_ios;       /* synchronous writeback waited for (XFS 4.11 reclaim) */

@@ -92,7 +92,7 @@ static uint64_t isolate_lru_pages(struct cp_vmscan *vm, const struct cp_scan_con
 	struct cp_pagecache *pc = vm->pc;
 	uint64_t taken = 0, skipped = 0;
 	uint32_t first_skipped = CP_NIL;
-	unsigned n = 0;
+	unsigned n = 0, nr_skipped_folios = 0;
 
 	while (taken < nr) {
 		uint32_t slot = cp_lru_tail(pc, kind), head, np, i;
@@ -110,6 +110,7 @@ static uint64_t isolate_lru_pages(struct cp_vmscan *vm, const struct cp_scan_con
 			if (first_skipped == CP_NIL)
 				first_skipped = head;
 			skipped += np;
+			nr_skipped_folios++;
 			continue;
 		}
 		for (i = 0; i < np; i++)
@@ -118,8 +119,14 @@ static uint64_t isolate_lru_pages(struct cp_vmscan *vm, const struct cp_scan_con
 		taken += np;
 	}
 	/* only the top zone (Normal) is ever above a reclaim_idx */
-	if (skipped)
+	if (skipped) {
 		cp_count(vm->vmstat, CP_VM_PGSKIP_NORMAL, skipped);
+		/* a skipped folio is isolated and put back: a move's work */
+		if (sc->ctx && sc->ctx->work) {
+			sc->ctx->work->nr_moved_folios += nr_skipped_folios;
+			sc->ctx->work->nr_moved_pages += skipped;
+		}
+	}
 	*nr_folios = n;
 	*nr_scanned = taken + skipped;
 	return taken;
@@ -158,8 +165,11 @@ uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 			cp_lru_add_folio_head(pc, head);
 		}
 		cp_count(vm->vmstat, CP_VM_PGDEACTIVATE, n);
-		if (sc->ctx && sc->ctx->work)
+		if (sc->ctx && sc->ctx->work) {
 			sc->ctx->work->nr_scanned_pages += n;
+			sc->ctx->work->nr_moved_folios += nf;
+			sc->ctx->work->nr_moved_pages += n;
+		}
 		done += n;
 	}
 	return done;
@@ -191,6 +201,8 @@ uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 	 * the isolation walked past */
 	sc->nr_scanned += n;
 	count_scan(vm, sc, scanned, n);
+	if (sc->ctx && sc->ctx->work)
+		sc->ctx->work->nr_reclaimed_folios += nf;
 	return n;
 }
 

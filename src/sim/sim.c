@@ -103,7 +103,10 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 	struct cp_reclaim_work *rw = &t->rwork;
 	uint64_t i;
 
-	work->nr_lru_scanned_pages += rw->nr_scanned_pages;
+	work->nr_lru_evicted_folios += rw->nr_reclaimed_folios;
+	work->nr_lru_evicted_pages += rw->nr_reclaimed_pages;
+	work->nr_lru_moved_folios += rw->nr_moved_folios;
+	work->nr_lru_moved_pages += rw->nr_moved_pages;
 	work->nr_slab_scanned_objects += rw->nr_scanned_objects;
 	work->nr_freed_objects += nr_freed_objects(w) - t->freed_before;
 	out->cpu_ns += cp_work_cpu_ns(&w->cost, work);

@@ -36,8 +36,8 @@ done
 # 512 MiB given to qemu, reported as the guest's RAM
 grep -q '^ram = 512M$' "$P" || fail "ram is not the guest's 512M: $(grep '^ram' "$P")"
 # keys a guest cannot measure come from --from with its comments
-grep -q '^lru_scan_ns = 720$' "$P" || fail "lru_scan_ns not copied from seed-box.ini"
-awk '/^;/ { b = b $0 "\n"; next } /^lru_scan_ns = / { printf "%s", b; exit } { b = "" }' "$P" |
+grep -q '^lru_evict_ns = 720$' "$P" || fail "lru_evict_ns not copied from seed-box.ini"
+awk '/^;/ { b = b $0 "\n"; next } /^lru_evict_ns = / { printf "%s", b; exit } { b = "" }' "$P" |
 	grep -q 'copied from' || fail "copied key not marked"
 # a measured key's comment holds only its own lines (not the unmeasured key above)
 above_thp=$(awk '/^;/ { b = b $0 "\n"; next } /^thp = / { printf "%s", b; exit } { b = "" }' "$P")

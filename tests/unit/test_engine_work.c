@@ -22,7 +22,10 @@ static void machine_costs(struct cp_work_cost *c)
 	m.read_syscall_ns = 1000;
 	m.page_cached_ns = 50;
 	m.page_insert_ns = 400;
-	m.lru_scan_ns = 100;
+	m.lru_evict_ns = 100;
+	m.lru_evict_page_ns = 10;
+	m.lru_move_ns = 30;
+	m.lru_move_page_ns = 3;
 	m.slab_scan_ns = 1000;
 	m.object_free_ns = 200;
 	cp_work_cost_from_machine(c, &m);
@@ -45,7 +48,7 @@ static void cached_read_costs_syscall_copy_and_lookups(void **state)
 }
 
 /* Every field has its own unit cost:
- * 32 inserted x 400 = 12800, 1000 LRU pages x 100 = 100000,
+ * 32 inserted x 400 = 12800, 1000 order-0 folios evicted x 100 = 100000,
  * 10 objects scanned x 1000 = 10000, 5 freed x 200 = 1000,
  * 3 creates x 20000 = 60000, 3 mkdir lookups x 1500 = 4500,
  * 2 stats x 1500 = 3000, 1 inode read x 20000 = 20000; sum 211300. */
@@ -61,7 +64,8 @@ static void each_kind_of_work_has_its_unit_cost(void **state)
 	c.stat_cpu_ns = 1500;
 	c.inode_read_ns = 20000;
 	w.nr_inserted_pages = 32;
-	w.nr_lru_scanned_pages = 1000;
+	w.nr_lru_evicted_folios = 1000;
+	w.nr_lru_evicted_pages = 1000;
 	w.nr_slab_scanned_objects = 10;
 	w.nr_freed_objects = 5;
 	w.nr_created_files = 3;
@@ -69,6 +73,24 @@ static void each_kind_of_work_has_its_unit_cost(void **state)
 	w.nr_stats = 2;
 	w.nr_inode_reads = 1;
 	assert_int_equal(cp_work_cpu_ns(&c, &w), 211300);
+}
+
+/* Reclaim handles a folio whole (shrink_folio_list, shrink_active_list):
+ * a cost per folio and a smaller one per further page. Evicting 2 folios
+ * of 512 pages: 2 x 100 + 1022 x 10 = 10420; deactivating 3 order-0
+ * folios and one of 16 pages: 4 x 30 + 15 x 3 = 165; sum 10585. */
+static void lru_work_costs_per_folio_plus_per_further_page(void **state)
+{
+	struct cp_work_cost c;
+	struct cp_work w = { 0 };
+
+	(void)state;
+	machine_costs(&c);
+	w.nr_lru_evicted_folios = 2;
+	w.nr_lru_evicted_pages = 1024;
+	w.nr_lru_moved_folios = 4;
+	w.nr_lru_moved_pages = 19;
+	assert_int_equal(cp_work_cpu_ns(&c, &w), 10585);
 }
 
 /* Filesystem costs start at zero: a machine alone cannot price creates. */
@@ -107,7 +129,8 @@ static void costs_saturate_instead_of_wrapping(void **state)
 
 	(void)state;
 	machine_costs(&c);
-	w.nr_lru_scanned_pages = UINT64_MAX / 2; /* x 100 does not fit */
+	w.nr_lru_evicted_folios = UINT64_MAX / 2; /* x 100 does not fit */
+	w.nr_lru_evicted_pages = UINT64_MAX / 2;
 	w.nr_read_calls = 1;
 	assert_int_equal(cp_work_cpu_ns(&c, &w), UINT64_MAX);
 }
@@ -142,6 +165,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cached_read_costs_syscall_copy_and_lookups),
 		cmocka_unit_test(each_kind_of_work_has_its_unit_cost),
+		cmocka_unit_test(lru_work_costs_per_folio_plus_per_further_page),
 		cmocka_unit_test(machine_costs_leave_filesystem_costs_zero),
 		cmocka_unit_test(work_adds_field_by_field),
 		cmocka_unit_test(costs_saturate_instead_of_wrapping),

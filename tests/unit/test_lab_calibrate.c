@@ -257,7 +257,7 @@ static void guest_keys_taken_with_comment_range_and_note(void **state)
 	v = cp_calibration_get(c, "machine", "reserve");
 	assert_true(v->measured);
 	assert_string_equal(v->how, "ram - MemTotal\nNOTE");
-	assert_false(cp_calibration_get(c, "cpu", "lru_scan_ns")->measured);
+	assert_false(cp_calibration_get(c, "cpu", "lru_evict_ns")->measured);
 	assert_string_equal(cp_calibration_get(c, "machine", "name")->value, "host-name");
 	/* the closing fs_mark paragraph, its command joined over the wrap */
 	assert_int_equal(c->fs_mark_files_per_sec, 1800);
@@ -286,7 +286,7 @@ static void guest_profile_without_values_is_refused(void **state)
  * from the source, the note above each measured key. */
 static void written_profile_loads_back(void **state)
 {
-	static const char src_text[] = "[cpu]\n; per page, from a source\nlru_scan_ns = 720\n";
+	static const char src_text[] = "[cpu]\n; per page, from a source\nlru_evict_ns = 720\n";
 	struct cp_calibration *c = calloc(1, sizeof(*c));
 	struct cp_calib_source *src = calloc(1, sizeof(*src));
 	struct cp_calib_source *back = calloc(1, sizeof(*back));
@@ -309,11 +309,11 @@ static void written_profile_loads_back(void **state)
 	assert_int_equal(cp_calib_source_parse(back, "out", buf, len, NULL), 0);
 	assert_string_equal(cp_calib_source_find(back, "machine", "cpus")->value, "2");
 	assert_string_equal(cp_calib_source_find(back, "cpu", "copy_bandwidth")->value, "1000M");
-	assert_string_equal(cp_calib_source_find(back, "cpu", "lru_scan_ns")->value, "720");
+	assert_string_equal(cp_calib_source_find(back, "cpu", "lru_evict_ns")->value, "720");
 	assert_null(cp_calib_source_find(back, "machine", "ram"));
 	assert_non_null(strstr(cp_calib_source_find(back, "cpu", "copy_bandwidth")->comment,
 			       "NOTE N\nrange: 900M..1100M\n"));
-	assert_non_null(strstr(cp_calib_source_find(back, "cpu", "lru_scan_ns")->comment,
+	assert_non_null(strstr(cp_calib_source_find(back, "cpu", "lru_evict_ns")->comment,
 			       "per page, from a source"));
 	assert_non_null(strstr(buf, "one worker: 1800 files/s"));
 	free(buf);
