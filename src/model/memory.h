@@ -72,7 +72,6 @@ struct cp_mem_hooks {
 /* Counters of the work reclaim did on behalf of one allocating task:
  * the engine turns them into time charged to that task. */
 struct cp_reclaim_work {
-	uint64_t nr_scanned_pages;   /* LRU pages examined (pgscan + pgrefill) */
 	uint64_t nr_reclaimed_pages; /* pages freed from the LRU */
 	uint64_t nr_reclaimed_folios; /* folios freed from the LRU */
 	uint64_t nr_moved_folios;    /* folios isolated and put back (deactivated, skipped) */

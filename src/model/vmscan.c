@@ -65,10 +65,8 @@ static void count_scan(struct cp_vmscan *vm, struct cp_scan_control *sc, uint64_
 		cp_count(vm->vmstat, CP_VM_PGSCAN_DIRECT, scanned);
 		cp_count(vm->vmstat, CP_VM_PGSTEAL_DIRECT, stolen);
 	}
-	if (sc->ctx && sc->ctx->work) {
-		sc->ctx->work->nr_scanned_pages += scanned;
+	if (sc->ctx && sc->ctx->work)
 		sc->ctx->work->nr_reclaimed_pages += stolen;
-	}
 }
 
 /*
@@ -166,7 +164,6 @@ uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 		}
 		cp_count(vm->vmstat, CP_VM_PGDEACTIVATE, n);
 		if (sc->ctx && sc->ctx->work) {
-			sc->ctx->work->nr_scanned_pages += n;
 			sc->ctx->work->nr_moved_folios += nf;
 			sc->ctx->work->nr_moved_pages += n;
 		}
