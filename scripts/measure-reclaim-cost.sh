@@ -11,7 +11,7 @@
 # xfs (large folios from readahead) and xfs0 (xfs read with
 # POSIX_FADV_RANDOM: no readahead, order-0 folios). On each, a 2 GiB file
 # G is read with 1 MiB read()s (BUILD_DIR/cp-read-file, default build/) inside a
-# memory cgroup (v1), so memcg limit reclaim runs in dd's own context,
+# memory cgroup (v1), so memcg limit reclaim runs in the reader's context,
 # under `perf record -e cpu-clock -g` (these VMs have no PMU: the
 # sampling is hrtimer-driven, and time with interrupts off is charged to
 # where they come back on, inside the same reclaim function) and
@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
 	-k) keep=1; shift ;;
 	-b) [ $# -ge 2 ] || { echo "measure-reclaim-cost: -b needs a directory" >&2; exit 2; }
 	    build=$2; shift 2 ;;
-	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "measure-reclaim-cost: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
