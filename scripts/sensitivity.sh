@@ -17,6 +17,7 @@ scenario=${2:-seed}
 cat > /tmp/cachepressure-sensitivity.$$ <<'RANGES'
 fs.create.create_cpu_ns=15000 fs.create.create_cpu_ns=75000
 machine.cpu.copy_bandwidth=8G machine.cpu.copy_bandwidth=20G
+machine.cpu.memory_bandwidth=17100M machine.cpu.memory_bandwidth=34100M
 machine.cpu.page_insert_ns=300 machine.cpu.page_insert_ns=1500
 machine.cpu.lru_evict_ns=660 machine.cpu.lru_evict_ns=800
 machine.cpu.lru_move_ns=180 machine.cpu.lru_move_ns=280

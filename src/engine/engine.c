@@ -78,6 +78,7 @@ struct actor {
 	unsigned nr_zero_steps;  /* consecutive zero-time steps */
 
 	struct cp_actor_stats stats;
+	bool copying;            /* in CP_ACTOR_CPU with a step that copies */
 };
 
 struct stop_rule {
@@ -95,6 +96,7 @@ struct cp_engine {
 	struct cp_pq timeq;      /* key: time of the actor's next event */
 	struct cp_pq cpuq;       /* key: service at which its CPU work is done */
 	unsigned nr_runnable;    /* invariant: actors in CP_ACTOR_CPU */
+	unsigned nr_copying;     /* of those, the ones whose step copies */
 	uint64_t vservice_ns;    /* CPU service per runnable actor since start */
 	uint64_t vservice_rem;   /* remainder, in 1/nr_runnable ns (< nr_runnable) */
 
@@ -282,6 +284,17 @@ static void set_runnable(struct cp_engine *e, unsigned n)
 	e->vservice_rem = 0;
 }
 
+/* An actor's CPU work ends (done, or the actor stopped). */
+static void leave_cpu(struct cp_engine *e, struct actor *a)
+{
+	if (a->copying) {
+		CP_BUG_ON(e->nr_copying == 0);
+		e->nr_copying--;
+		a->copying = false;
+	}
+	set_runnable(e, e->nr_runnable - 1);
+}
+
 static bool timeq_entry_valid(const struct cp_engine *e, const struct cp_pq_entry *q)
 {
 	const struct actor *a = &e->actors[q->id];
@@ -342,7 +355,7 @@ void cp_engine_stop_actor(struct cp_engine *e, unsigned id)
 	if (a->state == CP_ACTOR_STOPPED)
 		return;
 	if (a->state == CP_ACTOR_CPU) {
-		set_runnable(e, e->nr_runnable - 1);
+		leave_cpu(e, a);
 		a->stats.cpu_wall_ns += e->now_ns - a->phase_start_ns;
 	} else if (a->state == CP_ACTOR_IO) {
 		a->stats.io_wait_ns += e->now_ns - a->phase_start_ns;
@@ -501,6 +514,8 @@ static int start_step(struct cp_engine *e, unsigned id)
 		a->stats.cpu_ns += out.cpu_ns;
 		a->state = CP_ACTOR_CPU;
 		a->phase_start_ns = e->now_ns;
+		a->copying = out.copies;
+		e->nr_copying += out.copies;
 		set_runnable(e, e->nr_runnable + 1);
 		return 0;
 	}
@@ -587,7 +602,7 @@ static int run_one(struct cp_engine *e, bool *done)
 	cp_pq_pop(&e->cpuq, &ev);
 	CP_BUG_ON(ev.key > e->vservice_ns);
 	a = &e->actors[ev.id];
-	set_runnable(e, e->nr_runnable - 1);
+	leave_cpu(e, a);
 	a->stats.cpu_wall_ns += e->now_ns - a->phase_start_ns;
 	a->state = CP_ACTOR_READY; /* between phases, off every queue */
 	return cpu_done(e, ev.id);
@@ -669,6 +684,11 @@ unsigned cp_engine_nr_cpus(const struct cp_engine *e)
 unsigned cp_engine_nr_runnable(const struct cp_engine *e)
 {
 	return e->nr_runnable;
+}
+
+unsigned cp_engine_nr_copying(const struct cp_engine *e)
+{
+	return e->nr_copying;
 }
 
 uint64_t cp_engine_nr_steps(const struct cp_engine *e)

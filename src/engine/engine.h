@@ -56,6 +56,9 @@ struct cp_step {
 	enum cp_step_next next;
 	uint64_t until_ns;     /* CP_STEP_SLEEP_UNTIL */
 	uint64_t sleep_ns;     /* CP_STEP_SLEEP_FOR */
+	bool copies;           /* the CPU work copies memory (page cache ->
+				* user): cp_engine_nr_copying() counts it while
+				* it runs, for the shared memory bandwidth */
 };
 
 /*
@@ -211,6 +214,8 @@ unsigned cp_engine_nr_actors(const struct cp_engine *e);
 unsigned cp_engine_nr_cpus(const struct cp_engine *e);
 /* Actors doing CPU work right now. */
 unsigned cp_engine_nr_runnable(const struct cp_engine *e);
+/* Of those, the ones whose step copies (cp_step.copies). */
+unsigned cp_engine_nr_copying(const struct cp_engine *e);
 /* Actor steps taken so far, all actors. */
 uint64_t cp_engine_nr_steps(const struct cp_engine *e);
 

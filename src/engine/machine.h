@@ -37,6 +37,9 @@ struct cp_machine {
 
 	/* [cpu] */
 	uint64_t copy_bandwidth_bps;  /* copy_bandwidth: page cache -> user, one core */
+	uint64_t memory_bandwidth_bps; /* memory_bandwidth: the same copy, all the
+					* copying CPUs together (optional; 0 = not
+					* known: no shared limit) */
 	uint64_t read_syscall_ns;     /* fixed cost of one read() */
 	uint64_t page_cached_ns;      /* per cached page read() touches */
 	uint64_t page_insert_ns;      /* per page readahead allocates and inserts */

@@ -104,6 +104,7 @@ void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *
 {
 	*c = (struct cp_work_cost){
 		.copy_bandwidth_bps = m->copy_bandwidth_bps,
+		.memory_bandwidth_bps = m->memory_bandwidth_bps,
 		.read_syscall_ns = m->read_syscall_ns,
 		.page_cached_ns = m->page_cached_ns,
 		.page_insert_ns = m->page_insert_ns,
@@ -114,6 +115,21 @@ void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *
 		.slab_scan_ns = m->slab_scan_ns,
 		.object_free_ns = m->object_free_ns,
 	};
+}
+
+uint64_t cp_copy_bandwidth(const struct cp_work_cost *c, unsigned nr_copying,
+			   unsigned nr_runnable, unsigned nr_cpus)
+{
+	uint64_t n = nr_runnable > nr_cpus ? nr_runnable : nr_cpus;
+	uint64_t on_cpu = (uint64_t)nr_copying * nr_cpus, share;
+
+	CP_BUG_ON(nr_copying == 0 || nr_copying > nr_runnable || nr_cpus == 0);
+	if (!c->memory_bandwidth_bps)
+		return c->copy_bandwidth_bps;
+	/* m = on_cpu / n copies in flight, at least one: bw / max(1, m) */
+	share = on_cpu <= n ? c->memory_bandwidth_bps
+			    : cp_mul_div_u64(c->memory_bandwidth_bps, n, on_cpu);
+	return share < c->copy_bandwidth_bps ? share : c->copy_bandwidth_bps;
 }
 
 uint64_t cp_work_cpu_ns(const struct cp_work_cost *c, const struct cp_work *w)

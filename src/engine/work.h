@@ -38,6 +38,7 @@ struct cp_work {
 struct cp_work_cost {
 	/* from the machine profile, [cpu] */
 	uint64_t copy_bandwidth_bps; /* > 0 */
+	uint64_t memory_bandwidth_bps; /* 0: no limit shared by the copying CPUs */
 	uint64_t read_syscall_ns;
 	uint64_t page_cached_ns;
 	uint64_t page_insert_ns;
@@ -63,6 +64,18 @@ void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *
  * whole nanosecond. Saturates at UINT64_MAX instead of wrapping.
  */
 uint64_t cp_work_cpu_ns(const struct cp_work_cost *c, const struct cp_work *w);
+
+/*
+ * The copy rate of one of nr_copying actors that copy at once, among
+ * nr_runnable actors doing CPU work on nr_cpus CPUs: each copier runs
+ * min(1, nr_cpus / nr_runnable) of the time, so on average
+ * m = nr_copying * min(1, nr_cpus / nr_runnable) copies are in flight,
+ * and they share memory_bandwidth_bps: min(copy_bandwidth_bps,
+ * memory_bandwidth_bps / m) (copy_bandwidth_bps when m <= 1 or no
+ * memory bandwidth is given). Requires 1 <= nr_copying <= nr_runnable.
+ */
+uint64_t cp_copy_bandwidth(const struct cp_work_cost *c, unsigned nr_copying,
+			   unsigned nr_runnable, unsigned nr_cpus);
 
 /* dst += src, field by field. */
 void cp_work_add(struct cp_work *dst, const struct cp_work *src);

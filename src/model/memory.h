@@ -131,8 +131,10 @@ struct cp_mem_params {
 	 * measured (see cp_mem_init). */
 	const struct cp_mem_start_free *start_free;
 	/* total_pages is MemAvailable as the real harness's balloon leaves
-	 * it (si_mem_available: free pages less the high watermark): the
-	 * zone gets its high watermark on top */
+	 * it (si_mem_available: free pages less totalreserve_pages): each
+	 * zone gets its high watermark and lowmem_reserve on top, and the
+	 * reserve comes on top too (the kernel's own memory is not in
+	 * MemAvailable) */
 	bool size_is_available;
 	/* ZONE_DMA32's managed pages on the machine (0: not known, one
 	 * zone as before). The first min(dma32_pages, total_pages) pages

@@ -197,6 +197,13 @@ static int lay_out_fragments(struct cp_buddy *b,
 	return 0;
 }
 
+uint64_t cp_zone_totalreserve(uint64_t managed, uint64_t high, uint64_t lowmem_reserve)
+{
+	uint64_t keep = high + lowmem_reserve;
+
+	return keep < managed ? keep : managed;
+}
+
 /* Pages the layout adds to the zone: its pageblocks less the fragments. */
 static uint64_t layout_extra_pages(const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
 {
@@ -381,7 +388,7 @@ static uint64_t min_free_kbytes_of(const struct cp_mem_params *p, uint64_t manag
 int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmstat *vmstat,
 		struct cp_diag *diag)
 {
-	uint64_t managed, total, extra_sum = 0, extra[CP_MEM_MAX_ZONES] = { 0 };
+	uint64_t managed, total, extra_sum = 0, extra[CP_MEM_MAX_ZONES] = { 0 }, avail_extra = 0;
 	uint64_t frag[CP_MEM_MAX_ZONES][CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER];
 	struct cp_watermarks wm[CP_NR_ZONE_TYPES];
 	struct zone_plan zp;
@@ -431,17 +438,24 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		m->wmark.min += z->wmark.min;
 		m->wmark.low += z->wmark.low;
 		m->wmark.high += z->wmark.high;
-		/* si_mem_available() leaves each zone's high watermark free
-		 * (a measured zone's in the highest zone: its free pages are
-		 * the measured ones) */
-		if (p->size_is_available)
-			zp.pages[zp.measured[i] ? zp.nr - 1 : i] += z->wmark.high;
+		/* SIZE is MemAvailable: the free pages are SIZE plus what
+		 * si_mem_available() holds back (a measured zone's share goes
+		 * to the highest zone: its free pages are the measured ones),
+		 * and the kernel's own memory (the reserve) is not in SIZE */
+		if (p->size_is_available) {
+			uint64_t add = cp_zone_totalreserve(z->managed_pages, z->wmark.high,
+							    z->lowmem_reserve) +
+				       zp.reserve[i];
+
+			zp.pages[zp.measured[i] ? zp.nr - 1 : i] += add;
+			avail_extra += add;
+		}
 	}
 	if (m->wmark.high >= managed)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "memory: high watermark %llu pages leaves nothing of %llu managed pages",
 				   (unsigned long long)m->wmark.high, (unsigned long long)managed);
-	total = p->total_pages + (p->size_is_available ? m->wmark.high : 0);
+	total = p->total_pages + avail_extra;
 	if (total > CP_BUDDY_MAX_PAGES)
 		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
 				   (unsigned long long)total, CP_BUDDY_MAX_PAGES);

@@ -42,6 +42,14 @@ uint64_t cp_zone_lowmem_reserve(const uint64_t managed[CP_NR_ZONE_TYPES], enum c
 				enum cp_zone_type upper, unsigned ratio);
 
 /*
+ * calculate_totalreserve_pages(): the pages of a zone that
+ * si_mem_available() (MemAvailable) does not count as available - its
+ * high watermark plus its largest lowmem_reserve, at most its managed
+ * pages.
+ */
+uint64_t cp_zone_totalreserve(uint64_t managed, uint64_t high, uint64_t lowmem_reserve);
+
+/*
  * The global regime's zones of `size_pages` of RAM on a machine whose
  * ZONE_DMA32 manages dma32_pages (0: not known): DMA32 gets
  * min(dma32_pages, size_pages), Normal the rest. *dma32 and *normal in

@@ -109,7 +109,19 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 	work->nr_lru_moved_pages += rw->nr_moved_pages;
 	work->nr_slab_scanned_objects += rw->nr_scanned_objects;
 	work->nr_freed_objects += nr_freed_objects(w) - t->freed_before;
-	out->cpu_ns += cp_work_cpu_ns(&w->cost, work);
+	if (work->nr_copied_bytes) {
+		/* copies share the memory bandwidth with the other copiers
+		 * on the CPUs now (this step is not counted yet) */
+		struct cp_work_cost cost = w->cost;
+
+		cost.copy_bandwidth_bps =
+			cp_copy_bandwidth(&w->cost, cp_engine_nr_copying(w->e) + 1,
+					  cp_engine_nr_runnable(w->e) + 1, cp_engine_nr_cpus(w->e));
+		out->cpu_ns += cp_work_cpu_ns(&cost, work);
+		out->copies = true;
+	} else {
+		out->cpu_ns += cp_work_cpu_ns(&w->cost, work);
+	}
 	/* 4.11 XFS reclaim (SYNC_WAIT) writes each dirty inode cluster and
 	 * waits for it before it goes on: one write after another */
 	if (rw->nr_write_ios) {

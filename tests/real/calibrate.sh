@@ -22,7 +22,7 @@ wait_cp
 [ "$RC" = 0 ] || fail "exit status $RC"
 P=$T/p.ini
 kernel=$(uname -r)
-for key in cpus ram thp nr_zones min_free_kbytes copy_bandwidth read_syscall_ns \
+for key in cpus ram thp nr_zones min_free_kbytes copy_bandwidth memory_bandwidth read_syscall_ns \
 	read_bandwidth write_bandwidth read_latency write_latency max_request read_ahead_kb; do
 	grep -q "^$key = ." "$P" || fail "no value for $key"
 	# the comment block right above the key names the kernel and the date

@@ -160,6 +160,30 @@ static void mul_div_is_exact_past_64_bits(void **state)
 	assert_int_equal(cp_mul_div_u64(7, 0, 3), 0);
 }
 
+/* The shared memory bus: copy_bandwidth 10, memory_bandwidth 16 (units
+ * of 1e9 B/s), 2 CPUs. One copier alone: 10 (its own limit). Two copiers
+ * among 2 runnable: m = 2 x min(1, 2/2) = 2 in flight, 16 / 2 = 8 each.
+ * Two copiers among 4 runnable: m = 2 x 2/4 = 1: no contention, 10.
+ * Three copiers among 3 runnable: m = 3 x 2/3 = 2: 8. No
+ * memory_bandwidth: 10 whatever the count. */
+static void copy_bandwidth_is_shared_by_the_copies_in_flight(void **state)
+{
+	struct cp_work_cost c;
+
+	(void)state;
+	machine_costs(&c);
+	c.copy_bandwidth_bps = 10000000000ULL;
+	c.memory_bandwidth_bps = 16000000000ULL;
+	assert_int_equal(cp_copy_bandwidth(&c, 1, 1, 2), 10000000000ULL);
+	assert_int_equal(cp_copy_bandwidth(&c, 2, 2, 2), 8000000000ULL);
+	assert_int_equal(cp_copy_bandwidth(&c, 2, 4, 2), 10000000000ULL);
+	assert_int_equal(cp_copy_bandwidth(&c, 3, 3, 2), 8000000000ULL);
+	/* one CPU: one copy in flight however many copiers */
+	assert_int_equal(cp_copy_bandwidth(&c, 3, 3, 1), 10000000000ULL);
+	c.memory_bandwidth_bps = 0;
+	assert_int_equal(cp_copy_bandwidth(&c, 2, 2, 2), 10000000000ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +195,7 @@ int main(void)
 		cmocka_unit_test(costs_saturate_instead_of_wrapping),
 		cmocka_unit_test(transfer_time_rounds_up),
 		cmocka_unit_test(mul_div_is_exact_past_64_bits),
+		cmocka_unit_test(copy_bandwidth_is_shared_by_the_copies_in_flight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

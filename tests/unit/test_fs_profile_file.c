@@ -94,7 +94,7 @@ static void xfs_ini_gives_the_measured_xfs_costs(void **state)
 
 	(void)state;
 	load_source_profile("xfs", &p, &c);
-	assert_int_equal(c.create_cpu_ns, 19940);
+	assert_int_equal(c.create_cpu_ns, 24960);
 	assert_int_equal(c.mkdir_lookup_ns, 1140);
 	assert_int_equal(c.stat_cpu_ns, 1840);
 	assert_int_equal(c.inode_read_ns, 9050);
@@ -120,7 +120,7 @@ static void ext4_ini_gives_the_documented_ext4_geometry(void **state)
 	assert_int_equal(p.inode_log_item.objects_per_slab, 0); /* namei: no ili cache */
 	assert_int_equal(p.inodes_per_cluster, 16);
 	assert_int_equal(p.dir_block_bytes, 0); /* no XFS buffer cache */
-	assert_int_equal(c.create_cpu_ns, 16590);
+	assert_int_equal(c.create_cpu_ns, 20160);
 	assert_int_equal(c.stat_cpu_ns, 1990);
 	assert_int_equal(c.inode_read_ns, 5480);
 	assert_true(cp_fs_profile_check(&p));

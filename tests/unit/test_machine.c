@@ -277,6 +277,26 @@ static void dma32_is_optional_and_at_most_ram_and_4g(void **state)
 	assert_memory_equal(&m, &before, sizeof(m));
 }
 
+/* memory_bandwidth is optional (0: no limit shared by the copying CPUs,
+ * engine/work.c cp_copy_bandwidth) and a rate like copy_bandwidth. */
+static void memory_bandwidth_is_an_optional_rate(void **state)
+{
+	struct cp_machine m, before;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_good(&m);
+	assert_int_equal(m.memory_bandwidth_bps, 0);
+	assert_int_equal(cp_machine_set(&m, "cpu.memory_bandwidth", "2G", &d), 0);
+	assert_int_equal(m.memory_bandwidth_bps, 2ULL << 30);
+	before = m;
+	assert_int_equal(cp_machine_set(&m, "cpu.memory_bandwidth", "fast", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'memory_bandwidth' in [cpu]: bad value 'fast'"));
+	assert_int_equal(cp_machine_set(&m, "cpu.memory_bandwidth", "-1G", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "memory_bandwidth"));
+	assert_memory_equal(&m, &before, sizeof(m));
+}
+
 static void set_rejects_bad_input_and_leaves_machine_unchanged(void **state)
 {
 	struct cp_machine m, before;
@@ -350,6 +370,7 @@ int main(void)
 		cmocka_unit_test(first_error_is_reported),
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(set_overrides_one_key),
+		cmocka_unit_test(memory_bandwidth_is_an_optional_rate),
 		cmocka_unit_test(set_rejects_bad_input_and_leaves_machine_unchanged),
 		cmocka_unit_test(dma32_is_optional_and_at_most_ram_and_4g),
 		cmocka_unit_test(resolve_turns_bare_name_into_search_dir_path),

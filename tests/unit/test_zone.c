@@ -80,6 +80,22 @@ static void lowmem_reserve_is_upper_managed_over_ratio(void **state)
 	assert_int_equal(cp_zone_lowmem_reserve(measured, CP_ZONE_DMA32, CP_ZONE_NORMAL, 0), 0);
 }
 
+/* calculate_totalreserve_pages() per zone: high watermark + largest
+ * lowmem_reserve, at most the managed pages. The measured machine:
+ * DMA32 3660 + 21071 = 24731; Normal 25557 + 0; DMA's 24090 protection
+ * is more than its 3840 managed pages: 3840. Their sum, 54128 pages
+ * (211 MiB), is what the balloon's MemAvailable leaves free above SIZE;
+ * /proc/pagetypeinfo showed 204 MiB after a 2 GiB balloon (2026-11-30,
+ * seed-global-2G, the page cache left after drop_caches counting
+ * toward MemAvailable). */
+static void totalreserve_is_high_plus_lowmem_reserve_capped(void **state)
+{
+	(void)state;
+	assert_int_equal(cp_zone_totalreserve(772915, 3660, 21071), 24731);
+	assert_int_equal(cp_zone_totalreserve(5394266, 25557, 0), 25557);
+	assert_int_equal(cp_zone_totalreserve(3840, 10, 24090), 3840);
+}
+
 /* The global regime: 16 GiB = 4194304 pages with DMA32 772915 pages:
  * DMA32 772915, Normal 3421389; 2 GiB = 524288 pages fits in DMA32:
  * one zone, no Normal; dma32 unknown (0): one zone as before. */
@@ -466,9 +482,10 @@ static void compaction_deferral_is_per_zone(void **state)
  * model's smaller zones; DMA32 holds its measured free pages: one free
  * order-10 block (1024 pages) and 3 order-0 MOVABLE pages -> 1027 free;
  * Normal only fragments below pageblock_order (5 order-3 UNMOVABLE),
- * the rest of the memory Normal's big blocks. size_is_available: both
- * zones' high watermarks (3660 + 25557) on top of the 262144 pages,
- * in Normal: DMA32 keeps exactly its measured 1027 free pages.
+ * the rest of the memory Normal's big blocks. size_is_available:
+ * calculate_totalreserve_pages() of both zones - DMA32's high 3660 and
+ * its lowmem_reserve 21071, Normal's high 25557 - on top of the 262144
+ * pages, in Normal: DMA32 keeps exactly its measured 1027 free pages.
  */
 static void per_zone_start_layout_uses_real_managed_pages(void **state)
 {
@@ -505,7 +522,7 @@ static void per_zone_start_layout_uses_real_managed_pages(void **state)
 	assert_int_equal(m.zones[0].free_pages, 1027);
 	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, 0, CP_MIGRATE_MOVABLE), 3);
 	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[1].buddy, 3, CP_MIGRATE_UNMOVABLE), 5);
-	assert_int_equal(m.free_pages, 262144 + 3660 + 25557);
+	assert_int_equal(m.free_pages, 262144 + 3660 + 21071 + 25557);
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);
 }
@@ -516,6 +533,7 @@ int main(void)
 		cmocka_unit_test(setup_per_zone_wmarks_splits_min_by_managed_share),
 		cmocka_unit_test(empty_zone_takes_no_share_of_min_free_kbytes),
 		cmocka_unit_test(lowmem_reserve_is_upper_managed_over_ratio),
+		cmocka_unit_test(totalreserve_is_high_plus_lowmem_reserve_capped),
 		cmocka_unit_test(zone_split_gives_dma32_first_then_normal),
 		cmocka_unit_test(zonelist_takes_normal_first_then_dma32),
 		cmocka_unit_test(dma32_lowmem_reserve_refuses_normal_index_allocation),
