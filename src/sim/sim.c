@@ -674,9 +674,25 @@ static const char *const series_columns[] = {
 	"t_ns", "free_pages", "active_file", "inactive_file", "pagecache_pages",
 	"slab_dentry_pages", "slab_name_pages", "slab_inode_pages", "slab_ili_pages",
 	"dentry_lru", "inode_lru", "fs_reclaimable", "sb_deferred", "memcg_usage_pages",
-	"xfs_buf_pages", "xfs_buf_lru",
+	"xfs_buf_pages", "xfs_buf_lru", "free_dma32", "free_normal", "boost_dma32",
+	"boost_normal", "file_dma32",
 };
 #define NR_COLUMNS (sizeof(series_columns) / sizeof(series_columns[0]))
+
+/* Free pages and watermark boost of ZONE_DMA32 and ZONE_NORMAL (0 for a
+ * zone the model does not have): out[0..1] free, out[2..3] boost. */
+static void sample_zones(const struct cp_mem *m, int64_t out[4])
+{
+	unsigned i;
+
+	memset(out, 0, 4 * sizeof(out[0]));
+	for (i = 0; i < m->nr_zones; i++) {
+		int k = m->zones[i].type == CP_ZONE_DMA32 ? 0 : 1;
+
+		out[k] = (int64_t)m->zones[i].free_pages;
+		out[2 + k] = (int64_t)m->zones[i].buddy.watermark_boost;
+	}
+}
 
 static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 {
@@ -702,6 +718,13 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	row[13] = w->use_memcg ? (int64_t)w->memcg.usage_pages : 0;
 	row[14] = (int64_t)w->mem.nr_owner[CP_OWNER_FSBUF];
 	row[15] = (int64_t)cp_xfs_buftarg_count(&w->fs.bt);
+	sample_zones(&w->mem, &row[16]);
+	/* nr_zone_active_file + nr_zone_inactive_file of ZONE_DMA32 (the
+	 * zone below the top one; 0 with one zone) */
+	row[20] = w->mem.nr_zones > 1
+			  ? (int64_t)(cp_lru_size_below_top_zone(&w->pc, CP_LRU_ACTIVE_FILE) +
+				      cp_lru_size_below_top_zone(&w->pc, CP_LRU_INACTIVE_FILE))
+			  : 0;
 	if (w->cfg->progress && t_ns >= r->next_progress_ns) {
 		char what[96];
 

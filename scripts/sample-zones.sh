@@ -1,0 +1,51 @@
+#!/bin/bash
+# sample-zones.sh - per-zone free and file pages and the memory budget of
+# /proc/meminfo, every 0.25 s, while a command runs (a real run, as root:
+# reading /proc needs no root, the real harness does).
+#
+#   scripts/sample-zones.sh OUT COMMAND [ARG...]
+#
+# Runs COMMAND with stdout to OUT.txt and stderr to OUT.err and writes one
+# line per sample to OUT.zones: milliseconds since the start, then for
+# ZONE_DMA32 and ZONE_NORMAL of node 0 (/proc/zoneinfo) the free pages,
+# the file LRU pages (nr_zone_active_file + nr_zone_inactive_file) and
+# Normal's watermark boost, then from /proc/meminfo MemFree, Cached,
+# SReclaimable, SUnreclaim, AnonPages and "other" = MemTotal less those,
+# Buffers, PageTables, KernelStack and Percpu (memory no counter names:
+# XFS buffers' folios among it), in MiB. The model's series has the same
+# per-zone columns (free_dma32, free_normal, file_dma32, boost_normal).
+# Exit status: COMMAND's.
+set -u
+case ${1:-} in
+-h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+esac
+[ $# -ge 2 ] || { echo "sample-zones: usage: sample-zones.sh OUT COMMAND [ARG...]" >&2; exit 2; }
+out=$1
+shift
+"$@" >"$out.txt" 2>"$out.err" &
+pid=$!
+trap 'kill $pid 2>/dev/null' INT TERM HUP
+t0=$(date +%s%N)
+while kill -0 $pid 2>/dev/null; do
+	t=$((($(date +%s%N) - t0) / 1000000))
+	{ cat /proc/zoneinfo; echo MEMINFO; cat /proc/meminfo; } | awk -v t=$t '
+	/^MEMINFO/ { m = 1 }
+	m && /^(MemTotal|MemFree|Cached|Buffers|SReclaimable|SUnreclaim|AnonPages|PageTables|KernelStack|Percpu):/ {
+		sub(":", "", $1); mi[$1] = $2 }
+	!m && /^Node 0, zone/ { z = $4 }
+	!m && z != "" && $1 == "pages" && $2 == "free" { f[z] = $3 }
+	!m && z != "" && $1 == "nr_zone_inactive_file" { fl[z] += $2 }
+	!m && z != "" && $1 == "nr_zone_active_file" { fl[z] += $2 }
+	!m && z != "" && $1 == "boost" { b[z] = $2 }
+	END {
+		other = mi["MemTotal"] - mi["MemFree"] - mi["Cached"] - mi["Buffers"] - \
+			mi["SReclaimable"] - mi["SUnreclaim"] - mi["AnonPages"] - \
+			mi["PageTables"] - mi["KernelStack"] - mi["Percpu"]
+		printf "%d dma32_free=%d normal_free=%d dma32_file=%d normal_file=%d boost_normal=%d", \
+			t, f["DMA32"], f["Normal"], fl["DMA32"], fl["Normal"], b["Normal"]
+		printf " free=%d cached=%d sreclaimable=%d sunreclaim=%d anon=%d other=%d\n", \
+			mi["MemFree"] / 1024, mi["Cached"] / 1024, mi["SReclaimable"] / 1024, \
+			mi["SUnreclaim"] / 1024, mi["AnonPages"] / 1024, other / 1024 }'
+	sleep 0.25
+done >"$out.zones"
+wait $pid
