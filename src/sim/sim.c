@@ -101,6 +101,8 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 {
 	struct cp_world *w = t->w;
 	struct cp_reclaim_work *rw = &t->rwork;
+	const struct cp_work_cost *cost = &w->cost;
+	struct cp_work_cost shared;
 	uint64_t i;
 
 	work->nr_lru_evicted_folios += rw->nr_reclaimed_folios;
@@ -112,16 +114,14 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 	if (work->nr_copied_bytes) {
 		/* copies share the memory bandwidth with the other copiers
 		 * on the CPUs now (this step is not counted yet) */
-		struct cp_work_cost cost = w->cost;
-
-		cost.copy_bandwidth_bps =
+		shared = w->cost;
+		shared.copy_bandwidth_bps =
 			cp_copy_bandwidth(&w->cost, cp_engine_nr_copying(w->e) + 1,
 					  cp_engine_nr_runnable(w->e) + 1, cp_engine_nr_cpus(w->e));
-		out->cpu_ns += cp_work_cpu_ns(&cost, work);
+		cost = &shared;
 		out->copies = true;
-	} else {
-		out->cpu_ns += cp_work_cpu_ns(&w->cost, work);
 	}
+	out->cpu_ns += cp_work_cpu_ns(cost, work);
 	/* 4.11 XFS reclaim (SYNC_WAIT) writes each dirty inode cluster and
 	 * waits for it before it goes on: one write after another */
 	if (rw->nr_write_ios) {
