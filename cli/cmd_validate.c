@@ -273,7 +273,44 @@ struct report_head {
 	const char *kernel, *kernel_why, *release, *machine_name, *vcp;
 	size_t nr_start;                /* real runs the model's start layout came from */
 	bool start_has_zones;
+	uint64_t model_ra_kb;           /* the machine profile's read_ahead_kb */
 };
+
+/*
+ * The readahead window the real readers had (counter
+ * cp_device_read_ahead_kb of each run) against the model's. A mismatch
+ * makes the comparison one of two different machines, so it is said on
+ * stdout and stderr; runs that recorded none are not counted.
+ */
+static void print_readahead(const struct report_head *h, const struct cp_run_result *runs)
+{
+	int64_t lo = INT64_MAX, hi = -1;
+	unsigned i;
+
+	for (i = 0; i < h->nr_real; i++) {
+		int64_t v = cp_run_result_counter(&runs[i], "cp_device_read_ahead_kb", -1);
+
+		if (v < 0)
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	if (hi < 0)
+		return;
+	printf("# readahead: model read_ahead_kb %" PRIu64 ", real runs' loop device %" PRId64,
+	       h->model_ra_kb, lo);
+	if (hi != lo)
+		printf("..%" PRId64, hi);
+	printf("\n");
+	if (lo != hi || (uint64_t)lo != h->model_ra_kb) {
+		printf("# WARNING: the real readers' readahead window differs from the model's; "
+		       "calibrate on the device the runs use (loop devices keep a user's "
+		       "max_sectors_kb, which sets read_ahead_kb)\n");
+		fprintf(stderr, "cachepressure validate: warning: real runs' read_ahead_kb "
+			"%" PRId64 "..%" PRId64 " is not the machine profile's %" PRIu64 "\n",
+			lo, hi, h->model_ra_kb);
+	}
+}
 
 /* The model again, from the free memory the real runs started with
  * (their mean start layout); *model is replaced on success. Returns the
@@ -345,6 +382,7 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 	else
 		printf("# model start: all free memory in the largest blocks (the real runs "
 		       "recorded no /proc/pagetypeinfo)\n");
+	print_readahead(h, runs);
 	rc = cp_validate_table_build(model, runs, h->nr_real, table, &diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
@@ -473,6 +511,7 @@ static int validate_from_file(const struct validate_opts *vo)
 	if (rc)
 		goto out_setup;
 	h.machine_name = ms.machine.name;
+	h.model_ra_kb = ms.machine.read_ahead_kb;
 	cp_run_result_init(&model);
 	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
 	fprintf(stderr, "cachepressure validate: model: %s, %s, mem %" PRIu64 " MiB, kernel "
@@ -641,6 +680,7 @@ int cmd_validate(int argc, char **argv)
 	h.kernel_why = kernel_why;
 	h.release = un.release;
 	h.machine_name = ms.machine.name;
+	h.model_ra_kb = ms.machine.read_ahead_kb;
 	h.vcp = vcp;
 	h.nr_start = (size_t)nr_start;
 	h.start_has_zones = nr_start > 0 && start_free.has_zones;

@@ -442,6 +442,39 @@ static int inflate_topups(struct run *R, uint64_t *bytes, struct cp_diag *diag)
 	return rc;
 }
 
+/*
+ * The device's readahead window and largest request, as the readers'
+ * file_ra_state saw them (file_ra_state_init() copies the bdi's
+ * ra_pages at open): counters cp_device_read_ahead_kb and
+ * cp_device_max_sectors_kb. They are properties of the loop device, not
+ * of the run, and a user write to max_sectors_kb outlives losetup -d (it
+ * shrank loop0's read_ahead_kb from 2560 to 256 on this machine until
+ * 2026-12-01), so validate compares them with the machine profile. A
+ * guest disk or a missing file records nothing.
+ */
+static int record_queue_limits(struct run *R)
+{
+	static const struct { const char *file, *counter; } q[] = {
+		{ "read_ahead_kb", "cp_device_read_ahead_kb" },
+		{ "max_sectors_kb", "cp_device_max_sectors_kb" },
+	};
+	const char *dev = R->w.lo.dev;
+	char path[160];
+	uint64_t v;
+	size_t i;
+
+	if (strncmp(dev, "/dev/", 5) != 0)
+		return 0;
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", dev + 5, q[i].file);
+		if (cp_kfile_read_u64(path, &v, NULL) != 0)
+			continue;
+		if (cp_run_result_set_counter(R->r, q[i].counter, (int64_t)v))
+			return -CP_ENOMEM;
+	}
+	return 0;
+}
+
 static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 {
 	struct cp_real_session *s = R->s;
@@ -479,6 +512,9 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 	if (rc)
 		return rc;
 	progress(R, "%s on %s (noatime)", cp_fs_name(s->opts.fs), R->w.mnt.path);
+	rc = record_queue_limits(R);
+	if (rc)
+		return rc;
 	if (cp_real_interrupted())
 		return -CP_EBUSY;
 

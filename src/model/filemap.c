@@ -46,6 +46,21 @@
  * itself is not looked up, nor the hit on it). I/O bytes and requests
  * count pages as for order 0; accessed marking is per folio (mark_read). 4.11, ext4, or a window
  * under 4 pages: exactly the order-0 path.
+ *
+ * 6.17+ (Ryan Roberts' "Readahead tweaks for larger folios": the order
+ * kept in struct file_ra_state; ra->order of cp_file_ra_state, chosen by
+ * its order_in_state): a sync miss (page_cache_sync_ra) reads its window
+ * at order 0 and sets ra->order to 0; a continuing window
+ * (page_cache_async_ra) adds 2 to ra->order, not to the marker folio's
+ * order, and trims its end down to a multiple of 2^min(ra->order,
+ * ffs(ra_pages) - 1) when that leaves the window non-empty;
+ * page_cache_ra_order() caps the order at MAX_PAGECACHE_ORDER and
+ * ilog2(window size) and stores it back in ra->order. So the folio order
+ * climbs 0, 2, 4, ... up to what the window holds, whatever order an
+ * unaligned window's first folio had. A failed folio allocation leaves
+ * ra->order as it was (the rest of the window is read at order 0).
+ * Measured on 6.18.44 with the readahead tracepoints (docs/fidelity.md):
+ * a 256 KiB window ramps 0, 2, 4, 6, 6, ...
  */
 #include "model/filemap.h"
 
@@ -86,6 +101,30 @@ static unsigned ra_new_order(unsigned order, uint32_t size)
 	return order;
 }
 
+/*
+ * 6.17+ page_cache_async_ra(): the continuing window [start, *wend) gets
+ * ra->order + 2 and its end trimmed to that order's alignment (at most
+ * the alignment of ra_pages, ffs(max_pages) - 1); returns the order
+ * page_cache_ra_order() will use, which it stores back in ra->order.
+ */
+static unsigned ra_async_order(struct cp_file_ra_state *ra, uint32_t start, uint32_t *wend,
+			       uint32_t ra_pages)
+{
+	unsigned order = ra->order + 2u, align_order = cp_ffs(ra_pages);
+	uint32_t aligned_end;
+
+	if (align_order > order)
+		align_order = order;
+	aligned_end = *wend & ~((1u << align_order) - 1);
+	if (aligned_end > start)
+		*wend = aligned_end;
+	if (order > CP_MAX_PAGECACHE_ORDER)
+		order = CP_MAX_PAGECACHE_ORDER;
+	if (order > cp_ilog2(*wend - start))
+		order = cp_ilog2(*wend - start);
+	return order;
+}
+
 /* The order of the folio at index in page_cache_ra_order()'s walk:
  * new_order, or smaller to stay aligned and not pass last. Order 1 is
  * never used (0 instead). */
@@ -111,19 +150,27 @@ static unsigned ra_folio_order(uint32_t index, unsigned new_order, uint32_t last
  * what is left. *inserted counts pages inserted. Returns 0 or the error
  * of an order-0 insertion (the pages before it stay).
  */
-static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uint32_t wend,
+static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uint32_t *wendp,
 		       uint32_t ra_pages, struct cp_file_ra_state *ra, struct cp_alloc_ctx *ctx,
 		       uint32_t *inserted)
 {
 	const struct cp_mapping *m = &pc->mappings[id];
 	unsigned marker_order = 0;
-	uint32_t j = start;
+	uint32_t j = start, wend = *wendp;
 	int rc = 0;
 
 	if (m->large_folios && ra_pages >= 4) {
 		bool async = ra && ra->valid && ra->window_end == start;
-		unsigned new_order = ra_new_order(async ? ra->marker_order : 0, ra_pages);
-		unsigned gfp = ctx->gfp;
+		unsigned new_order, gfp = ctx->gfp;
+
+		if (ra && ra->order_in_state) {
+			/* page_cache_sync_ra(): ra->order = 0, no ramp */
+			new_order = async ? ra_async_order(ra, start, &wend, ra_pages) : 0;
+			ra->order = (uint8_t)new_order;
+			*wendp = wend;
+		} else {
+			new_order = ra_new_order(async ? ra->marker_order : 0, ra_pages);
+		}
 
 		while (j < wend) {
 			unsigned order = ra_folio_order(j, new_order, wend - 1);
@@ -246,7 +293,7 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 			uint32_t wend = i + ra_pages < m->nr_index ? i + ra_pages : m->nr_index;
 			uint32_t j, inserted = 0;
 
-			rc = read_window(pc, id, i, wend, ra_pages, ra, ctx, &inserted);
+			rc = read_window(pc, id, i, &wend, ra_pages, ra, ctx, &inserted);
 			res->nr_inserted_pages += inserted;
 			if (!sparse)
 				note_io(res, (uint64_t)inserted * 4096);

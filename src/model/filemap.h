@@ -21,7 +21,12 @@
 struct cp_file_ra_state {
 	uint32_t window_end;   /* index after the last window read */
 	uint8_t marker_order;  /* order of that window's PG_readahead folio */
+	uint8_t order;         /* ra->order (6.17+): the last window's folio order */
 	bool valid;            /* a window has been read */
+	/* Which kernel's readahead ramps the folio order, fixed when the
+	 * file is opened: false, 6.1-6.16 (from the marker folio's order);
+	 * true, 6.17+ (from ra->order; filemap.c) */
+	bool order_in_state;
 	/* ra->prev_pos in pages: the index after the last page the previous
 	 * read() copied (valid when prev_read) */
 	uint32_t prev_end;

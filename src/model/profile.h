@@ -77,6 +77,13 @@ struct cp_kernel_profile {
 	 * "iomap: create large folios in the buffered write path"); before,
 	 * writes made order-0 pages. 6.x true; 4.11 and 6.1 false. */
 	bool xfs_large_folio_writes;
+	/* mm/readahead.c: the folio order of the last readahead kept in
+	 * file_ra_state (ra->order, 6.17+, Ryan Roberts' "Readahead tweaks
+	 * for larger folios"): a sync miss reads at order 0, each
+	 * continuing window adds 2 to ra->order. Before (6.1-6.16), false:
+	 * each window ramps from its marker folio's order, a sync miss from
+	 * 0 + 2 (filemap.c). */
+	bool readahead_order_in_state;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
 

@@ -10,7 +10,10 @@
  * and at the window size; a folio at an index not aligned to the order
  * takes order __ffs(index); a folio passing the window's last index is
  * made smaller; order 1 is never used (0). No large folios below a
- * 4-page window or without mapping_large_folio_support().
+ * 4-page window or without mapping_large_folio_support(). 6.17+
+ * (cp_file_ra_state.order_in_state): the order is ra->order, 0 after a
+ * sync miss and + 2 per continuing window, whose end is trimmed to that
+ * order's alignment.
  *
  * Zone: 16384 pages (16 free order-10 blocks), min_free_kbytes 128:
  * min 32, tmp = max(32 / 4, 16384 * 10 / 10000) = 16, low 48, high 64.
@@ -519,10 +522,148 @@ static void profiles_give_xfs_large_folio_writes_from_6_6(void **state)
 	assert_true(cp_kernel_profile_find("linux-6.x")->xfs_large_folio_writes);
 }
 
+/*
+ * 6.17+ (ra->order in file_ra_state), 64-page windows from index 0 as
+ * the readers' 256 KiB window on this machine's loop device gives them:
+ *  w0 [0, 64):    page_cache_sync_ra sets ra->order 0: 64 order-0 pages
+ *  w1 [64, 128):  page_cache_async_ra: 0 + 2 = 2; 16 folios of 4
+ *  w2:            2 + 2 = 4; 4 folios of 16
+ *  w3:            4 + 2 = 6 = ilog2(64); 1 folio of 64
+ *  w4:            6 + 2 = 8, capped at ilog2(64) = 6 and stored: 1 of 64
+ * The ramp the readahead tracepoints showed on 6.18.44 (docs/fidelity.md).
+ */
+static void ra_order_6_17_ramps_0_2_4_6_6_in_64_page_windows(void **state)
+{
+	static const struct {
+		uint64_t nr_folios;
+		unsigned order;
+	} want[5] = { { 0, 0 }, { 16, 2 }, { 4, 4 }, { 1, 6 }, { 1, 6 } };
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .order_in_state = true };
+	uint32_t id = new_file(f, 320, true);
+	unsigned w;
+
+	(void)state;
+	for (w = 0; w < 5; w++) {
+		uint64_t folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
+		struct cp_read_result res = do_read(f, id, w * 64, 64, 64, &ra);
+
+		assert_int_equal(res.nr_inserted_pages, 64);
+		assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, want[w].nr_folios);
+		assert_int_equal(ra.order, want[w].order);
+		assert_int_equal(ra.window_end, (w + 1) * 64);
+	}
+	assert_folio(f, id, 192, 6);
+	assert_folio(f, id, 256, 6);
+	fixture_free(f);
+}
+
+/*
+ * 6.17+ with 640-page windows (read_ahead_kb 2560): ra->order climbs
+ * 0, 2, 4, 6, 8, then 9 (MAX_PAGECACHE_ORDER; ilog2(640) = 9); each
+ * window's end is trimmed to 2^min(order, __ffs(640) = 7), which these
+ * windows (multiples of 640 from 0, so of 128) already are:
+ *  w3 [1920, 2560): order 6: 10 folios of 64
+ *  w4 [2560, 3200): order 8: 256 @2560, 256 @2816, at 3072 order 8
+ *                   passes 3199: 128 @3072
+ *  w5 [3200, 3840): order 9: __ffs(3200) = 7: 128 @3200; 256 @3328;
+ *                   at 3584 order 9 passes 3839: 256 @3584
+ * (6.1 ramps these windows from the marker folio instead: w4 was order 7
+ * there, ra_order_ramps_from_the_marker_folio_over_consecutive_windows.)
+ */
+static void ra_order_6_17_ramps_from_ra_order_not_the_marker_folio(void **state)
+{
+	static const struct {
+		uint64_t nr_folios;
+		unsigned order;
+	} want[6] = { { 0, 0 }, { 160, 2 }, { 40, 4 }, { 10, 6 }, { 3, 8 }, { 3, 9 } };
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .order_in_state = true };
+	uint32_t id = new_file(f, 3840, true);
+	unsigned w;
+
+	(void)state;
+	for (w = 0; w < 6; w++) {
+		uint64_t folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
+		struct cp_read_result res = do_read(f, id, w * 640, 640, 640, &ra);
+
+		assert_int_equal(res.nr_inserted_pages, 640);
+		assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, want[w].nr_folios);
+		assert_int_equal(ra.order, want[w].order);
+		assert_int_equal(ra.window_end, (w + 1) * 640);
+	}
+	assert_folio(f, id, 2560, 8);
+	assert_folio(f, id, 3072, 7);
+	assert_folio(f, id, 3328, 8);
+	assert_folio(f, id, 3584, 8);
+	fixture_free(f);
+}
+
+/*
+ * 6.17+: a sync miss sets ra->order to 0 (6.1 restarted at 2), and a
+ * continuing window's end is trimmed to its order's alignment. 640-page
+ * windows: [0, 640) order 0, [640, 1280) order 2; pages 1280..1299 are
+ * cached, so a read of [1280, 1940) misses at 1300, not at 1280 where
+ * the last window ended: sync, [1300, 1940) in 640 order-0 pages. The
+ * next window continues: [1940, 2580) at order 2 (2580 is a multiple of
+ * 4). The one after: order 4, end 3220 trimmed to 3216 (201 x 16):
+ * [2580, 3216), 636 pages: __ffs(2580) = 2: 4 @2580, __ffs(2584) = 3:
+ * 8 @2584, then 39 folios of 16 from 2592: 41 folios.
+ */
+static void ra_order_6_17_sync_miss_restarts_at_0_and_async_end_is_aligned(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .order_in_state = true };
+	struct cp_read_result res;
+	uint32_t id = new_file(f, 4000, true), i;
+	uint64_t folios;
+
+	(void)state;
+	for (i = 1280; i < 1300; i++)
+		assert_int_equal(cp_add_to_page_cache_lru(&f->pc, id, i, &f->ctx), 0);
+	do_read(f, id, 0, 1280, 640, &ra);
+	assert_int_equal(ra.order, 2);
+	folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
+	res = do_read(f, id, 1280, 660, 640, &ra);
+	assert_int_equal(res.nr_cached_pages, 20);
+	assert_int_equal(res.nr_inserted_pages, 640);
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, 0);
+	assert_int_equal(ra.order, 0);
+	assert_int_equal(ra.window_end, 1940);
+	do_read(f, id, 1940, 640, 640, &ra);
+	assert_int_equal(ra.order, 2);
+	assert_int_equal(ra.window_end, 2580);
+	folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
+	res = do_read(f, id, 2580, 1, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 636);
+	assert_int_equal(ra.window_end, 3216);
+	assert_int_equal(ra.order, 4);
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, 41);
+	assert_folio(f, id, 2580, 2);
+	assert_folio(f, id, 2584, 3);
+	assert_folio(f, id, 2592, 4);
+	assert_false(f->pc.pages[cp_mapping_slot(&f->pc, id, 3216)].flags & CP_PG_RESIDENT);
+	fixture_free(f);
+}
+
+/* ra->order in file_ra_state came with 6.17: linux-6.x (6.18) has it,
+ * linux-6.1 and linux-4.11 do not. */
+static void profiles_keep_ra_order_in_state_from_6_17(void **state)
+{
+	(void)state;
+	assert_false(cp_kernel_profile_find("linux-4.11")->readahead_order_in_state);
+	assert_false(cp_kernel_profile_find("linux-6.1")->readahead_order_in_state);
+	assert_true(cp_kernel_profile_find("linux-6.x")->readahead_order_in_state);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ra_order_ramps_from_the_marker_folio_over_consecutive_windows),
+		cmocka_unit_test(ra_order_6_17_ramps_0_2_4_6_6_in_64_page_windows),
+		cmocka_unit_test(ra_order_6_17_ramps_from_ra_order_not_the_marker_folio),
+		cmocka_unit_test(ra_order_6_17_sync_miss_restarts_at_0_and_async_end_is_aligned),
+		cmocka_unit_test(profiles_keep_ra_order_in_state_from_6_17),
 		cmocka_unit_test(write_folio_order_follows_the_write_length_and_alignment),
 		cmocka_unit_test(write_folio_falls_back_one_order_at_a_time),
 		cmocka_unit_test(profiles_give_xfs_large_folio_writes_from_6_6),
