@@ -59,6 +59,13 @@ struct cp_kernel_profile {
 	 * goes at visit b_lru_ref; 6.1 (after 19957a181608, 2019) rotates
 	 * while it can decrement and frees at visit b_lru_ref + 1. */
 	bool xfs_buf_lru_first_visit_frees;
+	/* fs/xfs/xfs_buf.c xfs_buf_alloc_backing_mem() (6.15+, the
+	 * "xfs-6.15-folios_vmalloc" merge): a buffer larger than a page is
+	 * one folio of its power-of-two size, allocated without direct
+	 * reclaim and with __GFP_NORETRY, vmalloc()ed page by page only when
+	 * that fails (true); before, alloc_page() / alloc_pages_bulk per
+	 * page (4.11, 6.1: false). */
+	bool xfs_buf_folio;
 	/* fs/iomap: a buffered write attaches buffer heads to the page
 	 * (4.11 iomap_write_begin -> __block_write_begin_int: true; 6.1
 	 * only for IOMAP_F_BUFFER_HEAD, never set by XFS: false) */

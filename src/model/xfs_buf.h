@@ -60,6 +60,8 @@ struct cp_xfs_buftarg {
 	/* kernel profile xfs_buf_lru_first_visit_frees: 4.11's inverted
 	 * test in xfs_buftarg_isolate() */
 	bool inverted_isolate;
+	/* kernel profile xfs_buf_folio: multi-page buffers as one folio */
+	bool folio_backing;
 	uint8_t pages[CP_XFS_NR_BUF_TYPES]; /* pages per buffer of each type */
 	uint8_t max_pages;                  /* the largest of pages[] */
 	bool ready;                         /* initialised (XFS only) */
@@ -88,6 +90,8 @@ struct cp_xfs_buftarg {
 	uint64_t nr_freed;       /* buffers freed (memory returned) */
 	uint64_t nr_isolated;    /* shrinker verdicts that took a buffer off the LRU */
 	uint64_t nr_rotated;     /* shrinker verdicts that rotated a buffer */
+	uint64_t nr_folio;       /* multi-page buffers made as one folio (6.15+) */
+	uint64_t nr_vmalloc;     /* ... that fell back to pages one by one */
 };
 
 /* The key of block blkno of a metadata object: type in the top 2 bits,

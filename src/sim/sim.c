@@ -791,6 +791,8 @@ static int fill_counters(struct run *r)
 		{ "cp_xfs_buf_pages_end", w->mem.nr_owner[CP_OWNER_FSBUF] },
 		{ "cp_xfs_buf_freed", w->fs.bt.nr_freed },
 		{ "cp_xfs_buf_reads", w->fs.bt.nr_reads },
+		{ "cp_xfs_buf_folio", w->fs.bt.nr_folio },
+		{ "cp_xfs_buf_vmalloc", w->fs.bt.nr_vmalloc },
 		{ "cp_xfs_buf_dir_writes", w->fs.bt.nr_writes },
 		{ "cp_xfs_buf_scanned", w->fs.bt.shrinker.nr_scanned_total },
 	};

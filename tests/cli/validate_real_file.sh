@@ -26,6 +26,31 @@ awk '/^#/ || /^row/ { next } $NF != "0.0" && $NF != "n/a" { bad = bad " " $1 }
 	fail "model and its own run differ"
 grep -q '"source":[[:space:]]*"real"' "$T/v.json" || fail "--json lacks the real run"
 
+# the real readers' readahead window (counter cp_device_read_ahead_kb)
+# is printed beside the model's (seed-box: read_ahead_kb 128); a
+# different one gets a WARNING line and a warning on stderr, exit 0
+ra_json() {
+	sed "s/\"counters\":[[:space:]]*{/\"counters\": {\"cp_device_read_ahead_kb\": $1, /" \
+		"$T/real.json" >"$T/real-ra$1.json"
+	grep -q "\"cp_device_read_ahead_kb\": $1" "$T/real-ra$1.json" || fail "could not add the counter"
+}
+ra_json 128
+"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real-ra128.json" \
+	>"$T/table128" 2>"$T/err128" || fail "validate --real (read_ahead_kb 128) exited $?"
+grep -q "^# readahead: model read_ahead_kb 128, real runs' loop device 128$" "$T/table128" ||
+	fail "no readahead line"
+grep -q "WARNING" "$T/table128" && fail "a WARNING for equal windows"
+ra_json 2560
+"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real-ra2560.json" \
+	>"$T/table2560" 2>"$T/err2560" || fail "validate --real (read_ahead_kb 2560) exited $?"
+grep -q "^# readahead: model read_ahead_kb 128, real runs' loop device 2560$" "$T/table2560" ||
+	fail "no readahead line for 2560"
+grep -q "^# WARNING: the real readers' readahead window differs" "$T/table2560" ||
+	fail "no WARNING line"
+grep -q "warning: real runs' read_ahead_kb 2560..2560 is not the machine profile's 128" \
+	"$T/err2560" || fail "no warning on stderr"
+grep -q "^# readahead" "$T/table" && fail "a readahead line without the counter"
+
 # bad input: exit 2, the message names the file and what is wrong
 expect 2 "--real $T/none.json" "$CP" validate seed --mem 256M --confine memcg --real "$T/none.json"
 expect 2 "not seed, memcg, 512 MiB" "$CP" validate seed --mem 512M --confine memcg \

@@ -65,6 +65,12 @@ static int bt_61(void **state)
 	return 0;
 }
 
+static int bt_6x(void **state)
+{
+	*state = btfix_new("linux-6.x");
+	return 0;
+}
+
 static int bt_teardown(void **state)
 {
 	struct btfix *b = *state;
@@ -469,9 +475,92 @@ static void buffer_shrinker_runs_for_gfp_nofs_unlike_superblock(void **state)
 	fsfix_check(f);
 }
 
+/* 6.15+ xfs_buf_alloc_backing_mem(): a buffer of more than a page and a
+ * power-of-two size is one folio. The 16 KiB inode cluster is one
+ * order-2 block (4 consecutive pfns, aligned to 4); a 4 KiB directory
+ * block is a single page either way. Freeing returns all 5 pages. */
+static void v6x_inode_cluster_buffer_is_one_order_2_folio(void **state)
+{
+	struct btfix *b = *state;
+	uint64_t free0 = b->mem.free_pages;
+	uint32_t idx;
+	const struct cp_xfs_buf *bp;
+
+	idx = lru_buffer(b, cp_xfs_buf_key(CP_XFS_BUF_INODE, 0, 7), 1);
+	bp = cp_xfs_buf_at(&b->bt, idx);
+	assert_int_equal(bp->b_pages, 4);
+	assert_int_equal(bp->b_pfns[0] % 4, 0);
+	assert_int_equal(bp->b_pfns[1], bp->b_pfns[0] + 1);
+	assert_int_equal(bp->b_pfns[3], bp->b_pfns[0] + 3);
+	lru_buffer(b, cp_xfs_buf_key(CP_XFS_BUF_DIR_DATA, 5, 0), 1);
+	assert_int_equal(b->bt.nr_folio, 1);
+	assert_int_equal(b->bt.nr_vmalloc, 0);
+	assert_int_equal(b->mem.nr_owner[CP_OWNER_FSBUF], 5);
+	assert_true(cp_xfs_buf_check(&b->bt));
+	/* as 6.1: b_lru_ref 1 is one rotation, the second visit frees */
+	assert_int_equal(cp_xfs_buftarg_scan(&b->bt, 2), 0);
+	assert_int_equal(cp_xfs_buftarg_scan(&b->bt, 2), 2);
+	assert_int_equal(b->mem.free_pages, free0);
+	assert_true(cp_mem_check(&b->mem));
+}
+
+/* Every free page alone (its buddy held): no order-2 block anywhere. */
+static void fragment_to_order_0(struct btfix *b)
+{
+	uint32_t *pfns = cp_calloc(4096, sizeof(*pfns));
+	uint32_t n = 0, i;
+
+	assert_non_null(pfns);
+	while (cp_mem_alloc_pages(&b->mem, CP_OWNER_PROCESS, 1, CP_MIGRATE_MOVABLE, &b->ctx,
+				  &pfns[n]) == 0)
+		n++;
+	assert_int_equal(cp_mem_take(&b->mem, CP_OWNER_PROCESS, b->mem.free_pages), 0);
+	for (i = 0; i < n; i++)
+		if (pfns[i] % 2 == 0 &&
+		    cp_buddy_free_block_order(&b->mem.zones[0].buddy, pfns[i] + 1) < 0)
+			cp_mem_free_block(&b->mem, CP_OWNER_PROCESS, pfns[i], 0, NULL);
+	cp_free(pfns);
+	assert_true(b->mem.free_pages > 1000);
+}
+
+/* 6.15+: with no free order-2 block the folio (no direct reclaim,
+ * __GFP_NORETRY) fails and __vmalloc() takes the 4 pages one by one. */
+static void v6x_buffer_without_an_order_2_block_falls_back_to_pages(void **state)
+{
+	struct btfix *b = *state;
+	uint32_t idx;
+
+	fragment_to_order_0(b);
+	idx = lru_buffer(b, cp_xfs_buf_key(CP_XFS_BUF_INODE, 0, 7), 1);
+	assert_int_equal(cp_xfs_buf_at(&b->bt, idx)->b_pages, 4);
+	assert_int_equal(b->bt.nr_folio, 0);
+	assert_int_equal(b->bt.nr_vmalloc, 1);
+	assert_int_equal(b->mem.nr_owner[CP_OWNER_FSBUF], 4);
+	assert_true(cp_xfs_buf_check(&b->bt));
+}
+
+/* Before 6.15 (xfs_buf_alloc_pages: alloc_pages_bulk) a buffer's pages
+ * are order-0 allocations: no folio, no fallback counted. */
+static void v61_inode_cluster_buffer_takes_pages_one_by_one(void **state)
+{
+	struct btfix *b = *state;
+
+	lru_buffer(b, cp_xfs_buf_key(CP_XFS_BUF_INODE, 0, 7), 1);
+	assert_int_equal(b->bt.nr_folio, 0);
+	assert_int_equal(b->bt.nr_vmalloc, 0);
+	assert_false(cp_kernel_profile_find("linux-6.1")->xfs_buf_folio);
+	assert_true(cp_kernel_profile_find("linux-6.x")->xfs_buf_folio);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(v6x_inode_cluster_buffer_is_one_order_2_folio, bt_6x,
+						bt_teardown),
+		cmocka_unit_test_setup_teardown(v6x_buffer_without_an_order_2_block_falls_back_to_pages,
+						bt_6x, bt_teardown),
+		cmocka_unit_test_setup_teardown(v61_inode_cluster_buffer_takes_pages_one_by_one, bt_61,
+						bt_teardown),
 		cmocka_unit_test_setup_teardown(buffer_pages_are_fsbuf_and_return_only_when_freed,
 						bt_411, bt_teardown),
 		cmocka_unit_test_setup_teardown(dirty_buffer_is_never_freed_by_the_shrinker, bt_61,
