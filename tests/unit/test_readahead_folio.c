@@ -522,6 +522,26 @@ static void profiles_give_xfs_large_folio_writes_from_6_6(void **state)
 	assert_true(cp_kernel_profile_find("linux-6.x")->xfs_large_folio_writes);
 }
 
+/* Read windows of ra_pages from index 0 with a 6.17+ file_ra_state:
+ * each window inserts ra_pages pages in want_folios[w] large folios and
+ * leaves ra->order at want_order[w]. */
+static void assert_ra_order_ramp(struct fixture *f, uint32_t id, uint32_t ra_pages, unsigned nwin,
+				 const uint64_t *want_folios, const unsigned *want_order)
+{
+	struct cp_file_ra_state ra = { .order_in_state = true };
+	unsigned w;
+
+	for (w = 0; w < nwin; w++) {
+		uint64_t folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
+		struct cp_read_result res = do_read(f, id, w * ra_pages, ra_pages, ra_pages, &ra);
+
+		assert_int_equal(res.nr_inserted_pages, ra_pages);
+		assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, want_folios[w]);
+		assert_int_equal(ra.order, want_order[w]);
+		assert_int_equal(ra.window_end, (w + 1) * ra_pages);
+	}
+}
+
 /*
  * 6.17+ (ra->order in file_ra_state), 64-page windows from index 0 as
  * the readers' 256 KiB window on this machine's loop device gives them:
@@ -534,25 +554,13 @@ static void profiles_give_xfs_large_folio_writes_from_6_6(void **state)
  */
 static void ra_order_6_17_ramps_0_2_4_6_6_in_64_page_windows(void **state)
 {
-	static const struct {
-		uint64_t nr_folios;
-		unsigned order;
-	} want[5] = { { 0, 0 }, { 16, 2 }, { 4, 4 }, { 1, 6 }, { 1, 6 } };
+	static const uint64_t folios[5] = { 0, 16, 4, 1, 1 };
+	static const unsigned order[5] = { 0, 2, 4, 6, 6 };
 	struct fixture *f = fixture_new(16384, 128);
-	struct cp_file_ra_state ra = { .order_in_state = true };
 	uint32_t id = new_file(f, 320, true);
-	unsigned w;
 
 	(void)state;
-	for (w = 0; w < 5; w++) {
-		uint64_t folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
-		struct cp_read_result res = do_read(f, id, w * 64, 64, 64, &ra);
-
-		assert_int_equal(res.nr_inserted_pages, 64);
-		assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, want[w].nr_folios);
-		assert_int_equal(ra.order, want[w].order);
-		assert_int_equal(ra.window_end, (w + 1) * 64);
-	}
+	assert_ra_order_ramp(f, id, 64, 5, folios, order);
 	assert_folio(f, id, 192, 6);
 	assert_folio(f, id, 256, 6);
 	fixture_free(f);
@@ -573,25 +581,13 @@ static void ra_order_6_17_ramps_0_2_4_6_6_in_64_page_windows(void **state)
  */
 static void ra_order_6_17_ramps_from_ra_order_not_the_marker_folio(void **state)
 {
-	static const struct {
-		uint64_t nr_folios;
-		unsigned order;
-	} want[6] = { { 0, 0 }, { 160, 2 }, { 40, 4 }, { 10, 6 }, { 3, 8 }, { 3, 9 } };
+	static const uint64_t folios[6] = { 0, 160, 40, 10, 3, 3 };
+	static const unsigned order[6] = { 0, 2, 4, 6, 8, 9 };
 	struct fixture *f = fixture_new(16384, 128);
-	struct cp_file_ra_state ra = { .order_in_state = true };
 	uint32_t id = new_file(f, 3840, true);
-	unsigned w;
 
 	(void)state;
-	for (w = 0; w < 6; w++) {
-		uint64_t folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
-		struct cp_read_result res = do_read(f, id, w * 640, 640, 640, &ra);
-
-		assert_int_equal(res.nr_inserted_pages, 640);
-		assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, want[w].nr_folios);
-		assert_int_equal(ra.order, want[w].order);
-		assert_int_equal(ra.window_end, (w + 1) * 640);
-	}
+	assert_ra_order_ramp(f, id, 640, 6, folios, order);
 	assert_folio(f, id, 2560, 8);
 	assert_folio(f, id, 3072, 7);
 	assert_folio(f, id, 3328, 8);
