@@ -73,9 +73,10 @@
  *   no elevated reference counts).
  * - No proactive compaction (sysctl_compaction_proactiveness: kcompactd
  *   also wakes every 500 ms and compacts while the fragmentation score
- *   is high), no direct compaction (compact_stall, compact_success and
- *   compact_fail are direct-compaction counters in 6.1: not counted;
- *   kcompactd's outcomes are cp_compact_daemon_success / _fail), no
+ *   is high); direct compaction only at the async priority
+ *   (cp_try_to_compact_pages: the first try of a costly folio, and once
+ *   after direct reclaim; no sync retries, no capture_control, and a
+ *   success does not compaction_defer_reset(alloc_success) the zone); no
  *   wakeup_kswapd() -> wakeup_kcompactd() for allocations without
  *   __GFP_DIRECT_RECLAIM (the model's reclaim hook has no gfp).
  * - Zones: kcompactd_do_work() walks them lowest first, each with its
@@ -612,6 +613,36 @@ uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu)
 	if (c->kcompactd_max_order <= order)
 		c->kcompactd_max_order = 0;
 	return migrated;
+}
+
+enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned order, int cpu,
+					       uint64_t *migrated)
+{
+	enum cp_compact_result rc = CP_COMPACT_SKIPPED;
+	unsigned zi;
+
+	*migrated = 0;
+	/* the zonelist: Normal first, then the lower zones */
+	for (zi = c->mem->nr_zones; zi-- > 0;) {
+		struct cp_compact_stats st = { 0 };
+		enum cp_compact_result status;
+
+		if (cp_compaction_deferred(c, zi, order)) {
+			if (rc < CP_COMPACT_DEFERRED)
+				rc = CP_COMPACT_DEFERRED;
+			continue;
+		}
+		status = cp_compact_zone(c, zi, order, CP_MIGRATE_MODE_ASYNC, cpu, &st);
+		*migrated += st.migrated;
+		if (status > rc)
+			rc = status;
+		if (status == CP_COMPACT_SUCCESS) {
+			cp_compaction_defer_reset(c, zi, order, false);
+			break;
+		}
+		/* the async priority does not defer */
+	}
+	return rc;
 }
 
 bool cp_compaction_check(const struct cp_compaction *c)

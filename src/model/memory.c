@@ -753,28 +753,66 @@ static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum w
 
 #define PAGE_ALLOC_COSTLY_ORDER 3 /* include/linux/mmzone.h */
 
+/*
+ * __alloc_pages_direct_compact(): compaction for a folio of order (the
+ * hook runs try_to_compact_pages() at the async priority), then the free
+ * lists at the min watermark. Returns 0 with the page, 1 when
+ * compaction ran but no page came, -1 when it was skipped or deferred
+ * (no compact_stall counted then, as the kernel returns before
+ * counting).
+ */
+static int direct_compact(struct cp_mem *m, struct alloc_req *rq, struct cp_alloc_ctx *ctx,
+			  unsigned order)
+{
+	if (!m->hooks.direct_compact(m->hooks.priv, ctx, order))
+		return -1;
+	if (m->vmstat)
+		cp_count(m->vmstat, CP_VM_COMPACT_STALL, 1);
+	if (get_page_from_freelist(m, rq, WMARK_MIN) == 0) {
+		if (m->vmstat)
+			cp_count(m->vmstat, CP_VM_COMPACT_SUCCESS, 1);
+		return 0;
+	}
+	if (m->vmstat)
+		cp_count(m->vmstat, CP_VM_COMPACT_FAIL, 1);
+	return 1;
+}
+
 /* __alloc_pages_slowpath(): wake kswapd (wake_all_kswapds: the node's
- * one kswapd, at the order), retry the zonelist at the min watermark,
- * then reclaim directly (node-wide: one LRU) and retry. */
+ * one kswapd, at the order), retry the zonelist at the min watermark;
+ * a costly folio (order > PAGE_ALLOC_COSTLY_ORDER) compacts first
+ * (gfp_compaction_allowed: __GFP_IO) and, with __GFP_NORETRY, gives up
+ * when compaction was skipped or deferred; then reclaim directly
+ * (node-wide: one LRU), retry, and compact a folio once more; a
+ * __GFP_NORETRY request stops there. The other direct-compaction cases
+ * (non-movable order > 0) do not arise: slab and XFS buffer blocks come
+ * here as order-0 requests or without direct reclaim. */
 static int alloc_slowpath(struct cp_mem *m, struct alloc_req *rq, struct cp_alloc_ctx *ctx)
 {
 	unsigned no_progress = 0;
 	unsigned order = rq->folio_order > 0 ? (unsigned)rq->folio_order : 0;
+	bool can_compact = order > 0 && (ctx->gfp & CP_GFP_IO) && m->hooks.direct_compact;
 
 	/* wake_all_kswapds(): ac->highest_zoneidx, the top zone */
 	if (ctx->gfp & CP_GFP_KSWAPD_RECLAIM)
 		wake_kswapd(m, order, m->nr_zones - 1);
+	if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
+		return 0;
+	if ((ctx->gfp & CP_GFP_DIRECT_RECLAIM) && order > PAGE_ALLOC_COSTLY_ORDER) {
+		/* without the hook (or __GFP_IO) as if skipped */
+		int dc = can_compact ? direct_compact(m, rq, ctx, order) : -1;
+
+		if (dc == 0)
+			return 0;
+		if (dc < 0 && (ctx->gfp & CP_GFP_NORETRY))
+			goto nopage;
+	}
 	for (;;) {
 		uint64_t progress;
 
 		if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
 			return 0;
 		if (!(ctx->gfp & CP_GFP_DIRECT_RECLAIM) || !m->hooks.direct_reclaim)
-			break;
-		/* SIMPLIFIED: __alloc_pages_direct_compact() is not modelled;
-		 * a costly __GFP_NORETRY request gives up as it does when
-		 * compaction is skipped or deferred */
-		if (order > PAGE_ALLOC_COSTLY_ORDER && (ctx->gfp & CP_GFP_NORETRY))
 			break;
 		if (m->vmstat)
 			cp_count(m->vmstat, CP_VM_ALLOCSTALL, 1);
@@ -790,6 +828,8 @@ static int alloc_slowpath(struct cp_mem *m, struct alloc_req *rq, struct cp_allo
 			if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
 				return 0;
 		}
+		if (can_compact && direct_compact(m, rq, ctx, order) == 0)
+			return 0;
 		if (ctx->gfp & CP_GFP_NORETRY)
 			break;
 		if (progress == 0 && ++no_progress >= m->max_reclaim_retries)
@@ -802,6 +842,7 @@ static int alloc_slowpath(struct cp_mem *m, struct alloc_req *rq, struct cp_allo
 		if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
 			return 0;
 	}
+nopage:
 	/* a __GFP_NORETRY caller (readahead) falls back on its own */
 	if (m->vmstat && !(ctx->gfp & CP_GFP_NORETRY))
 		cp_count(m->vmstat, CP_VM_OOM, 1);

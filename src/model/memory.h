@@ -63,6 +63,12 @@ struct cp_mem_hooks {
 	/* try_to_free_pages(): reclaim in the caller's context; returns the
 	 * number of pages reclaimed (0: no progress). */
 	uint64_t (*direct_reclaim)(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr_pages);
+	/* __alloc_pages_direct_compact() -> try_to_compact_pages() at the
+	 * async priority for a folio of order: false when every zone was
+	 * skipped or deferred (COMPACT_SKIPPED / COMPACT_DEFERRED), true
+	 * when compaction ran (the caller then tries the free lists). May
+	 * be NULL: no direct compaction. */
+	bool (*direct_compact)(void *priv, struct cp_alloc_ctx *ctx, unsigned order);
 	/* try_to_free_mem_cgroup_pages(): reclaim within memcg. */
 	uint64_t (*memcg_reclaim)(void *priv, struct cp_memcg *memcg,
 				  struct cp_alloc_ctx *ctx, uint64_t nr_pages);
@@ -80,6 +86,7 @@ struct cp_reclaim_work {
 	uint64_t nr_freed_objects;   /* slab objects freed */
 	uint64_t nr_write_ios;       /* synchronous writeback waited for (XFS 4.11 reclaim) */
 	uint64_t nr_stalls;          /* direct/memcg reclaim entries */
+	uint64_t nr_migrated_pages;  /* pages direct compaction moved (a copy each) */
 };
 
 /* The allocating context, as the kernel's gfp mask plus current->. */

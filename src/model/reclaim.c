@@ -268,11 +268,19 @@ static uint64_t hook_memcg(void *priv, struct cp_memcg *memcg, struct cp_alloc_c
 	return cp_try_to_free_mem_cgroup_pages(priv, memcg, ctx, nr);
 }
 
+static bool hook_compact(void *priv, struct cp_alloc_ctx *ctx, unsigned order)
+{
+	struct cp_reclaim *r = priv;
+
+	return r->direct_compact(r->direct_compact_priv, ctx, order);
+}
+
 void cp_reclaim_install(struct cp_reclaim *r)
 {
 	struct cp_mem_hooks hooks = {
 		.wake_kswapd = hook_wake,
 		.direct_reclaim = hook_direct,
+		.direct_compact = r->direct_compact ? hook_compact : NULL,
 		.memcg_reclaim = hook_memcg,
 		.priv = r,
 	};

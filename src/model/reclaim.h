@@ -33,6 +33,10 @@ struct cp_reclaim {
 	/* wakeup_kcompactd(pgdat, order); NULL: compaction not installed */
 	void (*wake_kcompactd)(void *priv, unsigned order);
 	void *wake_kcompactd_priv;
+	/* __alloc_pages_direct_compact() for the allocator (cp_mem_hooks
+	 * direct_compact), if set: true when compaction ran */
+	bool (*direct_compact)(void *priv, struct cp_alloc_ctx *ctx, unsigned order);
+	void *direct_compact_priv;
 	uint64_t nr_kswapd_runs;
 	uint64_t nr_kswapd_wakeups[CP_BUDDY_MAX_ORDER]; /* wake-ups by order */
 };

@@ -41,8 +41,11 @@
 	X(COMPACT_DAEMON_MIGRATE_SCANNED, "compact_daemon_migrate_scanned") \
 	X(COMPACT_DAEMON_WAKE, "compact_daemon_wake") \
 	X(COMPACT_FREE_SCANNED, "compact_free_scanned") \
+	X(COMPACT_FAIL, "compact_fail") \
 	X(COMPACT_ISOLATED, "compact_isolated") \
 	X(COMPACT_MIGRATE_SCANNED, "compact_migrate_scanned") \
+	X(COMPACT_STALL, "compact_stall") \
+	X(COMPACT_SUCCESS, "compact_success") \
 	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \
 	X(PAGEOUTRUN, "pageoutrun") \
 	X(PGACTIVATE, "pgactivate") \

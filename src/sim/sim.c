@@ -110,6 +110,7 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 	work->nr_lru_moved_folios += rw->nr_moved_folios;
 	work->nr_lru_moved_pages += rw->nr_moved_pages;
 	work->nr_slab_scanned_objects += rw->nr_scanned_objects;
+	work->nr_copied_bytes += rw->nr_migrated_pages * CP_PAGE_SIZE;
 	work->nr_freed_objects += nr_freed_objects(w) - t->freed_before;
 	if (work->nr_copied_bytes) {
 		/* copies share the memory bandwidth with the other copiers
@@ -277,6 +278,18 @@ static void wake_kcompactd(void *priv, unsigned order)
 	cp_wakeup_kcompactd(priv, order);
 }
 
+/* the allocator's __alloc_pages_direct_compact() hook: compaction in the
+ * allocating task, which pays a page copy for each page moved */
+static bool direct_compact(void *priv, struct cp_alloc_ctx *ctx, unsigned order)
+{
+	uint64_t migrated;
+	enum cp_compact_result rc = cp_try_to_compact_pages(priv, order, ctx->cpu, &migrated);
+
+	if (ctx->work)
+		ctx->work->nr_migrated_pages += migrated;
+	return rc > CP_COMPACT_DEFERRED;
+}
+
 static int setup_model(struct run *r, struct cp_diag *diag)
 {
 	struct cp_world *w = &r->w;
@@ -326,10 +339,12 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 			return cp_diag_set(diag, rc, "shrinker registry: %s", cp_strerror(rc));
 	}
 	cp_reclaim_init(&w->reclaim, &w->mem, &w->pc, &w->shrinkers, &w->vs, cfg->kernel);
-	cp_reclaim_install(&w->reclaim);
 	cp_compaction_init(&w->compaction, &w->mem, &w->pc, &w->vs);
 	w->reclaim.wake_kcompactd = wake_kcompactd;
 	w->reclaim.wake_kcompactd_priv = &w->compaction;
+	w->reclaim.direct_compact = direct_compact;
+	w->reclaim.direct_compact_priv = &w->compaction;
+	cp_reclaim_install(&w->reclaim);
 	cp_work_cost_from_machine(&w->cost, cfg->machine);
 	w->cost.create_cpu_ns = cfg->fs_costs.create_cpu_ns;
 	w->cost.mkdir_lookup_ns = cfg->fs_costs.mkdir_lookup_ns;

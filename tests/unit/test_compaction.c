@@ -426,6 +426,41 @@ static void kcompactd_do_work_defers_on_complete(void **state)
 	fixture_free(f);
 }
 
+/* try_to_compact_pages() at the async priority: the interleaved zone
+ * compacts to a free order-4 block (SUCCESS, 256 pages moved as in the
+ * kcompactd test above) and the deferral is reset (order_failed 5). */
+static void try_to_compact_pages_async_frees_a_block_and_resets_deferral(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated;
+
+	(void)state;
+	fill_interleaved(f);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, 0, &migrated), CP_COMPACT_SUCCESS);
+	assert_int_equal(migrated, 256);
+	assert_int_equal(f->c.zone[0].compact_order_failed, 5);
+	assert_true(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 4));
+	assert_true(cp_compaction_check(&f->c));
+	fixture_free(f);
+}
+
+/* A zone deferred at the order (defer_compaction, shift 1: the next
+ * attempt is skipped) is not compacted: the result is COMPACT_DEFERRED,
+ * nothing moves. */
+static void try_to_compact_pages_skips_a_deferred_zone(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated = 1;
+
+	(void)state;
+	fill_interleaved(f);
+	cp_defer_compaction(&f->c, 0, 4);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, 0, &migrated), CP_COMPACT_DEFERRED);
+	assert_int_equal(migrated, 0);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED], 0);
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +475,8 @@ int main(void)
 		cmocka_unit_test(wakeup_kcompactd_not_for_order_0),
 		cmocka_unit_test(kcompactd_do_work_resets_deferral_on_success),
 		cmocka_unit_test(kcompactd_do_work_defers_on_complete),
+		cmocka_unit_test(try_to_compact_pages_async_frees_a_block_and_resets_deferral),
+		cmocka_unit_test(try_to_compact_pages_skips_a_deferred_zone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

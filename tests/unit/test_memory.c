@@ -58,11 +58,45 @@ struct hook_log {
 	int kswapd_wakeups;
 	unsigned last_wake_order;
 	int direct_calls;
+	int compact_calls;
+	int compact_mode;      /* fake_compact() */
+	uint32_t compact_base; /* where mode 2 made its block */
 	int memcg_calls;
 	uint64_t free_per_call; /* pages the fake reclaim returns to free */
 	struct cp_mem *m;
 	struct cp_memcg *memcg;
 };
+
+/* __alloc_pages_direct_compact()'s hook: compact_mode 0 is skipped or
+ * deferred (returns false); 1 ran and freed nothing; 2 ran and freed
+ * the held (odd) pages of the first 16-page range of fragment_zone()'s
+ * zone whose even pages are free, making a free order-4 block there. */
+static bool fake_compact(void *priv, struct cp_alloc_ctx *ctx, unsigned order)
+{
+	struct hook_log *log = priv;
+	const struct cp_buddy *b = &log->m->zones[0].buddy;
+	uint32_t base, i;
+
+	(void)ctx;
+	(void)order;
+	log->compact_calls++;
+	if (log->compact_mode == 0)
+		return false;
+	if (log->compact_mode == 2) {
+		for (base = 0; base + 16 <= b->nr_pages; base += 16) {
+			for (i = 0; i < 16; i++)
+				if ((cp_buddy_free_block_order(b, base + i) >= 0) != (i % 2 == 0))
+					break;
+			if (i == 16)
+				break;
+		}
+		assert_true(base + 16 <= b->nr_pages);
+		for (i = 1; i < 16; i += 2)
+			cp_mem_free_block(log->m, CP_OWNER_PAGECACHE, base + i, 0, NULL);
+		log->compact_base = base;
+	}
+	return true;
+}
 
 static void fake_wake(void *priv, unsigned order, unsigned highest_zoneidx)
 {
@@ -113,7 +147,8 @@ static void setup_mem(struct cp_mem *m, struct hook_log *log, struct cp_vmstat *
 		.memcg_reclaim_retries = 5,
 		.max_reclaim_retries = 16,
 	};
-	struct cp_mem_hooks hooks = { fake_wake, fake_direct, fake_memcg, log };
+	struct cp_mem_hooks hooks = { .wake_kswapd = fake_wake, .direct_reclaim = fake_direct,
+				      .memcg_reclaim = fake_memcg, .priv = log };
 
 	assert_int_equal(cp_mem_init(m, &p, vs, NULL), 0);
 	log->m = m;
@@ -330,8 +365,8 @@ static void folio_fast_path_gives_an_aligned_block(void **state)
 /* __alloc_pages_slowpath() for a costly order (> PAGE_ALLOC_COSTLY_ORDER)
  * with __GFP_NORETRY on a zone with plenty of free pages but no block of
  * that order: kswapd is woken at the folio's order, there is no direct
- * reclaim (compaction, not modelled, would be skipped), the folio fails
- * and nothing is taken. */
+ * reclaim (no direct_compact hook: as if compaction were skipped), the
+ * folio fails and nothing is taken. */
 static void costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order(void **state)
 {
 	struct cp_mem m;
@@ -354,6 +389,92 @@ static void costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order(void **sta
 	assert_int_equal(log.direct_calls, 0);
 	assert_int_equal(m.free_pages, free_before);
 	assert_int_equal(vs.v[CP_VM_OOM], 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* With direct compaction (the hook), a costly __GFP_NORETRY folio whose
+ * compaction was skipped or deferred gives up at once (the slow path's
+ * "goto nopage" for COMPACT_SKIPPED / COMPACT_DEFERRED): no compact_stall,
+ * no direct reclaim. */
+static void costly_noretry_folio_gives_up_when_compaction_is_skipped(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .compact_mode = 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	struct cp_mem_hooks hooks;
+	uint32_t pfn;
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	hooks = m.hooks;
+	hooks.direct_compact = fake_compact;
+	cp_mem_set_hooks(&m, &hooks);
+	fragment_zone(&m);
+	memset(&vs, 0, sizeof(vs));
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), -CP_ENOSPC);
+	assert_int_equal(log.compact_calls, 1);
+	assert_int_equal(vs.v[CP_VM_COMPACT_STALL], 0);
+	assert_int_equal(log.direct_calls, 0);
+	cp_mem_release(&m);
+}
+
+/* Compaction ran but made no block: the costly __GFP_NORETRY folio goes
+ * on to direct reclaim once (allocstall), compacts once more after it,
+ * then gives up (the __GFP_NORETRY exit): two compact_stall, both
+ * compact_fail. */
+static void costly_noretry_folio_reclaims_once_when_compaction_fails(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .compact_mode = 1 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	struct cp_mem_hooks hooks;
+	uint32_t pfn;
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	hooks = m.hooks;
+	hooks.direct_compact = fake_compact;
+	cp_mem_set_hooks(&m, &hooks);
+	fragment_zone(&m);
+	memset(&vs, 0, sizeof(vs));
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), -CP_ENOSPC);
+	assert_int_equal(log.compact_calls, 2);
+	assert_int_equal(vs.v[CP_VM_COMPACT_STALL], 2);
+	assert_int_equal(vs.v[CP_VM_COMPACT_FAIL], 2);
+	assert_int_equal(log.direct_calls, 1);
+	assert_int_equal(vs.v[CP_VM_ALLOCSTALL], 1);
+	cp_mem_release(&m);
+}
+
+/* Compaction that frees a block of the order: the folio comes from it
+ * at once (compact_stall and compact_success 1), without reclaim. */
+static void costly_folio_comes_from_the_block_direct_compaction_made(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .compact_mode = 2 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	struct cp_mem_hooks hooks;
+	uint32_t pfn;
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	hooks = m.hooks;
+	hooks.direct_compact = fake_compact;
+	cp_mem_set_hooks(&m, &hooks);
+	fragment_zone(&m);
+	memset(&vs, 0, sizeof(vs));
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), 0);
+	assert_int_equal(pfn, log.compact_base + m.zones[0].start_pfn);
+	assert_int_equal(vs.v[CP_VM_COMPACT_STALL], 1);
+	assert_int_equal(vs.v[CP_VM_COMPACT_SUCCESS], 1);
+	assert_int_equal(log.direct_calls, 0);
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);
 }
@@ -442,6 +563,9 @@ int main(void)
 		cmocka_unit_test(init_rejects_reserve_larger_than_memory),
 		cmocka_unit_test(folio_fast_path_gives_an_aligned_block),
 		cmocka_unit_test(costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order),
+		cmocka_unit_test(costly_noretry_folio_gives_up_when_compaction_is_skipped),
+		cmocka_unit_test(costly_noretry_folio_reclaims_once_when_compaction_fails),
+		cmocka_unit_test(costly_folio_comes_from_the_block_direct_compaction_made),
 		cmocka_unit_test(small_folio_noretry_reclaims_once_then_fails),
 		cmocka_unit_test(boost_raises_the_low_watermark),
 		cmocka_unit_test(size_is_available_adds_the_high_watermark),

@@ -163,7 +163,8 @@ static void setup_zones(struct cp_mem *m, struct zlog *log, struct cp_vmstat *vs
 		.buddy_4_11 = k411,
 		.dma32_pages = 2048,
 	};
-	struct cp_mem_hooks hooks = { zfake_wake, zfake_direct, NULL, log };
+	struct cp_mem_hooks hooks = { .wake_kswapd = zfake_wake, .direct_reclaim = zfake_direct,
+				      .priv = log };
 
 	assert_int_equal(cp_mem_init(m, &p, vs, NULL), 0);
 	cp_mem_set_hooks(m, &hooks);
