@@ -393,6 +393,21 @@ static void costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order(void **sta
 	cp_mem_release(&m);
 }
 
+/* setup_mem() with fake_compact() as the direct-compaction hook in
+ * log->compact_mode, then fragment_zone(); the counters start at 0. */
+static void setup_fragmented_with_compaction(struct cp_mem *m, struct hook_log *log,
+					     struct cp_vmstat *vs)
+{
+	struct cp_mem_hooks hooks;
+
+	setup_mem(m, log, vs);
+	hooks = m->hooks;
+	hooks.direct_compact = fake_compact;
+	cp_mem_set_hooks(m, &hooks);
+	fragment_zone(m);
+	memset(vs, 0, sizeof(*vs));
+}
+
 /* With direct compaction (the hook), a costly __GFP_NORETRY folio whose
  * compaction was skipped or deferred gives up at once (the slow path's
  * "goto nopage" for COMPACT_SKIPPED / COMPACT_DEFERRED): no compact_stall,
@@ -403,16 +418,10 @@ static void costly_noretry_folio_gives_up_when_compaction_is_skipped(void **stat
 	struct hook_log log = { .compact_mode = 0 };
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
-	struct cp_mem_hooks hooks;
 	uint32_t pfn;
 
 	(void)state;
-	setup_mem(&m, &log, &vs);
-	hooks = m.hooks;
-	hooks.direct_compact = fake_compact;
-	cp_mem_set_hooks(&m, &hooks);
-	fragment_zone(&m);
-	memset(&vs, 0, sizeof(vs));
+	setup_fragmented_with_compaction(&m, &log, &vs);
 	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
 					    &pfn), -CP_ENOSPC);
 	assert_int_equal(log.compact_calls, 1);
@@ -431,16 +440,10 @@ static void costly_noretry_folio_reclaims_once_when_compaction_fails(void **stat
 	struct hook_log log = { .compact_mode = 1 };
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
-	struct cp_mem_hooks hooks;
 	uint32_t pfn;
 
 	(void)state;
-	setup_mem(&m, &log, &vs);
-	hooks = m.hooks;
-	hooks.direct_compact = fake_compact;
-	cp_mem_set_hooks(&m, &hooks);
-	fragment_zone(&m);
-	memset(&vs, 0, sizeof(vs));
+	setup_fragmented_with_compaction(&m, &log, &vs);
 	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
 					    &pfn), -CP_ENOSPC);
 	assert_int_equal(log.compact_calls, 2);
@@ -459,16 +462,10 @@ static void costly_folio_comes_from_the_block_direct_compaction_made(void **stat
 	struct hook_log log = { .compact_mode = 2 };
 	struct cp_vmstat vs = { { 0 } };
 	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
-	struct cp_mem_hooks hooks;
 	uint32_t pfn;
 
 	(void)state;
-	setup_mem(&m, &log, &vs);
-	hooks = m.hooks;
-	hooks.direct_compact = fake_compact;
-	cp_mem_set_hooks(&m, &hooks);
-	fragment_zone(&m);
-	memset(&vs, 0, sizeof(vs));
+	setup_fragmented_with_compaction(&m, &log, &vs);
 	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
 					    &pfn), 0);
 	assert_int_equal(pfn, log.compact_base + m.zones[0].start_pfn);
