@@ -57,9 +57,13 @@
  * tree has no mm/vmstat.c).
  *
  * SIMPLIFIED:
- * - Only page-cache pages on the LRU move (pagecache.c's reverse map);
- *   anonymous (process) memory, which the kernel also migrates, stays
- *   where it is, as do slab and XFS buffer pages (unmovable anyway).
+ * - Page-cache pages on the LRU move (pagecache.c's reverse map), and
+ *   the start layout's movable fillers (cp_mem.movable_filler: the pages
+ *   the measured layout leaves allocated in MOVABLE pageblocks, on the
+ *   real machine mostly the balloon's mlocked anonymous pages, which
+ *   compaction migrates with compact_unevictable_allowed = 1); other
+ *   process memory stays where it is, as do slab and XFS buffer pages
+ *   (unmovable anyway).
  * - No fast_find_migrateblock / fast_isolate_freepages (the free list
  *   searches that jump the scanners), no PG_migrate_skip pageblock hints
  *   (isolation_suitable, update_pageblock_skip, compaction_restarting),
@@ -326,7 +330,8 @@ static unsigned isolate_migratepages(struct compact_control *cc, const struct cp
 
 		cc->st.migrate_scanned++;
 		if (kind == CP_BUDDY_PAGE_ALLOC && order == 0 &&
-		    cp_pagecache_pfn_migratable(c->pc, base + low_pfn)) {
+		    (cp_pagecache_pfn_migratable(c->pc, base + low_pfn) ||
+		     cp_mem_movable_filler(c->mem, base + low_pfn))) {
 			cc->migratepages[cc->nr_migratepages++] = low_pfn++;
 			cc->st.isolated++;
 			if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX)
@@ -460,8 +465,11 @@ static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
 			cc->nr_migratepages = 0;
 			return false;
 		}
-		rc = cp_pagecache_migrate_page(c->pc, base + cc->migratepages[i], base + to,
-					       cc->cpu);
+		if (cp_mem_movable_filler(c->mem, base + cc->migratepages[i]))
+			rc = cp_mem_migrate_filler(c->mem, base + cc->migratepages[i], base + to);
+		else
+			rc = cp_pagecache_migrate_page(c->pc, base + cc->migratepages[i], base + to,
+						       cc->cpu);
 		CP_BUG_ON(rc);
 		cc->st.migrated++;
 	}

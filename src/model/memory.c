@@ -207,6 +207,35 @@ int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn)
 	return cp_buddy_free(&z->buddy, pfn - z->start_pfn, 0, NULL);
 }
 
+int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn)
+{
+	unsigned order;
+
+	if (pfn >= m->total_pages || cp_mem_page_kind(m, pfn, &order) != CP_BUDDY_PAGE_ALLOC ||
+	    order != 0)
+		return -CP_EINVAL;
+	if (!m->movable_filler) {
+		m->movable_filler = cp_calloc(m->total_pages, 1);
+		if (!m->movable_filler)
+			return -CP_ENOMEM;
+	}
+	m->movable_filler[pfn] = 1;
+	return 0;
+}
+
+int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn)
+{
+	unsigned order;
+
+	if (!cp_mem_movable_filler(m, old_pfn) || new_pfn >= m->total_pages ||
+	    m->movable_filler[new_pfn] ||
+	    cp_mem_page_kind(m, new_pfn, &order) != CP_BUDDY_PAGE_ALLOC || order != 0)
+		return -CP_EINVAL;
+	m->movable_filler[new_pfn] = 1;
+	m->movable_filler[old_pfn] = 0;
+	return cp_mem_migrate_free(m, old_pfn);
+}
+
 uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m)
 {
 	uint64_t n = 0;

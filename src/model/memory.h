@@ -214,6 +214,12 @@ struct cp_mem {
 	unsigned buddy_alloc_flags;   /* CP_BUDDY_ALLOC_NOFRAGMENT or 0 */
 	int cpu;                      /* smp_processor_id() of frees: cp_mem_set_cpu */
 	struct cp_mem_anon anon[CP_MAX_OWNERS];
+	/* Per pfn, 1: a page of the measured start layout that compaction
+	 * may move (the allocated pages of MOVABLE pageblocks, on the real
+	 * machine mostly the balloon's mlocked anonymous pages, which
+	 * compaction migrates: compact_unevictable_allowed = 1). NULL: no
+	 * such pages (no start layout). Counted under CP_OWNER_RESERVE. */
+	uint8_t *movable_filler;
 };
 
 /* Default min_free_kbytes for lowmem_kbytes of memory (mm/page_alloc.c
@@ -385,6 +391,22 @@ int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp
  * (alloc_pages_bulk_array / a loop of alloc_page). */
 int cp_mem_alloc_pages(struct cp_mem *m, unsigned owner, uint64_t nr, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfns);
+
+/* Is pfn a start-layout page compaction may move (movable_filler)? */
+static inline bool cp_mem_movable_filler(const struct cp_mem *m, uint32_t pfn)
+{
+	return m->movable_filler && pfn < m->total_pages && m->movable_filler[pfn];
+}
+
+/* Mark the allocated order-0 page at pfn as a movable filler (the start
+ * layout; tests). 0, or -CP_EINVAL when pfn is not an allocated order-0
+ * page, -CP_ENOMEM (host). */
+int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn);
+
+/* migrate_pages() of a movable filler page: its contents go to new_pfn
+ * (an allocated order-0 page compaction isolated from the free lists)
+ * and old_pfn is freed to the buddy. 0 or -CP_EINVAL. */
+int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn);
 
 /* cp_mem_free() of the block of 2^order pages at pfn. */
 void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,

@@ -162,11 +162,39 @@ static void free_fragment(void *priv, uint64_t pb, uint32_t off, unsigned order)
 	}
 }
 
+/* The pages of the MOVABLE pageblocks pfns[0 .. nr) (zone-local; the zone
+ * starts at start_pfn) that the layout left allocated become movable
+ * fillers (cp_mem.movable_filler). 0 or -CP_ENOMEM. */
+static int mark_movable_fillers(struct cp_mem *m, const struct cp_buddy *b, uint32_t start_pfn,
+				const uint32_t *pfns, uint64_t nr)
+{
+	uint64_t i;
+	uint32_t j;
+	unsigned order;
+
+	if (!nr)
+		return 0;
+	if (!m->movable_filler) {
+		m->movable_filler = cp_calloc(m->total_pages, 1);
+		if (!m->movable_filler)
+			return -CP_ENOMEM;
+	}
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < CP_BUDDY_PAGEBLOCK_PAGES; j++)
+			if (cp_buddy_page_kind(b, pfns[i] + j, &order) == CP_BUDDY_PAGE_ALLOC &&
+			    order == 0)
+				m->movable_filler[start_pfn + pfns[i] + j] = 1;
+	return 0;
+}
+
 /* Lay the fragments out: for each migratetype take whole pageblocks,
  * split them, give them the type (set_pageblock_migratetype, while all
- * their pages are allocated), and free the fragments. Returns 0 or
- * -CP_ENOMEM. */
-static int lay_out_fragments(struct cp_buddy *b,
+ * their pages are allocated), and free the fragments. What stays
+ * allocated in a MOVABLE pageblock is a movable filler (compaction may
+ * move it: the real machine's pages there are mostly the balloon's,
+ * which compaction migrates); in the other types it stays put.
+ * Returns 0 or -CP_ENOMEM. */
+static int lay_out_fragments(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
 			     const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
 {
 	unsigned t;
@@ -189,7 +217,10 @@ static int lay_out_fragments(struct cp_buddy *b,
 			CP_BUG_ON(rc);
 		}
 		walk_fragment_pairs(frag[t], free_fragment, &lp);
+		rc = t == CP_MIGRATE_MOVABLE ? mark_movable_fillers(m, b, start_pfn, pfns, nr) : 0;
 		cp_free(pfns);
+		if (rc)
+			return rc;
 	}
 	/* the set-up is not an event of the run */
 	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
@@ -329,11 +360,10 @@ static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_me
 	};
 	int rc = cp_buddy_init(&z->buddy, &bp, diag);
 
-	(void)m;
 	if (rc)
 		return rc;
 	if (frag) {
-		rc = lay_out_fragments(&z->buddy, frag);
+		rc = lay_out_fragments(m, &z->buddy, z->start_pfn, frag);
 		if (rc) {
 			cp_buddy_release(&z->buddy);
 			return rc;
@@ -512,4 +542,6 @@ void cp_mem_release(struct cp_mem *m)
 		cp_free(m->anon[i].blocks);
 		memset(&m->anon[i], 0, sizeof(m->anon[i]));
 	}
+	cp_free(m->movable_filler);
+	m->movable_filler = NULL;
 }

@@ -461,6 +461,53 @@ static void try_to_compact_pages_skips_a_deferred_zone(void **state)
 	fixture_free(f);
 }
 
+/* The start layout's movable fillers (on the real machine mostly the
+ * balloon's mlocked pages, which compaction migrates) move like page
+ * cache: the interleaved zone of
+ * compact_zone_moves_pages_and_frees_a_block_of_the_order, with the
+ * held even pfns fillers instead of page cache, gives the same 256 moves
+ * and the free order-9 block at pfn 0; the moved fillers are at pfns
+ * 1536 and up and are still fillers, their old pfns are free. */
+static void compact_zone_moves_movable_fillers_like_page_cache(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t *pfns = calloc(CACHED_PAGES, sizeof(*pfns)), i, fillers = 0;
+
+	(void)state;
+	assert_non_null(pfns);
+	assert_int_equal(cp_mem_alloc_pages(&f->mem, CP_OWNER_PROCESS, CACHED_PAGES,
+					    CP_MIGRATE_MOVABLE, &f->ctx, pfns), 0);
+	for (i = 0; i < CACHED_PAGES; i++) {
+		assert_int_equal(pfns[i], i);
+		if (i % 2)
+			cp_mem_free_block(&f->mem, CP_OWNER_PROCESS, i, 0, NULL);
+		else
+			assert_int_equal(cp_mem_mark_movable_filler(&f->mem, i), 0);
+	}
+	assert_int_equal(cp_mem_mark_movable_filler(&f->mem, 1), -CP_EINVAL); /* free */
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[0], 1020);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(st.migrated, 256);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
+	for (i = 0; i < ZONE_PAGES; i++) {
+		if (!cp_mem_movable_filler(&f->mem, i))
+			continue;
+		fillers++;
+		assert_true(i >= 512);
+		assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, i), -1);
+		if (i < 1536)
+			assert_int_equal(i % 2, 0);
+	}
+	assert_int_equal(fillers, CACHED_PAGES / 2);
+	assert_int_equal(f->mem.free_pages, 1028);
+	assert_true(cp_mem_check(&f->mem));
+	assert_true(cp_compaction_check(&f->c));
+	free(pfns);
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +516,7 @@ int main(void)
 		cmocka_unit_test(compaction_suitable_fragindex_at_most_500_is_not_suitable),
 		cmocka_unit_test(defer_compaction_skips_1_then_3_attempts),
 		cmocka_unit_test(compact_zone_moves_pages_and_frees_a_block_of_the_order),
+		cmocka_unit_test(compact_zone_moves_movable_fillers_like_page_cache),
 		cmocka_unit_test(compact_zone_takes_free_pages_only_from_movable_pageblocks),
 		cmocka_unit_test(compact_zone_never_moves_other_owners_pages),
 		cmocka_unit_test(compact_zone_complete_when_scanners_meet),

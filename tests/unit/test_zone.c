@@ -528,6 +528,50 @@ static void per_zone_start_layout_uses_real_managed_pages(void **state)
 	cp_mem_release(&m);
 }
 
+/* The start layout's fillers: DMA32's 3 order-0 MOVABLE fragments sit in
+ * one MOVABLE pageblock, each beside an allocated partner, the rest of
+ * the block allocated too: 512 - 3 = 509 allocated pages there, all
+ * movable fillers (the real machine's balloon pages, which compaction
+ * migrates). Normal's UNMOVABLE pageblock of five order-3 fragments
+ * keeps its allocated pages immovable: no filler in Normal. */
+static void start_layout_marks_movable_pageblock_pages_as_fillers(void **state)
+{
+	static struct cp_mem_start_free sf;
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem_params p = {
+		.total_pages = 262144,
+		.min_free_kbytes = 67584,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 262144,
+		.start_free = &sf,
+	};
+	uint32_t pfn, in_dma32 = 0, in_normal = 0;
+
+	(void)state;
+	memset(&sf, 0, sizeof(sf));
+	sf.has_zones = true;
+	sf.zone_managed_pages[CP_ZONE_DMA] = 3840;
+	sf.zone_managed_pages[CP_ZONE_DMA32] = 772915;
+	sf.zone_managed_pages[CP_ZONE_NORMAL] = 5394266;
+	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][10] = 1;
+	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][0] = 3;
+	sf.zone_blocks[CP_ZONE_NORMAL][CP_MIGRATE_UNMOVABLE][3] = 5;
+	sf.blocks[CP_MIGRATE_UNMOVABLE][3] = 5;
+	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
+	for (pfn = 0; pfn < m.total_pages; pfn++) {
+		if (!cp_mem_movable_filler(&m, pfn))
+			continue;
+		if (pfn < m.zones[1].start_pfn)
+			in_dma32++;
+		else
+			in_normal++;
+	}
+	assert_int_equal(in_dma32, 509);
+	assert_int_equal(in_normal, 0);
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +591,7 @@ int main(void)
 		cmocka_unit_test(mem_check_catches_zone_count_mismatch),
 		cmocka_unit_test(compaction_deferral_is_per_zone),
 		cmocka_unit_test(per_zone_start_layout_uses_real_managed_pages),
+		cmocka_unit_test(start_layout_marks_movable_pageblock_pages_as_fillers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
