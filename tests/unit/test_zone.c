@@ -475,6 +475,22 @@ static void compaction_deferral_is_per_zone(void **state)
 	cp_mem_release(&m);
 }
 
+/* The measured layout both start-layout tests use: the real machine's
+ * managed pages; DMA32 one free order-10 block and three order-0
+ * fragments, MOVABLE; Normal five order-3 UNMOVABLE fragments. */
+static void small_start_layout(struct cp_mem_start_free *sf)
+{
+	memset(sf, 0, sizeof(*sf));
+	sf->has_zones = true;
+	sf->zone_managed_pages[CP_ZONE_DMA] = 3840;
+	sf->zone_managed_pages[CP_ZONE_DMA32] = 772915;
+	sf->zone_managed_pages[CP_ZONE_NORMAL] = 5394266;
+	sf->zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][10] = 1;
+	sf->zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][0] = 3;
+	sf->zone_blocks[CP_ZONE_NORMAL][CP_MIGRATE_UNMOVABLE][3] = 5;
+	sf->blocks[CP_MIGRATE_UNMOVABLE][3] = 5;
+}
+
 /*
  * A per-zone start layout (--start-free with per-zone counters): each
  * zone's watermarks from the REAL machine's managed pages (zone.c
@@ -503,15 +519,7 @@ static void per_zone_start_layout_uses_real_managed_pages(void **state)
 	};
 
 	(void)state;
-	memset(&sf, 0, sizeof(sf));
-	sf.has_zones = true;
-	sf.zone_managed_pages[CP_ZONE_DMA] = 3840;
-	sf.zone_managed_pages[CP_ZONE_DMA32] = 772915;
-	sf.zone_managed_pages[CP_ZONE_NORMAL] = 5394266;
-	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][10] = 1;
-	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][0] = 3;
-	sf.zone_blocks[CP_ZONE_NORMAL][CP_MIGRATE_UNMOVABLE][3] = 5;
-	sf.blocks[CP_MIGRATE_UNMOVABLE][3] = 5;
+	small_start_layout(&sf);
 	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
 	assert_int_equal(m.nr_zones, 2);
 	assert_int_equal(m.zones[0].wmark.high, 3660);
@@ -549,15 +557,7 @@ static void start_layout_marks_movable_pageblock_pages_as_fillers(void **state)
 	uint32_t pfn, in_dma32 = 0, in_normal = 0;
 
 	(void)state;
-	memset(&sf, 0, sizeof(sf));
-	sf.has_zones = true;
-	sf.zone_managed_pages[CP_ZONE_DMA] = 3840;
-	sf.zone_managed_pages[CP_ZONE_DMA32] = 772915;
-	sf.zone_managed_pages[CP_ZONE_NORMAL] = 5394266;
-	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][10] = 1;
-	sf.zone_blocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE][0] = 3;
-	sf.zone_blocks[CP_ZONE_NORMAL][CP_MIGRATE_UNMOVABLE][3] = 5;
-	sf.blocks[CP_MIGRATE_UNMOVABLE][3] = 5;
+	small_start_layout(&sf);
 	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
 	for (pfn = 0; pfn < m.total_pages; pfn++) {
 		if (!cp_mem_movable_filler(&m, pfn))
