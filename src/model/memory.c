@@ -207,6 +207,13 @@ int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn)
 	return cp_buddy_free(&z->buddy, pfn - z->start_pfn, 0, NULL);
 }
 
+uint8_t *cp_mem_movable_filler_map(struct cp_mem *m)
+{
+	if (!m->movable_filler)
+		m->movable_filler = cp_calloc(m->total_pages, 1);
+	return m->movable_filler;
+}
+
 int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn)
 {
 	unsigned order;
@@ -214,11 +221,8 @@ int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn)
 	if (pfn >= m->total_pages || cp_mem_page_kind(m, pfn, &order) != CP_BUDDY_PAGE_ALLOC ||
 	    order != 0)
 		return -CP_EINVAL;
-	if (!m->movable_filler) {
-		m->movable_filler = cp_calloc(m->total_pages, 1);
-		if (!m->movable_filler)
-			return -CP_ENOMEM;
-	}
+	if (!cp_mem_movable_filler_map(m))
+		return -CP_ENOMEM;
 	m->movable_filler[pfn] = 1;
 	return 0;
 }
@@ -825,12 +829,13 @@ static int alloc_slowpath(struct cp_mem *m, struct alloc_req *rq, struct cp_allo
 	/* wake_all_kswapds(): ac->highest_zoneidx, the top zone */
 	if (ctx->gfp & CP_GFP_KSWAPD_RECLAIM)
 		wake_kswapd(m, order, m->nr_zones - 1);
-	if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
-		return 0;
 	if ((ctx->gfp & CP_GFP_DIRECT_RECLAIM) && order > PAGE_ALLOC_COSTLY_ORDER) {
 		/* without the hook (or __GFP_IO) as if skipped */
-		int dc = can_compact ? direct_compact(m, rq, ctx, order) : -1;
+		int dc;
 
+		if (get_page_from_freelist(m, rq, WMARK_MIN) == 0)
+			return 0;
+		dc = can_compact ? direct_compact(m, rq, ctx, order) : -1;
 		if (dc == 0)
 			return 0;
 		if (dc < 0 && (ctx->gfp & CP_GFP_NORETRY))

@@ -398,6 +398,10 @@ static inline bool cp_mem_movable_filler(const struct cp_mem *m, uint32_t pfn)
 	return m->movable_filler && pfn < m->total_pages && m->movable_filler[pfn];
 }
 
+/* m->movable_filler, allocated (all 0) at its first use; NULL when the
+ * host has no memory for it. */
+uint8_t *cp_mem_movable_filler_map(struct cp_mem *m);
+
 /* Mark the allocated order-0 page at pfn as a movable filler (the start
  * layout; tests). 0, or -CP_EINVAL when pfn is not an allocated order-0
  * page, -CP_ENOMEM (host). */

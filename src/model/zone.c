@@ -174,11 +174,8 @@ static int mark_movable_fillers(struct cp_mem *m, const struct cp_buddy *b, uint
 
 	if (!nr)
 		return 0;
-	if (!m->movable_filler) {
-		m->movable_filler = cp_calloc(m->total_pages, 1);
-		if (!m->movable_filler)
-			return -CP_ENOMEM;
-	}
+	if (!cp_mem_movable_filler_map(m))
+		return -CP_ENOMEM;
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < CP_BUDDY_PAGEBLOCK_PAGES; j++)
 			if (cp_buddy_page_kind(b, pfns[i] + j, &order) == CP_BUDDY_PAGE_ALLOC &&
