@@ -29,6 +29,7 @@
 #include "report/validate.h"
 #include "run.h"
 #include "run_setup.h"
+#include "report/runslabs.h"
 #include "report/startfree.h"
 #include "scenario/scenario.h"
 #include "sig.h"
@@ -58,7 +59,9 @@ static void usage(FILE *out)
 		"report, the real mean, min, max and sd, the model's value, and the model's\n"
 		"error (model - mean) in real standard deviations and in percent of the mean.\n"
 		"The model starts from the free memory the real runs measured after the\n"
-		"balloon (/proc/pagetypeinfo, mean over the runs; see run --start-free).\n"
+		"balloon (/proc/pagetypeinfo, mean over the runs; see run --start-free)\n"
+		"and holds the running kernel's slab objects (the dentry, inode and log\n"
+		"item caches as the real runs read them from /proc/slabinfo).\n"
 		"\n"
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
@@ -274,7 +277,83 @@ struct report_head {
 	size_t nr_start;                /* real runs the model's start layout came from */
 	bool start_has_zones;
 	uint64_t model_ra_kb;           /* the machine profile's read_ahead_kb */
+	struct cp_run_slabs slabs;      /* the slab geometry the real runs recorded */
+	struct cp_fs_profile fs_file;   /* the fs profile as its file gave it */
+	const struct cp_fs_profile *fs_model; /* what the model ran with */
 };
+
+/* "dentry 192 B x 21 in 1 page, xfs_inode 1024 B x 16 in 4 pages, ..." */
+static void format_caches(const struct cp_fs_profile *p, char *buf, size_t len)
+{
+	size_t at = 0;
+	int role;
+
+	buf[0] = '\0';
+	for (role = 0; role < CP_FS_NR_SLABS && at < len; role++) {
+		const struct cp_slab_geometry *g = cp_fs_profile_slab(p, role);
+		unsigned pages = 1u << g->order;
+
+		if (!g->objects_per_slab)
+			continue; /* ext4: no log item */
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %u B x %u in %u page%s",
+				       at ? ", " : "", g->name, (unsigned)g->object_size,
+				       (unsigned)g->objects_per_slab, pages, pages == 1 ? "" : "s");
+	}
+}
+
+/*
+ * Which slab objects the model had: the real runs' /proc/slabinfo (the
+ * running kernel's) or, when they recorded none, the fs profile's; the
+ * profile's too, with a warning, for a cache the runs disagree on.
+ */
+static void print_slabs(const struct report_head *h)
+{
+	char model[256], file[256];
+
+	format_caches(h->fs_model, model, sizeof(model));
+	format_caches(&h->fs_file, file, sizeof(file));
+	if (!h->slabs.nr_runs) {
+		printf("# slab: the fs profile's %s (the real runs recorded no /proc/slabinfo)\n",
+		       model);
+		return;
+	}
+	printf("# slab: %s, as the real runs' /proc/slabinfo gave them (fs profile %s: %s)\n",
+	       model, h->fs_file.name, file);
+	if (h->slabs.disagree) {
+		printf("# WARNING: the real runs' /proc/slabinfo differ between runs; the fs "
+		       "profile's geometry kept for the caches they differ on\n");
+		fprintf(stderr, "cachepressure validate: warning: the real runs recorded different "
+			"slab geometry; the fs profile's kept where they differ\n");
+	}
+}
+
+/*
+ * Gives the model's fs profile (ms->fs, which the model's config points
+ * at) the slab geometry the real runs recorded, and fills h's slab
+ * fields. Returns CLI_EXIT_OK or, for geometry the model cannot take,
+ * bad_exit with the message printed (where names the runs' origin).
+ */
+static int model_slabs(struct cli_run_setup *ms, const struct cp_run_result *runs, size_t n,
+		       struct report_head *h, const char *where, int bad_exit)
+{
+	struct cp_diag diag = { "" };
+
+	h->fs_file = ms->fs;
+	h->fs_model = &ms->fs;
+	cp_run_slabs_from_runs(runs, n, &h->slabs);
+	if (cp_run_slabs_apply(&h->slabs, &ms->fs, &diag)) {
+		fprintf(stderr, "cachepressure validate: %sthe real runs' /proc/slabinfo: %s\n",
+			where, diag.msg);
+		return bad_exit;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Did the model's objects change from the profile's? */
+static bool slabs_changed(const struct report_head *h)
+{
+	return memcmp(&h->fs_file, h->fs_model, sizeof(h->fs_file)) != 0;
+}
 
 /*
  * The readahead window the real readers had (counter
@@ -314,10 +393,11 @@ static void print_readahead(const struct report_head *h, const struct cp_run_res
 
 /* The model again, from the free memory the real runs started with
  * (their mean start layout); *model is replaced on success. Returns the
- * number of runs the layout came from (0: none recorded one, the model
- * stays as it was), or -1 with the message printed. */
+ * number of runs the layout came from (0: none recorded one, and the
+ * model stays as it was unless again_anyway: its inputs changed), or -1
+ * with the message printed. */
 static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_result *runs,
-			     unsigned n, struct cp_mem_start_free *start_free,
+			     unsigned n, struct cp_mem_start_free *start_free, bool again_anyway,
 			     struct cp_run_result *model, int *exit_code)
 {
 	struct cp_diag diag = { "" };
@@ -325,13 +405,15 @@ static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_resu
 	size_t nr_start = cp_start_free_from_runs(runs, n, start_free);
 	int rc;
 
-	if (!nr_start)
+	if (!nr_start && !again_anyway)
 		return 0;
-	cfg->start_free = start_free;
-	cfg->size_is_available = true;
+	if (nr_start) {
+		cfg->start_free = start_free;
+		cfg->size_is_available = true;
+	}
 	cp_run_result_init(&again);
-	fprintf(stderr, "cachepressure validate: model %s, from the free memory the real runs "
-		"measured\n", model->source ? "again" : "run");
+	fprintf(stderr, "cachepressure validate: model %s%s\n", model->source ? "again" : "run",
+		nr_start ? ", from the free memory the real runs measured" : "");
 	rc = cp_sim_run(cfg, &again, &diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure validate: model: %s\n",
@@ -383,6 +465,7 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		printf("# model start: all free memory in the largest blocks (the real runs "
 		       "recorded no /proc/pagetypeinfo)\n");
 	print_readahead(h, runs);
+	print_slabs(h);
 	rc = cp_validate_table_build(model, runs, h->nr_real, table, &diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
@@ -517,7 +600,16 @@ static int validate_from_file(const struct validate_opts *vo)
 	fprintf(stderr, "cachepressure validate: model: %s, %s, mem %" PRIu64 " MiB, kernel "
 		"profile %s, machine %s, against the %zu real run(s) of %s\n", plan.scenario,
 		vo->confine, plan.mem_bytes >> 20, h.kernel, ms.machine.name, n, vo->real);
-	nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, &model, &exit_code);
+	{
+		char where[CP_DIAG_LEN];
+
+		snprintf(where, sizeof(where), "--real %s: ", vo->real);
+		rc = model_slabs(&ms, real, n, &h, where, CLI_EXIT_USAGE);
+		if (rc)
+			goto out_setup;
+	}
+	nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, false, &model,
+				    &exit_code);
 	if (nr_start == 0) { /* no start layout recorded: as booted */
 		struct cp_diag diag = { "" };
 
@@ -665,7 +757,13 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (done == 0)
 		goto out;
-	nr_start = model_from_start(&cfg, runs, done, &start_free, &model, &exit_code);
+	rc = model_slabs(&ms, runs, done, &h, "", CLI_EXIT_FAIL);
+	if (rc) {
+		exit_code = rc;
+		goto out;
+	}
+	nr_start = model_from_start(&cfg, runs, done, &start_free, slabs_changed(&h), &model,
+				    &exit_code);
 	if (nr_start < 0)
 		goto out;
 

@@ -513,6 +513,8 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 		return rc;
 	progress(R, "%s on %s (noatime)", cp_fs_name(s->opts.fs), R->w.mnt.path);
 	rc = record_queue_limits(R);
+	if (!rc) /* the running kernel's objects, for the model (validate) */
+		rc = cp_sampler_record_slabs(R->r, s->opts.fs, diag);
 	if (rc)
 		return rc;
 	if (cp_real_interrupted())

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "model/fs_profile_file.h"
 
 static const char *const cols_global[] = { "t_ns",
 					   "mem_free_bytes",
@@ -306,6 +307,59 @@ int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag)
 		}
 	cp_free(text);
 	return rc ? rc : record_zones_managed(r, diag);
+}
+
+int cp_slabinfo_parse(const char *text, const char *name, struct cp_slabinfo *out)
+{
+	size_t len = strlen(name);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+
+		if (strncmp(p, name, len) == 0 && (p[len] == ' ' || p[len] == '\t')) {
+			unsigned long long active, num, size, per, pages;
+
+			if (sscanf(p + len, " %llu %llu %llu %llu %llu", &active, &num, &size, &per,
+				   &pages) != 5 ||
+			    !size || !per || !pages)
+				return -CP_EINVAL;
+			out->object_size = size;
+			out->objects_per_slab = per;
+			out->pages_per_slab = pages;
+			return 0;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return -CP_ENOENT;
+}
+
+int cp_sampler_record_slabs(struct cp_run_result *r, enum cp_fs_kind fs, struct cp_diag *diag)
+{
+	const struct cp_fs_profile *b = cp_fs_profile_find(fs == CP_FS_EXT4 ? "ext4" : "xfs");
+	char *text, name[64];
+	int role, rc = 0;
+
+	if (cp_kfile_read("/proc/slabinfo", &text, NULL))
+		return 0;
+	for (role = 0; !rc && role < CP_FS_NR_SLABS; role++) {
+		const struct cp_slab_geometry *g = cp_fs_profile_slab(b, role);
+		const char *what = cp_fs_slab_role_name(role);
+		struct cp_slabinfo si;
+
+		if (!g->objects_per_slab || cp_slabinfo_parse(text, g->name, &si) != 0)
+			continue; /* ext4 has no log item */
+		snprintf(name, sizeof(name), "cp_slab_%s_object_size", what);
+		rc = set(r, name, (int64_t)si.object_size, diag);
+		snprintf(name, sizeof(name), "cp_slab_%s_objects_per_slab", what);
+		if (!rc)
+			rc = set(r, name, (int64_t)si.objects_per_slab, diag);
+		snprintf(name, sizeof(name), "cp_slab_%s_pages_per_slab", what);
+		if (!rc)
+			rc = set(r, name, (int64_t)si.pages_per_slab, diag);
+	}
+	cp_free(text);
+	return rc;
 }
 
 int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks)

@@ -12,6 +12,7 @@
 
 #include "cgroup.h"
 #include "kfile.h"
+#include "model/fs_profile.h" /* enum cp_fs_kind */
 #include "opts.h"
 
 struct cp_run_result;
@@ -87,6 +88,27 @@ int cp_pagetypeinfo_parse_zone(const char *text, const char *zone, uint64_t out[
  * of the named zone. Returns 0, or -CP_ENOENT when the zone or its
  * managed line is missing. */
 int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages);
+
+/* One cache's line of /proc/slabinfo 2.1 (mm/slab_common.c
+ * cache_show(): "<name> <active_objs> <num_objs> <objsize> <objperslab>
+ * <pagesperslab> : tunables ..."). */
+struct cp_slabinfo {
+	uint64_t object_size, objects_per_slab, pages_per_slab;
+};
+
+/* The line of the cache named exactly name. Returns 0, -CP_ENOENT (no
+ * such cache) or -CP_EINVAL (its line does not parse, or gives 0 for a
+ * field). */
+int cp_slabinfo_parse(const char *text, const char *name, struct cp_slabinfo *out);
+
+/* Records, from /proc/slabinfo, the geometry of the caches the model's
+ * filesystem profile names for fs (model/fs_profile.c: "dentry",
+ * "xfs_inode" or "ext4_inode_cache", "xfs_ili") as counters
+ * cp_slab_<role>_object_size, cp_slab_<role>_objects_per_slab and
+ * cp_slab_<role>_pages_per_slab (role dentry, inode, log_item), so that
+ * validate can give the model the running kernel's objects. An unreadable
+ * file (not root) or a missing cache records nothing for it. */
+int cp_sampler_record_slabs(struct cp_run_result *r, enum cp_fs_kind fs, struct cp_diag *diag);
 
 /* Records the free blocks of /proc/pagetypeinfo as counters
  * start_free_<type>_order_<o> (type unmovable, movable, reclaimable;

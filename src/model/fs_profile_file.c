@@ -47,6 +47,10 @@
  * crc=1) to 65536 (mkfs.xfs(8), -n size), and 0 for ext4, which has no
  * XFS buffer cache.
  *
+ * cp_fs_profile_set_slab() sets one cache's three keys at once from a
+ * running kernel's /proc/slabinfo line (validate: the real runs' objects
+ * replace the file's), with the same checks.
+ *
  * SIMPLIFIED: the slab geometry is taken as the file gives it; we check
  * that the objects fit the slab, not that SLUB's calculate_order() would
  * pick that order for some CPU count. An unknown section with no keys in
@@ -394,6 +398,70 @@ int cp_fs_profile_set(struct cp_fs_profile *p, struct cp_fs_costs *costs, const 
 	derive(&f);
 	*p = f.p;
 	*costs = f.c;
+	CP_DEBUG_CHECK(cp_fs_profile_check(p));
+	return 0;
+}
+
+static const char *const slab_roles[CP_FS_NR_SLABS] = { "dentry", "inode", "log_item" };
+
+const char *cp_fs_slab_role_name(enum cp_fs_slab_role role)
+{
+	CP_BUG_ON((unsigned)role >= CP_FS_NR_SLABS);
+	return slab_roles[role];
+}
+
+static struct cp_slab_geometry *slab_of(struct cp_fs_profile *p, enum cp_fs_slab_role role)
+{
+	switch (role) {
+	case CP_FS_SLAB_DENTRY:
+		return &p->dentry;
+	case CP_FS_SLAB_INODE:
+		return &p->inode;
+	case CP_FS_SLAB_LOG_ITEM:
+		return &p->inode_log_item;
+	default:
+		CP_BUG_ON(1);
+		return NULL;
+	}
+}
+
+const struct cp_slab_geometry *cp_fs_profile_slab(const struct cp_fs_profile *p,
+						  enum cp_fs_slab_role role)
+{
+	return slab_of((struct cp_fs_profile *)p, role);
+}
+
+int cp_fs_profile_set_slab(struct cp_fs_profile *p, enum cp_fs_slab_role role,
+			   uint64_t object_size, uint64_t objects_per_slab, uint64_t pages_per_slab,
+			   struct cp_diag *diag)
+{
+	const char *what = cp_fs_slab_role_name(role);
+	struct cp_slab_geometry *g;
+	struct fs_pair f;
+	unsigned order = 0;
+	int blame;
+
+	if (!is_pow2(pages_per_slab) || pages_per_slab > (1u << MAX_SLAB_ORDER))
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key '%s_slab_order' in [objects]: %llu pages a slab is not a slab of order 0..%u",
+				   what, (unsigned long long)pages_per_slab, MAX_SLAB_ORDER);
+	while ((1ULL << order) < pages_per_slab)
+		order++;
+	if (object_size > MAX_SLAB_BYTES || objects_per_slab > MAX_OBJS_PER_SLAB)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key '%s_%s' in [objects]: value %llu out of range",
+				   what, object_size > MAX_SLAB_BYTES ? "size" : "per_slab",
+				   (unsigned long long)(object_size > MAX_SLAB_BYTES ? object_size
+										: objects_per_slab));
+	pair_from(&f, p, NULL);
+	g = slab_of(&f.p, role);
+	g->object_size = (uint32_t)object_size;
+	g->objects_per_slab = (uint32_t)objects_per_slab;
+	g->order = order;
+	if (validate_pair(&f, &blame, diag))
+		return -CP_EINVAL;
+	derive(&f);
+	*p = f.p;
 	CP_DEBUG_CHECK(cp_fs_profile_check(p));
 	return 0;
 }

@@ -44,6 +44,26 @@ int cp_fs_profile_load(const char *path, struct cp_fs_profile *out, struct cp_fs
 int cp_fs_profile_set(struct cp_fs_profile *p, struct cp_fs_costs *costs, const char *section_key,
 		      const char *value, struct cp_diag *diag);
 
+/* The caches whose geometry cp_fs_profile_set_slab() sets. */
+enum cp_fs_slab_role { CP_FS_SLAB_DENTRY, CP_FS_SLAB_INODE, CP_FS_SLAB_LOG_ITEM, CP_FS_NR_SLABS };
+/* "dentry", "inode", "log_item": the role's key prefix in [objects]. */
+const char *cp_fs_slab_role_name(enum cp_fs_slab_role role);
+/* The role's cache in profile p (its name is the kernel's cache name). */
+const struct cp_slab_geometry *cp_fs_profile_slab(const struct cp_fs_profile *p,
+						  enum cp_fs_slab_role role);
+/*
+ * Sets one cache's geometry at once, as a running kernel's /proc/slabinfo
+ * gives it (<objsize> <objperslab> <pagesperslab>; mm/slub.c
+ * get_slabinfo()): the three keys <role>_size, <role>_per_slab and
+ * <role>_slab_order together, so that a geometry which fits is never
+ * refused for an intermediate one that would not. pages_per_slab must be
+ * a power of two. Checks the result as cp_fs_profile_load() does.
+ * Returns 0 or -CP_EINVAL (diag names the key); on failure *p is
+ * unchanged.
+ */
+int cp_fs_profile_set_slab(struct cp_fs_profile *p, enum cp_fs_slab_role role,
+			   uint64_t object_size, uint64_t objects_per_slab, uint64_t pages_per_slab,
+			   struct cp_diag *diag);
 /*
  * Turns --fs NAME|FILE into a path: a value containing '/' or ending in
  * ".ini" is used as is; a bare name means "<search_dir>/<name>.ini".

@@ -19,6 +19,12 @@ grep -q '^cachepressure validate: real run 1/1: seed, memcg, mem 256 MiB' "$ERR"
 	fail "no real run line on stderr"
 grep -q '^# validate seed: confine memcg, mem 256 MiB, policy patched$' "$OUT" || fail "no header"
 grep -q '^# model: kernel profile linux-[0-9.x]* (' "$OUT" || fail "no model profile line"
+# the model holds the running kernel's xfs objects, read from its
+# /proc/slabinfo by the real run (counters cp_slab_*)
+si=$(awk '$1 == "xfs_inode" { print $4 " B x " $5 " in " $6 }' /proc/slabinfo)
+[ -n "$si" ] || fail "no xfs_inode line in /proc/slabinfo"
+grep -q "^# slab: dentry .*, xfs_inode $si page.*, as the real runs' /proc/slabinfo gave them" \
+	"$OUT" || fail "no '# slab:' line with this kernel's xfs_inode ($si)"
 grep -q '^row  *n  *real mean  *real min  *real max  *real sd  *model  *err/sd  *err %$' "$OUT" ||
 	fail "no table header"
 for r in /mnt/btrfs-test/reads/file1 /mnt/btrfs-test/reads/file2 total slabs_scanned \
@@ -36,7 +42,8 @@ rows = {x["name"]: x for x in d["validate"]["rows"]}
 a = rows["/mnt/btrfs-test/reads/file1"]
 assert a["n"] == 1 and a["mean"] == r[1]["readers"][0]["total_read_bytes"]
 assert a["model"] == r[0]["readers"][0]["total_read_bytes"]
-assert a["model_minus_mean_sd"] is None' "$JSON" || fail "JSON structure check"
+assert a["model_minus_mean_sd"] is None
+assert r[1]["counters"]["cp_slab_inode_object_size"] > 0' "$JSON" || fail "JSON structure check"
 fi
 check_nothing_left
 echo "PASS: validate seed memcg 256M"

@@ -583,6 +583,56 @@ static void bad_set_names_key_and_value_and_changes_nothing(void **state)
 
 /* ---- name resolution --------------------------------------------------- */
 
+/* /proc/slabinfo of 6.18 (measured here): "xfs_inode ... 1024 16 4".
+ * From the file's 960 B x 17 in an order-2 slab, setting the size first
+ * would give 17 x 1024 = 17408 > 16384 bytes; set together, the three
+ * fit (16 x 1024 = 16384) and the slab order is log2(4 pages) = 2. */
+static void set_slab_takes_a_slabinfo_line_whole(void **state)
+{
+	struct cp_fs_profile p;
+	struct cp_fs_costs c;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_source_profile("xfs", &p, &c);
+	assert_int_equal(cp_fs_profile_set_slab(&p, CP_FS_SLAB_INODE, 1024, 16, 4, &d), 0);
+	assert_int_equal(p.inode.object_size, 1024);
+	assert_int_equal(p.inode.objects_per_slab, 16);
+	assert_int_equal(p.inode.order, 2);
+	assert_string_equal(p.inode.name, "xfs_inode");
+	assert_true(p.inode.accounted); /* what follows from the name stays */
+	assert_int_equal(cp_fs_profile_set_slab(&p, CP_FS_SLAB_LOG_ITEM, 208, 19, 1, &d), 0);
+	assert_int_equal(p.inode_log_item.object_size, 208);
+	assert_int_equal(p.inode_log_item.order, 0);
+	assert_string_equal(cp_fs_profile_slab(&p, CP_FS_SLAB_DENTRY)->name, "dentry");
+	assert_string_equal(cp_fs_slab_role_name(CP_FS_SLAB_LOG_ITEM), "log_item");
+}
+
+/* A slab is 2^order pages (mm/slub.c oo_make()): 3 pages is no slab;
+ * 17 x 1024 B do not fit 4 pages; ext4 has no log item. Each refusal
+ * names the key and leaves the profile as it was. */
+static void set_slab_refuses_what_no_kernel_gives(void **state)
+{
+	struct cp_fs_profile p, before, e;
+	struct cp_fs_costs c;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_source_profile("xfs", &p, &c);
+	before = p;
+	assert_int_equal(cp_fs_profile_set_slab(&p, CP_FS_SLAB_INODE, 1024, 16, 3, &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "inode_slab_order"));
+	assert_int_equal(cp_fs_profile_set_slab(&p, CP_FS_SLAB_INODE, 1024, 17, 4, &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "inode_per_slab"));
+	assert_memory_equal(&p, &before, sizeof(p));
+	load_source_profile("ext4", &e, &c);
+	assert_int_equal(cp_fs_profile_set_slab(&e, CP_FS_SLAB_LOG_ITEM, 208, 19, 1, &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "log_item_size"));
+}
+
 static void resolve_turns_bare_name_into_profile_dir_path(void **state)
 {
 	char dir[1024], want[1200], out[1200];
@@ -641,6 +691,8 @@ int main(void)
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(set_overrides_one_key_and_recomputes_what_follows),
 		cmocka_unit_test(bad_set_names_key_and_value_and_changes_nothing),
+		cmocka_unit_test(set_slab_takes_a_slabinfo_line_whole),
+		cmocka_unit_test(set_slab_refuses_what_no_kernel_gives),
 		cmocka_unit_test(resolve_turns_bare_name_into_profile_dir_path),
 		cmocka_unit_test(resolve_reports_missing_and_bad_names),
 	};

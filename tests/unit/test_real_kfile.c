@@ -200,6 +200,39 @@ static void zoneinfo_managed_of_the_named_zone(void **state)
 	assert_int_equal(cp_zoneinfo_managed(zi, "HighMem", &v), -CP_ENOENT);
 }
 
+/* mm/slab_common.c cache_show(): "<name> <active_objs> <num_objs>
+ * <objsize> <objperslab> <pagesperslab> : tunables ..."; the name must
+ * match whole (xfs_inode is not xfs_inode_log), the header is skipped. */
+static void slabinfo_gives_a_caches_geometry(void **state)
+{
+	static const char si[] =
+		"slabinfo - version: 2.1\n"
+		"# name            <active_objs> <num_objs> <objsize> <objperslab> "
+		"<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata "
+		"<active_slabs> <num_slabs> <sharedavail>\n"
+		"xfs_inode_log        10     20    300   13    1 : tunables    0    0    0 : slabdata 1 1 0\n"
+		"xfs_ili              323    418    208   19    1 : tunables    0    0    0 : slabdata     22     22      0\n"
+		"xfs_inode             64    144   1024   16    4 : tunables    0    0    0 : slabdata      9      9      0\n"
+		"dentry              7872   8022    192   21    1 : tunables    0    0    0 : slabdata    382    382      0\n"
+		"broken               1 2 x\n"
+		"zero                 0 0 0 16 1 : tunables 0 0 0 : slabdata 0 0 0\n";
+	struct cp_slabinfo s = { 0 };
+
+	(void)state;
+	assert_int_equal(cp_slabinfo_parse(si, "xfs_inode", &s), 0);
+	assert_int_equal(s.object_size, 1024);
+	assert_int_equal(s.objects_per_slab, 16);
+	assert_int_equal(s.pages_per_slab, 4);
+	assert_int_equal(cp_slabinfo_parse(si, "dentry", &s), 0);
+	assert_int_equal(s.object_size, 192);
+	assert_int_equal(s.objects_per_slab, 21);
+	assert_int_equal(s.pages_per_slab, 1);
+	assert_int_equal(cp_slabinfo_parse(si, "ext4_inode_cache", &s), -CP_ENOENT);
+	assert_int_equal(cp_slabinfo_parse(si, "xfs", &s), -CP_ENOENT);
+	assert_int_equal(cp_slabinfo_parse(si, "broken", &s), -CP_EINVAL);
+	assert_int_equal(cp_slabinfo_parse(si, "zero", &s), -CP_EINVAL);
+}
+
 /* fs/proc/array.c do_task_stat(): utime and stime are fields 14 and 15,
  * counted after the comm's closing parenthesis (a comm may hold spaces
  * and parentheses itself). kswapd0 as this machine shows it: utime 0,
@@ -335,6 +368,7 @@ int main(void)
 		cmocka_unit_test(pagetypeinfo_sums_free_blocks_by_type),
 		cmocka_unit_test(pagetypeinfo_zone_takes_only_that_zones_lines),
 		cmocka_unit_test(zoneinfo_managed_of_the_named_zone),
+		cmocka_unit_test(slabinfo_gives_a_caches_geometry),
 		cmocka_unit_test(proc_stat_cpu_ticks_are_utime_plus_stime),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
