@@ -16,6 +16,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.memcg_charge_batch = 32,         /* mm/memcontrol.c CHARGE_BATCH */
 	.shrink_rule = CP_SHRINK_PROPORTIONAL,    /* mm/vmscan.c do_shrink_slab */
 	.deactivate_rule = CP_DEACTIVATE_RATIO,   /* mm/vmscan.c inactive_list_is_low */
+	.memcg_force_scan = true,                 /* mm/vmscan.c get_scan_count force_scan */
 	.workingset_flag = false,         /* PG_workingset arrived in 4.20 */
 	.inode_lru_with_pagecache = true, /* fs/inode.c before 5.16 */
 	.xfs_reclaim_blocks = true,       /* fs/xfs/xfs_icache.c SYNC_WAIT */
@@ -44,6 +45,9 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.memcg_charge_batch = 64,         /* include/linux/memcontrol.h MEMCG_CHARGE_BATCH */
 	.shrink_rule = CP_SHRINK_PRIORITY,
 	.deactivate_rule = CP_DEACTIVATE_RATIO_REFAULT, /* mm/vmscan.c prepare_scan_count */
+	/* mm/vmscan.c get_scan_count (read in linux-source-6.1): no
+	 * force_scan; only an offline memcg scrapes min(size, 32) */
+	.memcg_force_scan = false,
 	.workingset_flag = true,
 	.inode_lru_with_pagecache = false, /* 5.16 "keep inodes with page cache off the LRU" */
 	.xfs_reclaim_blocks = false,       /* 5.9 reclaim rework */
@@ -75,6 +79,7 @@ static const struct cp_kernel_profile linux_6_x = {
 	.memcg_charge_batch = 64,         /* include/linux/memcontrol.h MEMCG_CHARGE_BATCH */
 	.shrink_rule = CP_SHRINK_PRIORITY,              /* ref §13: same as 6.1 */
 	.deactivate_rule = CP_DEACTIVATE_RATIO_REFAULT, /* ref §13: same as 6.1 */
+	.memcg_force_scan = false, /* as 6.1 */
 	.workingset_flag = true,
 	.inode_lru_with_pagecache = false, /* ref §13: no (vendor sysctl aside) */
 	.xfs_reclaim_blocks = false,       /* non-blocking */

@@ -42,6 +42,11 @@ struct cp_kernel_profile {
 
 	enum cp_shrink_rule shrink_rule;
 	enum cp_deactivate_rule deactivate_rule;
+	/* mm/vmscan.c get_scan_count(): memcg limit reclaim scans at least
+	 * min(size, SWAP_CLUSTER_MAX) of a list whose size >> priority is 0
+	 * (4.11 force_scan: true); 4.13 dropped it, so a small list waits
+	 * for a lower priority (6.1: only an offline memcg's lists: false) */
+	bool memcg_force_scan;
 
 	/* mm/workingset.c: 6.1 has PG_workingset and restore accounting,
 	 * and stamps evictions before aging (4.11 after). */

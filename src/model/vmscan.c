@@ -22,8 +22,8 @@
  *    referenced unmapped file page, and it is clean);
  *  - kswapd and memcg reclaim stop once nr_to_reclaim is met; direct
  *    reclaim at DEF_PRIORITY scans its whole target (scan_adjusted);
- *  - memcg reclaim forces at least SWAP_CLUSTER_MAX pages when the shift
- *    leaves nothing (force_scan);
+ *  - 4.11's memcg reclaim forces at least SWAP_CLUSTER_MAX pages when the
+ *    shift leaves nothing (force_scan; gone in 4.13, so not in 6.1);
  *  - then shrink_slab() with the pages this pass scanned and the LRU size
  *    it looked at (4.11) or the priority (6.1); inode-steal pages count as
  *    reclaimed (reclaim_state->reclaimed_slab); slab pages freed through
@@ -220,8 +220,8 @@ static uint64_t shrink_lruvec(struct cp_vmscan *vm, struct cp_scan_control *sc)
 		size[k] = sc->zone_limited ? cp_lru_size_below_top_zone(pc, (enum cp_lru_kind)k)
 					   : cp_lru_size(pc, (enum cp_lru_kind)k);
 		nr[k] = size[k] >> sc->priority;
-		/* force_scan: memcg reclaim always scans something */
-		if (!nr[k] && sc->target_memcg)
+		/* 4.11 force_scan: memcg reclaim always scans something */
+		if (!nr[k] && sc->target_memcg && vm->profile->memcg_force_scan)
 			nr[k] = size[k] < CP_SWAP_CLUSTER_MAX ? size[k] : CP_SWAP_CLUSTER_MAX;
 	}
 	while (nr[CP_LRU_INACTIVE_FILE] || nr[CP_LRU_ACTIVE_FILE]) {

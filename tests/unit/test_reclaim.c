@@ -183,6 +183,39 @@ static void memcg_reclaim_brings_usage_under_limit(void **state)
 	rig_free(g);
 }
 
+/* get_scan_count() on a memcg whose inactive list (3000 pages) is
+ * smaller than 1 << DEF_PRIORITY: 4.11's force_scan scans
+ * min(3000, SWAP_CLUSTER_MAX) = 32 at priority 12 and stops there; 6.1
+ * (force_scan gone in 4.13) scans size >> priority and drops the
+ * priority: 0 at 12, then 3000 >> 11 = 1, 2999 >> 10 = 2, 2997 >> 9 = 5,
+ * 2992 >> 8 = 11, 2981 >> 7 = 23: 42 pages, the first total >= 32. */
+static void memcg_reclaim_of_a_small_list_force_scans_only_on_4_11(void **state)
+{
+	static const struct { const char *profile; uint64_t scanned; } c[] = {
+		{ "linux-4.11", 32 },
+		{ "linux-6.1", 42 },
+		{ "linux-6.x", 42 },
+	};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct rig *g = rig_new(c[k].profile, 100000);
+		struct cp_memcg cg;
+		uint32_t id, i;
+
+		cp_memcg_init(&cg, 1, 50000);
+		assert_int_equal(cp_pagecache_add_mapping(&g->pc, 3000, &cg, NULL, &id), 0);
+		for (i = 0; i < 3000; i++)
+			assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+		cp_lru_add_drain_all(&g->pc);
+		assert_int_equal(cp_try_to_free_mem_cgroup_pages(&g->r, &cg, &g->reader, 32),
+				 c[k].scanned);
+		assert_int_equal(g->vs.v[CP_VM_PGSCAN_MEMCG], c[k].scanned);
+		rig_free(g);
+	}
+}
+
 /* Read a file cyclically; kswapd runs whenever the allocator woke it.
  * Returns the hits of the given pass (1-based). */
 static uint64_t cyclic_read(struct rig *g, uint32_t id, uint32_t nr_pages, int passes,
@@ -478,6 +511,7 @@ int main(void)
 		cmocka_unit_test(direct_reclaim_frees_at_least_32_pages),
 		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),
 		cmocka_unit_test(memcg_reclaim_brings_usage_under_limit),
+		cmocka_unit_test(memcg_reclaim_of_a_small_list_force_scans_only_on_4_11),
 		cmocka_unit_test(cyclic_reader_larger_than_memory_misses),
 		cmocka_unit_test(cyclic_reader_that_fits_hits_from_third_pass),
 		cmocka_unit_test(nofs_reclaim_defers_and_kswapd_executes),
