@@ -61,7 +61,9 @@ static void usage(FILE *out)
 		"The model starts from the free memory the real runs measured after the\n"
 		"balloon (/proc/pagetypeinfo, mean over the runs; see run --start-free)\n"
 		"and holds the running kernel's slab objects (the dentry, inode and log\n"
-		"item caches as the real runs read them from /proc/slabinfo).\n"
+		"item caches as the real runs read them from /proc/slabinfo); its readers\n"
+		"start at a random phase within one cached pass (random_phase, from the\n"
+		"seed), as real readers drift apart.\n"
 		"\n"
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
@@ -189,6 +191,9 @@ static int model_setup(const struct validate_opts *vo, const char *kernel, const
 	argv[argc++] = (char *)kernel;
 	argv[argc++] = "--policy";
 	argv[argc++] = "patched";
+	/* the real readers drift apart; the model's would stay in lockstep */
+	argv[argc++] = "--set";
+	argv[argc++] = "reader.*.random_phase=yes";
 	if (vo->machine) {
 		argv[argc++] = "--machine";
 		argv[argc++] = (char *)vo->machine;
@@ -277,6 +282,7 @@ struct report_head {
 	size_t nr_start;                /* real runs the model's start layout came from */
 	bool start_has_zones;
 	uint64_t model_ra_kb;           /* the machine profile's read_ahead_kb */
+	uint64_t seed;                  /* the model's PRNG seed (reader phases) */
 	struct cp_run_slabs slabs;      /* the slab geometry the real runs recorded */
 	struct cp_fs_profile fs_file;   /* the fs profile as its file gave it */
 	const struct cp_fs_profile *fs_model; /* what the model ran with */
@@ -466,6 +472,9 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		       "recorded no /proc/pagetypeinfo)\n");
 	print_readahead(h, runs);
 	print_slabs(h);
+	printf("# model readers: each starts at a random phase within one cached pass of its "
+	       "file (random_phase, seed %" PRIu64 "): real readers drift apart, identical "
+	       "model readers would stay in lockstep\n", h->seed);
 	rc = cp_validate_table_build(model, runs, h->nr_real, table, &diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
@@ -595,6 +604,7 @@ static int validate_from_file(const struct validate_opts *vo)
 		goto out_setup;
 	h.machine_name = ms.machine.name;
 	h.model_ra_kb = ms.machine.read_ahead_kb;
+	h.seed = ms.seed;
 	cp_run_result_init(&model);
 	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
 	fprintf(stderr, "cachepressure validate: model: %s, %s, mem %" PRIu64 " MiB, kernel "
@@ -779,6 +789,7 @@ int cmd_validate(int argc, char **argv)
 	h.release = un.release;
 	h.machine_name = ms.machine.name;
 	h.model_ra_kb = ms.machine.read_ahead_kb;
+	h.seed = ms.seed;
 	h.vcp = vcp;
 	h.nr_start = (size_t)nr_start;
 	h.start_has_zones = nr_start > 0 && start_free.has_zones;

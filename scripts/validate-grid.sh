@@ -7,18 +7,21 @@
 # (defaults: build, /var/tmp/cp-validate-grid, memcg:1G global:2G memcg:2G
 # global:1G global:16G; the 16G row, the seed's full scale, needs about
 # 17.5 GiB available and some 18 GB of disk for its image, and is refused
-# otherwise). Calibrates this machine once into OUT_DIR/machine.ini (kept:
-# delete it to measure again) and runs, for each row,
+# otherwise). For each row it calibrates this machine into
+# OUT_DIR/machine-CONFINE-MEM.ini right before the row's runs (its rates
+# drift within minutes) and runs
 #   cachepressure validate seed --mem MEM --confine CONFINE --repeat N \
-#       --machine OUT_DIR/machine.ini --json OUT_DIR/seed-CONFINE-MEM.json
-# (N: $REPEAT, default 3) with the table in OUT_DIR/seed-CONFINE-MEM.txt. One machine profile for
-# every row; nothing is tuned per row. Before each real run it waits while
+#       --machine OUT_DIR/machine-CONFINE-MEM.ini --json OUT_DIR/seed-CONFINE-MEM.json
+# (N: $REPEAT, default 3) with the table in OUT_DIR/seed-CONFINE-MEM.txt.
+# Each profile is a measurement; nothing is tuned per row. Before each real run it waits while
 # another real run (fs_mark, cachepressure real/validate/calibrate) is on.
 #
 # MODEL_ONLY=1 runs nothing on the kernel (no root needed): for each row
 # whose OUT_DIR/seed-CONFINE-MEM.json exists it runs the model again
-# against the real runs stored there (validate --real) and rewrites the
-# table and the JSON (the real runs are kept; the model run is replaced).
+# against the real runs stored there (validate --real), with the row's
+# machine profile (OUT_DIR/machine.ini for grids made before per-row
+# calibration), and rewrites the table and the JSON (the real runs are
+# kept; the model run is replaced).
 set -eu
 REPEAT=${REPEAT:-3}
 case $REPEAT in ''|*[!0-9]*|0) echo "validate-grid: REPEAT=$REPEAT is not a count >= 1" >&2; exit 2;; esac
@@ -33,9 +36,11 @@ if [ "${MODEL_ONLY:-0}" = 1 ]; then
 		mem=${row#*:}
 		f=$OUT/seed-$confine-$mem
 		[ -s "$f.json" ] || { echo "validate-grid: no $f.json; row skipped" >&2; continue; }
+		machine=$OUT/machine-$confine-$mem.ini
+		[ -s "$machine" ] || machine=$OUT/machine.ini # grids before 2026-12-01 05:45
 		echo "validate-grid: seed, $confine, $mem: the model against $f.json" >&2
 		if "$CP" validate seed --mem "$mem" --confine "$confine" --real "$f.json" \
-			--machine "$OUT/machine.ini" --json "$f.json.new" >"$f.txt.new"; then
+			--machine "$machine" --json "$f.json.new" >"$f.txt.new"; then
 			mv "$f.json.new" "$f.json"
 			mv "$f.txt.new" "$f.txt"
 			cat "$f.txt"
@@ -59,17 +64,17 @@ wait_quiet() {
 	done
 }
 
-if [ ! -s "$OUT/machine.ini" ]; then
-	wait_quiet
-	"$CP" calibrate -o "$OUT/machine.ini" --name calibrated
-fi
 for row in "$@"; do
 	confine=${row%%:*}
 	mem=${row#*:}
 	wait_quiet
+	# calibrated right before the row's runs: this VM's rates drift by a
+	# third within minutes (device reads 1.73 - 2.18 GB/s in six
+	# calibrations over 20 minutes on 2026-12-01)
+	"$CP" calibrate -o "$OUT/machine-$confine-$mem.ini" --name calibrated
 	echo "validate-grid: seed, $confine, $mem" >&2
 	"$CP" validate seed --mem "$mem" --confine "$confine" --repeat "$REPEAT" \
-		--machine "$OUT/machine.ini" --json "$OUT/seed-$confine-$mem.json" \
+		--machine "$OUT/machine-$confine-$mem.ini" --json "$OUT/seed-$confine-$mem.json" \
 		>"$OUT/seed-$confine-$mem.txt" || echo "validate-grid: $row exited $?" >&2
 	cat "$OUT/seed-$confine-$mem.txt"
 done

@@ -84,6 +84,10 @@ struct cp_sc_reader {
 	char *file;              /* name of a [file] section */
 	size_t file_idx;         /* index of that file in cp_scenario.files */
 	uint64_t read_size_bytes; /* bytes per read() call (read-file: 1 MiB) */
+	/* start after a seeded random delay within one cached pass of its
+	 * file (sim.c): the readers' relative phase, which scheduling noise
+	 * sets on a real machine and nothing sets in the model */
+	bool random_phase;
 };
 
 /* A list of absolute paths (creator dirs). */

@@ -70,6 +70,8 @@ static const struct cp_sc_key reader_keys[] = {
 	/* read-file.c: BUFSIZE = 1024 * 1024 */
 	{ "read_size", CP_SK_SIZE, offsetof(struct cp_sc_reader, read_size_bytes),
 	  CP_SKF_NONZERO, "1M", 0, "bytes per read() call" },
+	{ "random_phase", CP_SK_BOOL, offsetof(struct cp_sc_reader, random_phase), 0, "no", 0,
+	  "start after a seeded random delay of up to one cached pass of the file" },
 	ACTOR_KEYS(struct cp_sc_reader),
 };
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/rng.h"
 #include "model/fs_profile.h"
 #include "model/gfp.h"
 #include "model/lru.h"
@@ -500,6 +501,29 @@ static int walker_source(struct run *r, const char *root, unsigned *worker,
 	return -CP_ENOENT;
 }
 
+/*
+ * The start delay of a reader with random_phase: uniform in [0, one
+ * cached pass), a pass being its file's bytes at the machine's
+ * copy_bandwidth. Identical readers started together stay in lockstep in
+ * the model, where nothing perturbs them; on a real machine their passes
+ * drift apart within seconds (two cp-read-file loops of the 1G seed
+ * scenario: pass 40 ends 0.01 - 0.85 s apart, 2026-12-01), so by the time
+ * the pressure comes their phase is as good as random. One PRNG stream
+ * per reader (stream CP_RNG_STREAM_READER_PHASE + index).
+ */
+#define CP_RNG_STREAM_READER_PHASE 0x7265616465720000ULL /* "reader" */
+static uint64_t reader_phase_ns(const struct run *r, size_t i, uint64_t file_bytes)
+{
+	uint64_t bps = r->w.cfg->machine->copy_bandwidth_bps;
+	uint64_t pass_ns = bps ? (uint64_t)((double)file_bytes * 1e9 / (double)bps) : 0;
+	struct cp_rng rng;
+
+	if (!pass_ns)
+		return 0;
+	cp_rng_init(&rng, r->w.cfg->seed, CP_RNG_STREAM_READER_PHASE + i);
+	return cp_rng_below(&rng, pass_ns);
+}
+
 static int setup_readers(struct run *r, struct cp_diag *diag)
 {
 	const struct cp_scenario *sc = r->sc;
@@ -538,6 +562,8 @@ static int setup_readers(struct run *r, struct cp_diag *diag)
 		rc = add_actor(r, &cp_reader_ops, &rd->task, a);
 		if (rc)
 			return cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc));
+		if (!streamer && sc->readers[i].random_phase)
+			rd->task.start_delay_ns += reader_phase_ns(r, i, sc->files[fi].size_bytes);
 	}
 	/* result pointers move when readers are added: fix them up */
 	for (i = 0; i < sc->nr_readers; i++)

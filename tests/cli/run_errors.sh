@@ -36,6 +36,8 @@ for cmd in run compare; do
 	expect_error 2 "--kernel linux-9.9" "unknown kernel profile" "linux-4.11" -- \
 		$cmd seed --kernel linux-9.9
 	expect_error 2 "--confine cgroup" "global or memcg" -- $cmd seed --confine cgroup
+	expect_error 2 "random_phase = maybe" "not a boolean" -- \
+		$cmd seed --set 'reader.*.random_phase=maybe'
 	expect_error 2 "--machine nosuch" "nosuch.ini" -- $cmd seed --machine nosuch
 	expect_error 2 "--machine $tmp/none.ini" "not found" -- $cmd seed --machine "$tmp/none.ini"
 	expect_error 2 "machine-bad-size.ini:" -- $cmd seed --machine "$SRC/tests/data/machine-bad-size.ini"

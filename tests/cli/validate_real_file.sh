@@ -10,8 +10,10 @@ SRC=$2
 . "$SRC/tests/cli/lib/expect.sh"
 T=$CP_TEST_TMP
 
+# (validate's model readers start at a seeded random phase: random_phase)
 "$CP" run seed --mem 256M --confine memcg --policy patched --kernel linux-6.x \
-	--json "$T/model.json" --quiet || fail "the model run failed"
+	--set 'reader.*.random_phase=yes' --json "$T/model.json" --quiet ||
+	fail "the model run failed"
 sed 's/"source":[[:space:]]*"model"/"source": "real"/' "$T/model.json" >"$T/real.json"
 grep -q '"source":[[:space:]]*"real"' "$T/real.json" || fail "could not relabel the run"
 
@@ -20,6 +22,8 @@ grep -q '"source":[[:space:]]*"real"' "$T/real.json" || fail "could not relabel 
 grep -q '^# real: 1 run(s) on kernel linux-6.x' "$T/table" || fail "no '# real:' line"
 grep -q '^# model: kernel profile linux-6.x (--kernel' "$T/table" || fail "no '# model:' line"
 grep -q '^total ' "$T/table" || fail "no total row"
+grep -q '^# model readers: each starts at a random phase within one cached pass of its file (random_phase, seed 1)' \
+	"$T/table" || fail "no '# model readers:' line"
 # the model is deterministic and was the "real" run: err % is 0.0 on every row
 awk '/^#/ || /^row/ { next } $NF != "0.0" && $NF != "n/a" { bad = bad " " $1 }
      END { if (bad) { print "nonzero error on:" bad; exit 1 } }' "$T/table" ||

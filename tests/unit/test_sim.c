@@ -205,6 +205,57 @@ static void walker_and_streamer_accounting(void **state)
  * so the reader's uncached 16 MiB file is read in folios (the first
  * window alone is 32 pages of order-2 folios at read_ahead_kb 128);
  * ext4 on 6.1 and XFS on 4.11 read order-0 pages only. */
+/* random_phase (sim.c reader_phase_ns): a reader starts after a seeded
+ * delay uniform in [0, one cached pass) = [0, 16 MiB / copy_bandwidth
+ * 1 GiB/s = 15 625 000 ns). Alone with a cached file its passes are
+ * otherwise the same, so every pass end moves by that delay; the same
+ * seed gives the same delay, another seed another one. */
+static uint64_t first_pass_end(const char *random_phase, uint64_t seed)
+{
+	char text[512];
+	struct rig g;
+	uint64_t end;
+
+	snprintf(text, sizeof(text),
+		 "[scenario]\nname = t\nram = 256M\nfs = xfs\nmount = /mnt/t\n"
+		 "time_limit = 100ms\n[file f]\npath = /mnt/t/f\nsize = 16M\ncached = yes\n"
+		 "[reader f]\nfile = f\nrandom_phase = %s\n", random_phase);
+	memset(&g, 0, sizeof(g));
+	{
+		struct cp_diag d = { { 0 } };
+
+		assert_int_equal(cp_scenario_load_string(text, "test", &g.sc, &d), 0);
+		assert_int_equal(cp_machine_load(MACHINE, &g.m, &d), 0);
+		g.cfg.scenario = g.sc;
+		g.cfg.machine = &g.m;
+		g.cfg.kernel = cp_kernel_profile_find("linux-6.x");
+		g.cfg.fs = cp_fs_profile_find("xfs");
+		g.cfg.policy = CP_POLICY_PATCHED;
+		g.cfg.confine = CP_CONFINE_GLOBAL;
+		g.cfg.seed = seed;
+		cp_run_result_init(&g.res);
+		assert_int_equal(cp_sim_run(&g.cfg, &g.res, &d), 0);
+	}
+	assert_int_equal(g.res.nr_readers, 1);
+	assert_true(g.res.readers[0].nr_passes >= 2);
+	end = g.res.readers[0].passes[0].end_ns;
+	rig_free(&g);
+	return end;
+}
+
+static void random_phase_delays_a_reader_within_one_pass(void **state)
+{
+	uint64_t aligned = first_pass_end("no", 7), a7 = first_pass_end("yes", 7);
+	uint64_t again = first_pass_end("yes", 7), a8 = first_pass_end("yes", 8);
+
+	(void)state;
+	assert_int_equal(first_pass_end("no", 8), aligned); /* no key: the seed does nothing */
+	assert_true(a7 >= aligned && a7 - aligned < 15625000);
+	assert_true(a8 >= aligned && a8 - aligned < 15625000);
+	assert_int_equal(again, a7);
+	assert_true(a8 != a7);
+}
+
 static void large_folio_readahead_only_for_xfs_on_6_1(void **state)
 {
 	struct rig g;
@@ -237,6 +288,7 @@ int main(void)
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
 		cmocka_unit_test(walker_and_streamer_accounting),
 		cmocka_unit_test(large_folio_readahead_only_for_xfs_on_6_1),
+		cmocka_unit_test(random_phase_delays_a_reader_within_one_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
