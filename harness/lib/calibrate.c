@@ -484,25 +484,30 @@ static int cached_reads(struct ctx *x, struct cp_diag *diag)
 	return 0;
 }
 
-/* One stream of a parallel read pass: buffered 1 MiB read()s of the
- * part [off, off + len) of the file (through the kernel's readahead when
- * it is not cached). Runs in a child process; exits 0 or 1. */
-static void read_part(const char *file, off_t off, uint64_t len)
+/* Buffered 1 MiB read()s of [off, off + len) of fd into buf (through
+ * the kernel's readahead when it is not cached); false on an error or
+ * a short file. */
+static bool read_range(int fd, char *buf, off_t off, uint64_t len)
 {
-	char *buf = malloc(MIB);
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	uint64_t done = 0;
 
 	if (!buf || fd < 0 || lseek(fd, off, SEEK_SET) != off)
-		_exit(1);
+		return false;
 	while (done < len) {
 		ssize_t n = read(fd, buf, MIB);
 
 		if (n <= 0)
-			_exit(1);
+			return false;
 		done += (uint64_t)n;
 	}
-	_exit(0);
+	return true;
+}
+
+/* One stream of a parallel read pass: the part [off, off + len) of the
+ * file once. Runs in a child process; exits 0 or 1. */
+static void read_part(const char *file, off_t off, uint64_t len)
+{
+	_exit(read_range(open(file, O_RDONLY | O_CLOEXEC), malloc(MIB), off, len) ? 0 : 1);
 }
 
 /* A child of parts_loops(): reads its part once (its buffer and pages
@@ -514,17 +519,8 @@ static void loop_part(const char *file, off_t off, uint64_t len, int loops, int 
 	int fd = open(file, O_RDONLY | O_CLOEXEC), i;
 
 	for (i = -1; i < loops; i++) {
-		uint64_t done = 0;
-
-		if (!buf || fd < 0 || lseek(fd, off, SEEK_SET) != off)
+		if (!read_range(fd, buf, off, len))
 			_exit(1);
-		while (done < len) {
-			ssize_t n = read(fd, buf, MIB);
-
-			if (n <= 0)
-				_exit(1);
-			done += (uint64_t)n;
-		}
 		/* ready closed once written: a child that died before saying
 		 * it is warm ends the parent's wait with EOF */
 		if (i == -1 && (write(ready, &c, 1) != 1 || close(ready) || read(go, &c, 1) != 0))
