@@ -270,9 +270,28 @@ static void fmt_rate(char *out, size_t len, double bytes_per_s)
 	snprintf(out, len, "%" PRIu64 "M", (uint64_t)(bytes_per_s / (double)MIB + 0.5));
 }
 
+/* 1 MiB pwrite()s of x->buf over the whole data file open at fd, then
+ * fsync; false (errno set) on an error. */
+static bool write_whole(struct ctx *x, int fd)
+{
+	uint64_t off;
+
+	for (off = 0; off < x->file_bytes; off += MIB) {
+		ssize_t n = pwrite(fd, x->buf, MIB, (off_t)off);
+
+		if (n < 0 && errno == EINTR) {
+			off -= MIB;
+			continue;
+		}
+		if (n != (ssize_t)MIB)
+			return false;
+	}
+	return fsync(fd) == 0;
+}
+
 static int write_direct(struct ctx *x, struct cp_diag *diag)
 {
-	uint64_t t, off;
+	uint64_t t;
 	char how[HOW_CHARS], v[32];
 	int fd = open(x->file, O_WRONLY | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
 
@@ -281,21 +300,10 @@ static int write_direct(struct ctx *x, struct cp_diag *diag)
 				   strerror(errno));
 	say(x, "device write rate: 1 MiB O_DIRECT writes of the data file");
 	t = cp_proc_now_ns();
-	for (off = 0; off < x->file_bytes; off += MIB) {
-		ssize_t n = pwrite(fd, x->buf, MIB, (off_t)off);
-
-		if (n < 0 && errno == EINTR) {
-			off -= MIB;
-			continue;
-		}
-		if (n != (ssize_t)MIB) {
-			close(fd);
-			return cp_diag_set(diag, -CP_ESYS, "O_DIRECT write: %s", strerror(errno));
-		}
-	}
-	if (fsync(fd)) {
+	if (!write_whole(x, fd)) {
 		close(fd);
-		return cp_diag_set(diag, -CP_ESYS, "fsync: %s", strerror(errno));
+		return cp_diag_set(diag, -CP_ESYS, "O_DIRECT write of %s: %s", x->file,
+				   strerror(errno));
 	}
 	t = cp_proc_now_ns() - t;
 	close(fd);
@@ -415,26 +423,13 @@ static int copy_all_cpus(struct ctx *x, struct cp_diag *diag)
  */
 static uint64_t write_buffered(struct ctx *x)
 {
-	uint64_t t = cp_proc_now_ns(), off;
+	uint64_t t = cp_proc_now_ns();
 	int fd = open(x->file, O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && write_whole(x, fd);
 
-	if (fd < 0)
-		return 0;
-	for (off = 0; off < x->file_bytes; off += MIB) {
-		ssize_t n = pwrite(fd, x->buf, MIB, (off_t)off);
-
-		if (n < 0 && errno == EINTR) {
-			off -= MIB;
-			continue;
-		}
-		if (n != (ssize_t)MIB) {
-			close(fd);
-			return 0;
-		}
-	}
-	if (fsync(fd) || close(fd))
-		return 0;
-	return cp_proc_now_ns() - t;
+	if (fd >= 0 && close(fd))
+		ok = false;
+	return ok ? cp_proc_now_ns() - t : 0;
 }
 
 static int cached_reads(struct ctx *x, struct cp_diag *diag)

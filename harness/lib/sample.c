@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "fsimage.h" /* cp_fs_name() */
 #include "model/fs_profile_file.h"
 
 static const char *const cols_global[] = { "t_ns",
@@ -336,7 +337,7 @@ int cp_slabinfo_parse(const char *text, const char *name, struct cp_slabinfo *ou
 
 int cp_sampler_record_slabs(struct cp_run_result *r, enum cp_fs_kind fs, struct cp_diag *diag)
 {
-	const struct cp_fs_profile *b = cp_fs_profile_find(fs == CP_FS_EXT4 ? "ext4" : "xfs");
+	const struct cp_fs_profile *b = cp_fs_profile_find(cp_fs_name(fs));
 	char *text, name[64];
 	int role, rc = 0;
 
