@@ -31,6 +31,7 @@
 #include "run_setup.h"
 #include "report/runslabs.h"
 #include "report/startfree.h"
+#include "report/stats.h"
 #include "scenario/scenario.h"
 #include "sig.h"
 #include "sim/sim.h"
@@ -63,7 +64,8 @@ static void usage(FILE *out)
 		"and holds the running kernel's slab objects (the dentry, inode and log\n"
 		"item caches as the real runs read them from /proc/slabinfo); its readers\n"
 		"start at a random phase within one cached pass (random_phase, from the\n"
-		"seed), as real readers drift apart.\n"
+		"seed), as real readers drift apart. The model also runs at four more\n"
+		"phases (seeds 2-5), and a line gives its total's spread over the five.\n"
 		"\n"
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
@@ -272,6 +274,10 @@ static int json_check(const char *path)
 	return CLI_EXIT_OK;
 }
 
+/* Reader phases the model is run at besides the table's (seed 1): the
+ * model is chaotic in them (docs/fidelity.md "Session 9 grid"). */
+#define VALIDATE_PHASE_SEEDS 5 /* at most CP_VALIDATE_MAX_PHASES */
+
 /* What the report's header says besides the table. */
 struct report_head {
 	const char *scenario, *confine, *fs_name;
@@ -283,6 +289,9 @@ struct report_head {
 	bool start_has_zones;
 	uint64_t model_ra_kb;           /* the machine profile's read_ahead_kb */
 	uint64_t seed;                  /* the model's PRNG seed (reader phases) */
+	/* the model's total bytes re-read for seeds seed .. seed + n - 1 */
+	int64_t phase_totals[VALIDATE_PHASE_SEEDS];
+	size_t nr_phase;
 	struct cp_run_slabs slabs;      /* the slab geometry the real runs recorded */
 	struct cp_fs_profile fs_file;   /* the fs profile as its file gave it */
 	const struct cp_fs_profile *fs_model; /* what the model ran with */
@@ -353,6 +362,63 @@ static int model_slabs(struct cli_run_setup *ms, const struct cp_run_result *run
 		return bad_exit;
 	}
 	return CLI_EXIT_OK;
+}
+
+static int64_t total_read(const struct cp_run_result *r)
+{
+	int64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		t += (int64_t)r->readers[i].total_read_bytes;
+	return t;
+}
+
+/*
+ * The model again at the next VALIDATE_PHASE_SEEDS - 1 seeds (other
+ * reader phases; everything else as the table's run), for the spread
+ * line: h->phase_totals[0] is the table's model. A run that fails is
+ * left out. cfg->seed is restored.
+ */
+static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_result *model,
+			       struct report_head *h)
+{
+	uint64_t seed = cfg->seed;
+	unsigned k;
+
+	h->nr_phase = 0;
+	if (model->failed)
+		return;
+	h->phase_totals[h->nr_phase++] = total_read(model);
+	fprintf(stderr, "cachepressure validate: model at %d more reader phases (seeds "
+		"%" PRIu64 "..%" PRIu64 ")\n", VALIDATE_PHASE_SEEDS - 1, seed + 1,
+		seed + VALIDATE_PHASE_SEEDS - 1);
+	for (k = 1; k < VALIDATE_PHASE_SEEDS; k++) {
+		struct cp_diag diag = { "" };
+		struct cp_run_result r;
+
+		cp_run_result_init(&r);
+		cfg->seed = seed + k;
+		if (cp_sim_run(cfg, &r, &diag) == 0 && !r.failed)
+			h->phase_totals[h->nr_phase++] = total_read(&r);
+		cp_run_result_release(&r);
+	}
+	cfg->seed = seed;
+}
+
+/* The spread of the model's total over the reader phases it ran at. */
+static void print_phase_spread(const struct report_head *h)
+{
+	struct cp_stats st;
+	char sd[32];
+
+	if (h->nr_phase < 2 || cp_stats_compute(h->phase_totals, h->nr_phase, &st))
+		return;
+	cp_stats_format(sd, sizeof(sd), st.sd, 0);
+	printf("# model total over %zu reader phases (seeds %" PRIu64 "..%" PRIu64 "): mean %.0f, "
+	       "sd %s, min %" PRId64 ", max %" PRId64 "; the table's model is seed %" PRIu64 "\n",
+	       h->nr_phase, h->seed, h->seed + VALIDATE_PHASE_SEEDS - 1, st.mean, sd, st.min,
+	       st.max, h->seed);
 }
 
 /* Did the model's objects change from the profile's? */
@@ -475,7 +541,14 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 	printf("# model readers: each starts at a random phase within one cached pass of its "
 	       "file (random_phase, seed %" PRIu64 "): real readers drift apart, identical "
 	       "model readers would stay in lockstep\n", h->seed);
+	print_phase_spread(h);
 	rc = cp_validate_table_build(model, runs, h->nr_real, table, &diag);
+	if (!rc) {
+		table->nr_phases = h->nr_phase;
+		table->phase_seed = h->seed;
+		memcpy(table->phase_totals, h->phase_totals,
+		       h->nr_phase * sizeof(h->phase_totals[0]));
+	}
 	if (rc) {
 		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);
 		exit_code = CLI_EXIT_FAIL;
@@ -636,6 +709,7 @@ static int validate_from_file(const struct validate_opts *vo)
 
 		h.nr_start = (size_t)nr_start;
 		h.start_has_zones = nr_start > 0 && start_free.has_zones;
+		model_phase_spread(&cfg, &model, &h);
 		r2 = report(&h, &model, real, vo->json);
 		if (r2 != CLI_EXIT_OK)
 			exit_code = r2;
@@ -793,6 +867,7 @@ int cmd_validate(int argc, char **argv)
 	h.vcp = vcp;
 	h.nr_start = (size_t)nr_start;
 	h.start_has_zones = nr_start > 0 && start_free.has_zones;
+	model_phase_spread(&cfg, &model, &h);
 	rc = report(&h, &model, runs, vo.json);
 	if (rc != CLI_EXIT_OK)
 		exit_code = rc;

@@ -45,12 +45,20 @@ struct cp_validate_row {
 	double pct;            /* (model - mean) / mean * 100 */
 };
 
+#define CP_VALIDATE_MAX_PHASES 8
+
 struct cp_validate_table {
 	size_t nr_rows;
 	struct cp_validate_row rows[CP_VALIDATE_MAX_ROWS];
 	size_t nr_real;        /* real runs given */
 	size_t nr_real_failed; /* of them failed: left out of every row */
 	bool model_failed;
+	/* the caller's: the model's total bytes re-read at reader phase
+	 * seeds phase_seed, phase_seed + 1, ... (the first is the table's
+	 * model run); 0 phases: none given */
+	size_t nr_phases;
+	uint64_t phase_seed;
+	int64_t phase_totals[CP_VALIDATE_MAX_PHASES];
 };
 
 /* Fills row->real from real[0..n) and the model's errors against it.
@@ -74,7 +82,8 @@ int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t);
 /* The merged JSON text: {"runs": [model, real...], "validate": {"rows":
  * [{"name", "kind", "model_source", "real_source", "n", "mean", "min",
  * "max", "sd", "model", "model_minus_mean_sd", "model_minus_mean_pct"},
- * ...], "real_runs", "real_runs_failed"}}; errors that cannot be
+ * ...], "real_runs", "real_runs_failed", and with t->nr_phases
+ * "model_phases": {"first_seed", "totals": [...]}}}; errors that cannot be
  * computed are null. cp_report_json_parse() reads the runs back. The
  * text is cp_malloc'ed: cp_free() it. NULL when out of memory. */
 char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,

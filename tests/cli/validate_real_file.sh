@@ -24,6 +24,18 @@ grep -q '^# model: kernel profile linux-6.x (--kernel' "$T/table" || fail "no '#
 grep -q '^total ' "$T/table" || fail "no total row"
 grep -q '^# model readers: each starts at a random phase within one cached pass of its file (random_phase, seed 1)' \
 	"$T/table" || fail "no '# model readers:' line"
+# the model at 5 reader phases (seeds 1..5); the first is the table's
+# model, so its total lies between their min and max, and the JSON has
+# all five with seed 1 first
+awk '/^# model total over 5 reader phases \(seeds 1\.\.5\): mean [0-9]+, sd [0-9]+, min [0-9]+, max [0-9]+; the table.s model is seed 1$/ {
+	gsub(",", ""); lo = $15 + 0; hi = $17 + 0; seen = 1 }
+     /^total / { t = $7 }
+     END { exit !(seen && t >= lo && t <= hi) }' "$T/table" ||
+	fail "no phase spread line, or the table's model outside it"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["validate"]["model_phases"]
+t=sum(r["total_read_bytes"] for r in d["runs"][0]["readers"])
+assert p["first_seed"] == 1 and len(p["totals"]) == 5 and p["totals"][0] == t, p' "$T/v.json" ||
+	fail "--json lacks model_phases"
 # the model is deterministic and was the "real" run: err % is 0.0 on every row
 awk '/^#/ || /^row/ { next } $NF != "0.0" && $NF != "n/a" { bad = bad " " $1 }
      END { if (bad) { print "nonzero error on:" bad; exit 1 } }' "$T/table" ||

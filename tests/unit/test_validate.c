@@ -248,6 +248,43 @@ static void json_merges_model_real_runs_and_table(void **state)
 	cp_free(text);
 }
 
+/* The model's totals at other reader phases go under
+ * "validate"."model_phases" with the first seed; none given, no key. */
+static void json_carries_the_model_phases_when_given(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	const cJSON *ph, *tot;
+	cJSON *root;
+	char *text;
+
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 2, &t, NULL), 0);
+	text = cp_validate_json_text(&f->model, f->real, 2, &t);
+	root = cJSON_Parse(text);
+	assert_null(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(root, "validate"), "model_phases"));
+	cJSON_Delete(root);
+	cp_free(text);
+
+	t.nr_phases = 3;
+	t.phase_seed = 7;
+	t.phase_totals[0] = 70;
+	t.phase_totals[1] = 90;
+	t.phase_totals[2] = 40;
+	text = cp_validate_json_text(&f->model, f->real, 2, &t);
+	root = cJSON_Parse(text);
+	ph = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "validate"),
+					      "model_phases");
+	assert_non_null(ph);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(ph, "first_seed")->valueint, 7);
+	tot = cJSON_GetObjectItemCaseSensitive(ph, "totals");
+	assert_int_equal(cJSON_GetArraySize(tot), 3);
+	assert_int_equal(cJSON_GetArrayItem(tot, 1)->valueint, 90);
+	assert_int_equal(cJSON_GetArrayItem(tot, 2)->valueint, 40);
+	cJSON_Delete(root);
+	cp_free(text);
+}
+
 /* 6.18 has vfs_cache_pressure_denom (6.16+): linux-6.x; 6.1 to 6.15 and
  * 5.x: linux-6.1 (priority shrink_slab since 4.16); older: linux-4.11. */
 static void kernel_profile_follows_the_release(void **state)
@@ -274,6 +311,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(every_real_run_failed_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_merges_model_real_runs_and_table, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(json_carries_the_model_phases_when_given, setup,
 						teardown),
 		cmocka_unit_test(kernel_profile_follows_the_release),
 	};
