@@ -364,16 +364,6 @@ static int model_slabs(struct cli_run_setup *ms, const struct cp_run_result *run
 	return CLI_EXIT_OK;
 }
 
-static int64_t total_read(const struct cp_run_result *r)
-{
-	int64_t t = 0;
-	size_t i;
-
-	for (i = 0; i < r->nr_readers; i++)
-		t += (int64_t)r->readers[i].total_read_bytes;
-	return t;
-}
-
 /*
  * The model again at the next VALIDATE_PHASE_SEEDS - 1 seeds (other
  * reader phases; everything else as the table's run), for the spread
@@ -389,7 +379,7 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
 	h->nr_phase = 0;
 	if (model->failed)
 		return;
-	h->phase_totals[h->nr_phase++] = total_read(model);
+	h->phase_totals[h->nr_phase++] = cp_validate_total_bytes(model);
 	fprintf(stderr, "cachepressure validate: model at %d more reader phases (seeds "
 		"%" PRIu64 "..%" PRIu64 ")\n", VALIDATE_PHASE_SEEDS - 1, seed + 1,
 		seed + VALIDATE_PHASE_SEEDS - 1);
@@ -400,7 +390,7 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
 		cp_run_result_init(&r);
 		cfg->seed = seed + k;
 		if (cp_sim_run(cfg, &r, &diag) == 0 && !r.failed)
-			h->phase_totals[h->nr_phase++] = total_read(&r);
+			h->phase_totals[h->nr_phase++] = cp_validate_total_bytes(&r);
 		cp_run_result_release(&r);
 	}
 	cfg->seed = seed;

@@ -163,7 +163,7 @@ static const struct cp_reader_result *find_reader(const struct cp_run_result *r,
 	return NULL;
 }
 
-static int64_t total_bytes(const struct cp_run_result *r)
+int64_t cp_validate_total_bytes(const struct cp_run_result *r)
 {
 	int64_t t = 0;
 	size_t i;
@@ -254,8 +254,8 @@ int cp_validate_table_build(const struct cp_run_result *model, const struct cp_r
 
 		for (i = 0, n = 0; row && i < nr_real; i++)
 			if (!real[i].failed)
-				v[n++] = total_bytes(&real[i]);
-		if (row && !(rc = cp_validate_row_compute(row, v, n, total_bytes(model))))
+				v[n++] = cp_validate_total_bytes(&real[i]);
+		if (row && !(rc = cp_validate_row_compute(row, v, n, cp_validate_total_bytes(model))))
 			t->nr_rows++;
 	}
 	for (k = 0; !rc && k < sizeof(counter_rows) / sizeof(counter_rows[0]); k++) {

@@ -61,6 +61,9 @@ struct cp_validate_table {
 	int64_t phase_totals[CP_VALIDATE_MAX_PHASES];
 };
 
+/* The bytes every reader of r read from the device: the total row's value. */
+int64_t cp_validate_total_bytes(const struct cp_run_result *r);
+
 /* Fills row->real from real[0..n) and the model's errors against it.
  * Returns 0 or -CP_EINVAL when n is 0 (row unchanged). */
 int cp_validate_row_compute(struct cp_validate_row *row, const int64_t *real, size_t n,
