@@ -775,6 +775,34 @@ int cp_buddy_split_page(struct cp_buddy *b, uint32_t pfn, unsigned order, struct
 	return 0;
 }
 
+int cp_buddy_join_pages(struct cp_buddy *b, uint32_t pfn, unsigned order, struct cp_diag *diag)
+{
+	uint32_t n = 1u << (order < CP_BUDDY_MAX_ORDER ? order : 0), i;
+	unsigned mt;
+
+	if (order >= CP_BUDDY_MAX_ORDER)
+		return cp_diag_set(diag, -CP_EINVAL, "order %u of pfn %u: the largest is %u", order,
+				   pfn, CP_BUDDY_MAX_ORDER - 1);
+	if ((pfn & (n - 1)) || (uint64_t)pfn + n > b->nr_pages)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "pfn %u does not start a block of order %u in a zone of %u pages",
+				   pfn, order, b->nr_pages);
+	mt = st_mt(b->state[pfn]);
+	for (i = 0; i < n; i++) {
+		uint8_t s = b->state[pfn + i];
+
+		if (st_kind(s) != ST_ALLOC || st_order(s) != 0 || st_mt(s) != mt)
+			return cp_diag_set(diag, -CP_EINVAL,
+					   "pfn %u is not an allocated order-0 page of the block at pfn %u",
+					   pfn + i, pfn);
+	}
+	b->state[pfn] = st_make(ST_ALLOC, order, mt);
+	for (i = 1; i < n; i++)
+		b->state[pfn + i] = st_make(ST_TAIL, 0, 0);
+	CP_DEBUG_CHECK(b->nr_pages > DEBUG_CHECK_MAX_PAGES || cp_buddy_check(b));
+	return 0;
+}
+
 bool cp_buddy_has_free_block(const struct cp_buddy *b, unsigned order)
 {
 	unsigned o, mt;

@@ -142,6 +142,16 @@ int cp_buddy_free(struct cp_buddy *b, uint32_t pfn, unsigned order, struct cp_di
  */
 int cp_buddy_split_page(struct cp_buddy *b, uint32_t pfn, unsigned order, struct cp_diag *diag);
 
+/*
+ * The inverse of split_page(): the 2^order allocated order-0 pages at pfn
+ * (aligned, one migratetype) become one allocated block of that order
+ * again, so that it can be freed whole, as the kernel frees a folio
+ * (free_unref_folios / __free_pages_ok at folio_order). Returns 0 or
+ * -CP_EINVAL (misaligned, out of the zone, or a page that is not an
+ * allocated order-0 page of the block), the zone unchanged. O(2^order).
+ */
+int cp_buddy_join_pages(struct cp_buddy *b, uint32_t pfn, unsigned order, struct cp_diag *diag);
+
 /* A free block of order >= order on one of the three migratetype lists
  * (the loop at the end of __zone_watermark_ok()). False for order > 10. */
 bool cp_buddy_has_free_block(const struct cp_buddy *b, unsigned order);

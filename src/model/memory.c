@@ -994,6 +994,18 @@ void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned 
 	unplace_block(m, pfn, order);
 }
 
+void cp_mem_free_folio(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,
+		       struct cp_memcg *memcg)
+{
+	struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
+	int rc = cp_buddy_join_pages(&z->buddy, pfn - z->start_pfn, order, NULL);
+
+	CP_BUG_ON(rc);
+	(void)rc;
+	owner_uncharge(m, owner, 1ull << order, memcg);
+	unplace_block(m, pfn, order);
+}
+
 void cp_mem_free_pages(struct cp_mem *m, unsigned owner, const uint32_t *pfns, uint64_t nr,
 		       struct cp_memcg *memcg)
 {

@@ -374,15 +374,16 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
  * filemap_alloc_folio(gfp, order) for a large folio (order > 0): the
  * fast path at the low watermark for this order (a free block of it must
  * exist), else __alloc_pages_slowpath(): wake kswapd at `order`, retry
- * at the min watermark; an order above PAGE_ALLOC_COSTLY_ORDER (3) with
- * __GFP_NORETRY stops there (readahead's folios: compaction is not
- * modelled, so it ends as COMPACT_SKIPPED does), smaller orders reclaim
- * directly once per __GFP_NORETRY. The block is split into 2^order
- * order-0 pages (pfns *pfn .. *pfn + 2^order - 1), each freed on its
- * own with cp_mem_free_block(..., 0, ...): when all are back they merge
- * as the folio's free would. memcg: 2^order pages charged at once.
- * Returns 0, -CP_ENOSPC (no folio: the caller falls back to smaller
- * ones; nothing charged or taken) or -CP_ENOMEM.
+ * at the min watermark, then (the hook installed, __GFP_IO) one
+ * asynchronous direct compaction; an order above PAGE_ALLOC_COSTLY_ORDER
+ * (3) with __GFP_NORETRY whose compaction was skipped stops there,
+ * smaller orders reclaim directly once per __GFP_NORETRY. The block is
+ * split into 2^order order-0 pages (pfns *pfn .. *pfn + 2^order - 1) so
+ * that page-level state (compaction's scanners) sees each page; the
+ * folio is freed whole with cp_mem_free_folio(), as the kernel frees it.
+ * memcg: 2^order pages charged at once. Returns 0, -CP_ENOSPC (no folio:
+ * the caller falls back to smaller ones; nothing charged or taken) or
+ * -CP_ENOMEM.
  */
 int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfn);
@@ -414,6 +415,16 @@ int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn);
 
 /* cp_mem_free() of the block of 2^order pages at pfn. */
 void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,
+		       struct cp_memcg *memcg);
+
+/*
+ * free_unref_folios() / __folio_put() of a folio cp_mem_alloc_folio()
+ * made: its 2^order pages at pfn (still allocated, split) are joined and
+ * freed as one block of that order: to the freeing CPU's pcp list of
+ * that order when pcp_allowed_order() takes it (orders 0-3), else
+ * straight to the buddy (free_one_page), where it merges at once.
+ */
+void cp_mem_free_folio(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,
 		       struct cp_memcg *memcg);
 
 /* cp_mem_free() of nr order-0 blocks. */

@@ -38,12 +38,15 @@
  * accessed and activated as a unit (folio_mark_accessed(),
  * folio_activate(): counters by folio_nr_pages()), isolated and evicted
  * whole by reclaim (vmscan.c; cp_pagecache_evict_folio: one eviction
- * stamp for all its pages).
+ * stamp for all its pages) and freed whole at its order
+ * (free_unref_folios(): orders 0-3 to the freeing CPU's pcp list of that
+ * order, larger ones straight to the buddy, where the block is free at
+ * once for the next large folio).
  *
  * SIMPLIFIED: the lists keep a node per 4 KiB page; a folio's pages are
  * moved together and stay neighbours (checked), which is the same
- * order as one entry. A folio is freed to the buddy page by page (the
- * buddy merges them back into the folio's block). Pages of a large
+ * order as one entry. Truncation and invalidation free a folio's pages
+ * one by one (the buddy merges them back). Pages of a large
  * folio are not migrated (6.1 mm/compaction.c
  * isolate_migratepages_block() skips compound pages unless
  * alloc_contig). cp_pagecache_evict() of a single page of a folio is
@@ -59,6 +62,7 @@
 
 #include "core/alloc.h"
 #include "core/bug.h"
+#include "core/intmath.h"
 #include "model/lru.h"
 #include "model/workingset.h"
 
@@ -465,6 +469,7 @@ uint32_t cp_pagecache_evict_folio(struct cp_pagecache *pc, uint32_t slot)
 	uint32_t nr = cp_folio_nr_pages(pc, head);
 	uint32_t id = cp_pagecache_slot_mapping(pc, head);
 	struct cp_mapping *m = &pc->mappings[id];
+	uint32_t head_pfn = pc->pages[head].pfn;
 	uint32_t stamp, i;
 
 	stamp = cp_workingset_eviction(pc, nr);
@@ -480,10 +485,10 @@ uint32_t cp_pagecache_evict_folio(struct cp_pagecache *pc, uint32_t slot)
 		p->order = 0;
 		p->pfn = CP_NIL;
 		pc->pfn_slot[pfn] = CP_NIL;
-		/* SIMPLIFIED: freed page by page; the buddy merges them back
-		 * into the folio's block (the kernel frees the folio whole) */
-		cp_mem_free_block(pc->mem, CP_OWNER_PAGECACHE, pfn, 0, m->memcg);
 	}
+	/* shrink_folio_list() -> free_unref_folios(): the folio is freed
+	 * whole, at its order (an order-0 page is a folio of order 0) */
+	cp_mem_free_folio(pc->mem, CP_OWNER_PAGECACHE, head_pfn, cp_ilog2(nr), m->memcg);
 	m->nrpages -= nr;
 	m->nrshadows += nr;
 	return nr;

@@ -77,9 +77,9 @@
  *   of each balance_pgdat pass). No THP pageblock_order lists (orders above 3 never
  *   use pcp), no cold frees at the tail (4.11 free_hot_cold_page(page,
  *   true) for reclaimed pages): every free goes to the head.
- * - The model frees a folio page by page, so its pages go to the
- *   order-0 list, where the kernel frees the folio's block (order 1-3 on
- *   its own list).
+ * - Only reclaim and XFS buffers free a folio whole (memory.c
+ *   cp_mem_free_folio, its own order's list); truncation frees its pages
+ *   one by one to the order-0 list.
  * - A block given back by a bulk free or drain goes to the buddy list of
  *   its pageblock's current migratetype (cp_buddy_free); the kernel uses
  *   the migratetype recorded when it entered the pcp list.

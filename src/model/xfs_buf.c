@@ -66,7 +66,8 @@
  *   buffer of more than one page and a power-of-two size is one
  *   UNMOVABLE folio of that order, asked for without direct reclaim and
  *   with __GFP_NORETRY (kswapd is woken at its order); only when there is
- *   none does __vmalloc() take order-0 pages. SIMPLIFIED: the kernel's
+ *   none does __vmalloc() take order-0 pages. The folio is freed whole
+ *   (xfs_buf_free_backing_mem -> folio_put: cp_mem_free_folio). SIMPLIFIED: the kernel's
  *   vmalloc fallback keeps the folio's gfp and retries
  *   (memalloc_retry_wait) until kswapd has made room; the model takes the
  *   pages at once with the caller's context, direct reclaim included
@@ -236,7 +237,12 @@ static void buf_free(struct cp_xfs_buftarg *bt, uint32_t idx)
 	CP_BUG_ON(bp->b_hold || (bp->b_state & CP_XFS_BSTATE_DIRTY) ||
 		  cp_list_linked(&bp->b_lru) || cp_list_linked(&bp->b_dirty));
 	hash_remove(bt, idx);
-	cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, bp->b_pfns, bp->b_pages, NULL);
+	/* xfs_buf_free_backing_mem(): folio_put() of the folio, or the pages */
+	if (bp->b_state & CP_XFS_BSTATE_FOLIO)
+		cp_mem_free_folio(bt->mem, CP_OWNER_FSBUF, bp->b_pfns[0], cp_ilog2(bp->b_pages),
+				  NULL);
+	else
+		cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, bp->b_pfns, bp->b_pages, NULL);
 	bt->nr_pages -= bp->b_pages;
 	bt->nr_by_type[bp->b_type]--;
 	bt->nr_bufs--;
@@ -247,10 +253,12 @@ static void buf_free(struct cp_xfs_buftarg *bt, uint32_t idx)
 }
 
 /* xfs_buf_alloc_backing_mem() (6.15+) or the per-page allocation before
- * it: nr pages of UNMOVABLE memory for a buffer into pfns[]. */
+ * it: nr pages of UNMOVABLE memory for a buffer into pfns[]; *folio says
+ * whether they are one folio. */
 static int buf_alloc_backing_mem(struct cp_xfs_buftarg *bt, unsigned nr, struct cp_alloc_ctx *actx,
-				 uint32_t *pfns)
+				 uint32_t *pfns, bool *folio)
 {
+	*folio = false;
 	if (bt->folio_backing && nr > 1 && (nr & (nr - 1)) == 0) {
 		struct cp_alloc_ctx fctx = *actx;
 		uint32_t pfn, k;
@@ -262,6 +270,7 @@ static int buf_alloc_backing_mem(struct cp_xfs_buftarg *bt, unsigned nr, struct 
 		if (rc == 0) {
 			for (k = 0; k < nr; k++)
 				pfns[k] = pfn + k;
+			*folio = true;
 			bt->nr_folio++;
 			return 0;
 		}
@@ -280,6 +289,7 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 	struct cp_xfs_buf *bp;
 	uint32_t i = cp_xfs_buf_find(bt, key);
 	uint32_t pfns[255];
+	bool folio;
 	int rc;
 
 	CP_BUG_ON(!bt->ready || type >= CP_XFS_NR_BUF_TYPES);
@@ -298,12 +308,16 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 	 * cache - so nothing of the new buffer exists yet. */
 	actx.gfp &= ~(unsigned)CP_GFP_FS;
 	actx.memcg = NULL;
-	rc = buf_alloc_backing_mem(bt, bt->pages[type], &actx, pfns);
+	rc = buf_alloc_backing_mem(bt, bt->pages[type], &actx, pfns, &folio);
 	if (rc)
 		return rc;
 	bp = cp_pool_alloc(&bt->pool, &i);
 	if (!bp) {
-		cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, pfns, bt->pages[type], NULL);
+		if (folio)
+			cp_mem_free_folio(bt->mem, CP_OWNER_FSBUF, pfns[0],
+					  cp_ilog2(bt->pages[type]), NULL);
+		else
+			cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, pfns, bt->pages[type], NULL);
 		return -CP_ENOMEM;
 	}
 	memcpy(bp->b_pfns, pfns, bt->pages[type] * sizeof(uint32_t));
@@ -315,7 +329,7 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 	bp->b_hold = 1;
 	bp->b_type = (uint8_t)type;
 	bp->b_lru_ref = 1;
-	bp->b_state = 0;
+	bp->b_state = folio ? CP_XFS_BSTATE_FOLIO : 0;
 	bp->b_pages = bt->pages[type];
 	hash_insert(bt, i);
 	bt->nr_bufs++;

@@ -37,6 +37,7 @@ enum cp_xfs_buf_type {
 /* b_state bits */
 #define CP_XFS_BSTATE_DIRTY 0x1   /* logged, not yet written: the log item holds it */
 #define CP_XFS_BSTATE_DISPOSE 0x2 /* XFS_BSTATE_DISPOSE: on a shrinker's dispose list */
+#define CP_XFS_BSTATE_FOLIO 0x4   /* backed by one folio (6.15+), freed whole */
 
 /* struct xfs_buf, reduced to what reclaim sees. */
 struct cp_xfs_buf {

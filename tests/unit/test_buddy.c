@@ -726,6 +726,48 @@ static void split_page_frees_order0_pages_one_by_one(void **state)
 	cp_buddy_release(&b);
 }
 
+/* join_pages, split_page's inverse: the split pages of an order-2 block
+ * become one block again, freed whole at order 2 (the kernel frees a
+ * folio at its order), and the zone is whole again. */
+static void join_pages_makes_a_split_block_freeable_whole(void **state)
+{
+	struct cp_buddy b;
+
+	(void)state;
+	zone_init(&b, 1024);
+	assert_int_equal(alloc_ok(&b, 2, MOV, 0), 0);
+	assert_int_equal(cp_buddy_split_page(&b, 0, 2, NULL), 0);
+	assert_int_equal(cp_buddy_join_pages(&b, 0, 2, NULL), 0);
+	assert_true(cp_buddy_check(&b));
+	free_ok(&b, 0, 2);
+	assert_int_equal(blocks_of_order(&b, 10), 1);
+	cp_buddy_release(&b);
+}
+
+/* join_pages refuses a block that is not 2^order allocated order-0
+ * pages: misaligned, too large, or with a page already freed; the zone
+ * is unchanged. */
+static void join_pages_refuses_what_is_not_a_split_block(void **state)
+{
+	struct cp_buddy b;
+	struct cp_diag d;
+
+	(void)state;
+	zone_init(&b, 1024);
+	assert_int_equal(alloc_ok(&b, 2, MOV, 0), 0);
+	assert_int_equal(cp_buddy_split_page(&b, 0, 2, NULL), 0);
+	assert_int_equal(cp_buddy_join_pages(&b, 1, 1, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "pfn 1 does not start a block of order 1"));
+	assert_int_equal(cp_buddy_join_pages(&b, 0, 11, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "order 11"));
+	free_ok(&b, 3, 0);
+	assert_int_equal(cp_buddy_join_pages(&b, 0, 2, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "pfn 3 is not an allocated order-0 page"));
+	assert_true(cp_buddy_check(&b));
+	assert_int_equal(b.nr_free_pages, 1021);
+	cp_buddy_release(&b);
+}
+
 /* Bad input is refused with -CP_EINVAL and a message naming it; the zone
  * is unchanged. (Internal invariants - list links, tiling - are
  * CP_BUG_ON, as is cp_buddy_pageblock_migratetype out of range.) */
@@ -1063,6 +1105,8 @@ int main(void)
 		cmocka_unit_test(zone_watermark_ok_high_order_needs_a_free_block),
 		cmocka_unit_test(zone_watermark_ok_fails_at_equality),
 		cmocka_unit_test(split_page_frees_order0_pages_one_by_one),
+		cmocka_unit_test(join_pages_makes_a_split_block_freeable_whole),
+		cmocka_unit_test(join_pages_refuses_what_is_not_a_split_block),
 		cmocka_unit_test(bad_input_is_refused_without_change),
 		cmocka_unit_test(init_refuses_bad_zone_and_ranges),
 		cmocka_unit_test(init_fails_cleanly_without_host_memory),

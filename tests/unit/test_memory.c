@@ -362,6 +362,99 @@ static void folio_fast_path_gives_an_aligned_block(void **state)
 	cp_mem_release(&m);
 }
 
+/* setup_mem() with one CPU's per-CPU lists (6.1 rules, no auto-tuning). */
+static void setup_mem_pcp(struct cp_mem *m, struct cp_vmstat *vs)
+{
+	struct cp_mem_params p = {
+		.total_pages = 10000,
+		.reserve_pages = 1000,
+		.min_free_kbytes = 400,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.memcg_reclaim_retries = 5,
+		.max_reclaim_retries = 16,
+		.nr_cpus = 1,
+	};
+
+	assert_int_equal(cp_mem_init(m, &p, vs, NULL), 0);
+	cp_mem_set_cpu(m, 0);
+}
+
+/* free_unref_folios() (6.x): a folio above PAGE_ALLOC_COSTLY_ORDER is not
+ * a pcp order (pcp_allowed_order), so free_one_page() gives its block to
+ * the buddy at once: the free count and the free blocks are those of
+ * before the allocation, nothing waits on a per-CPU list. */
+static void large_folio_is_freed_whole_to_the_buddy(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	uint64_t free_before, nr_free_before[CP_BUDDY_MAX_ORDER];
+	uint32_t pfn;
+
+	(void)state;
+	setup_mem_pcp(&m, &vs);
+	free_before = m.free_pages;
+	memcpy(nr_free_before, m.zones[0].buddy.nr_free, sizeof(nr_free_before));
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 5, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), 0);
+	assert_int_equal(m.free_pages, free_before - 32);
+	cp_mem_free_folio(&m, CP_OWNER_PAGECACHE, pfn, 5, NULL);
+	assert_int_equal(m.free_pages, free_before);
+	assert_int_equal(cp_mem_pcp_held_pages(&m), 0);
+	assert_memory_equal(m.zones[0].buddy.nr_free, nr_free_before, sizeof(nr_free_before));
+	assert_int_equal(m.nr_owner[CP_OWNER_PAGECACHE], 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* The same folio freed page by page (what the model did before): each
+ * page is an order-0 free, which pcp_allowed_order() takes, so the pages
+ * wait on the CPU's list, not free for the watermarks and no block of
+ * order 5 for the next folio - the difference the whole free makes. */
+static void folio_freed_page_by_page_waits_on_the_pcp_list(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	uint64_t free_before;
+	uint32_t pfn, i;
+
+	(void)state;
+	setup_mem_pcp(&m, &vs);
+	free_before = m.free_pages;
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 5, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), 0);
+	for (i = 0; i < 32; i++)
+		cp_mem_free_block(&m, CP_OWNER_PAGECACHE, pfn + i, 0, NULL);
+	assert_true(cp_mem_pcp_held_pages(&m) > 0);
+	assert_true(m.free_pages < free_before);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* free_unref_folios(): a folio of order 1-3 goes to the freeing CPU's pcp
+ * list of its own order, as one block (free_unref_page_commit). */
+static void small_folio_is_freed_whole_to_its_order_pcp_list(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	uint32_t pfn, blocks_before;
+
+	(void)state;
+	setup_mem_pcp(&m, &vs);
+	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 2, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn), 0);
+	blocks_before = cp_pcp_nr_blocks(&m.zones[0].pcp, 0, CP_MIGRATE_MOVABLE, 2);
+	cp_mem_free_folio(&m, CP_OWNER_PAGECACHE, pfn, 2, NULL);
+	assert_int_equal(cp_pcp_nr_blocks(&m.zones[0].pcp, 0, CP_MIGRATE_MOVABLE, 2),
+			 blocks_before + 1);
+	assert_int_equal(m.nr_owner[CP_OWNER_PAGECACHE], 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 /* __alloc_pages_slowpath() for a costly order (> PAGE_ALLOC_COSTLY_ORDER)
  * with __GFP_NORETRY on a zone with plenty of free pages but no block of
  * that order: kswapd is woken at the folio's order, there is no direct
@@ -559,6 +652,9 @@ int main(void)
 		cmocka_unit_test(memcg_charge_fails_after_retries),
 		cmocka_unit_test(init_rejects_reserve_larger_than_memory),
 		cmocka_unit_test(folio_fast_path_gives_an_aligned_block),
+		cmocka_unit_test(large_folio_is_freed_whole_to_the_buddy),
+		cmocka_unit_test(folio_freed_page_by_page_waits_on_the_pcp_list),
+		cmocka_unit_test(small_folio_is_freed_whole_to_its_order_pcp_list),
 		cmocka_unit_test(costly_folio_on_fragmented_zone_wakes_kswapd_at_its_order),
 		cmocka_unit_test(costly_noretry_folio_gives_up_when_compaction_is_skipped),
 		cmocka_unit_test(costly_noretry_folio_reclaims_once_when_compaction_fails),

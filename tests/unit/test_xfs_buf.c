@@ -492,7 +492,12 @@ static void v6x_inode_cluster_buffer_is_one_order_2_folio(void **state)
 	assert_int_equal(bp->b_pfns[0] % 4, 0);
 	assert_int_equal(bp->b_pfns[1], bp->b_pfns[0] + 1);
 	assert_int_equal(bp->b_pfns[3], bp->b_pfns[0] + 3);
+	/* xfs_buf_free_backing_mem() puts the folio whole (cp_mem_free_folio) */
+	assert_true(bp->b_state & CP_XFS_BSTATE_FOLIO);
 	lru_buffer(b, cp_xfs_buf_key(CP_XFS_BUF_DIR_DATA, 5, 0), 1);
+	bp = cp_xfs_buf_at(&b->bt,
+			   cp_xfs_buf_find(&b->bt, cp_xfs_buf_key(CP_XFS_BUF_DIR_DATA, 5, 0)));
+	assert_false(bp->b_state & CP_XFS_BSTATE_FOLIO);
 	assert_int_equal(b->bt.nr_folio, 1);
 	assert_int_equal(b->bt.nr_vmalloc, 0);
 	assert_int_equal(b->mem.nr_owner[CP_OWNER_FSBUF], 5);
