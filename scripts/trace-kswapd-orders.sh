@@ -9,7 +9,8 @@
 #
 # Uses a tracing instance of its own (/sys/kernel/tracing/instances/
 # cachepressure-trace-PID), created here and removed on every exit path,
-# so the machine's main trace buffer and its settings are left alone.
+# so the machine's main trace buffer and its settings are left alone
+# (tracefs is mounted first if it is not, and unmounted again at exit).
 # Events: vmscan:mm_vmscan_wakeup_kswapd (order, gfp of the allocation
 # that woke it: wakeup_kswapd() in mm/vmscan.c), vmscan:mm_vmscan_kswapd_wake
 # (balance_pgdat() starting at an order), vmscan:mm_vmscan_lru_shrink_inactive
@@ -30,19 +31,26 @@ while [ $# -gt 0 ]; do
 	-o) [ $# -ge 2 ] || { echo "trace-kswapd-orders: -o needs a file" >&2; exit 2; }
 	    out=$2; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "trace-kswapd-orders: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
 [ $# -gt 0 ] || { echo "trace-kswapd-orders: no command given (see --help)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "trace-kswapd-orders: needs root" >&2; exit 2; }
 T=/sys/kernel/tracing
+mounted=
+# tracefs is not always mounted on these machines: mount it, and unmount
+# it again on exit, only when this script mounted it
+if [ ! -d "$T/instances" ] && [ -d "$T" ] && ! mountpoint -q "$T"; then
+	mount -t tracefs nodev "$T" && mounted=1
+fi
 [ -d "$T/instances" ] || T=/sys/kernel/debug/tracing
 [ -d "$T/instances" ] || { echo "trace-kswapd-orders: no tracefs with instances" >&2; exit 2; }
 I=$T/instances/cachepressure-trace-$$
 raw=$(mktemp /tmp/cachepressure-trace.XXXXXX)
 cleanup() {
 	[ -d "$I" ] && { echo 0 > "$I/tracing_on"; rmdir "$I"; }
+	[ -n "$mounted" ] && umount /sys/kernel/tracing
 	if [ -n "$out" ]; then mv "$raw" "$out"; else rm -f "$raw"; fi
 }
 child=
