@@ -9,7 +9,8 @@
 # line per sample to OUT.zones: milliseconds since the start, then for
 # ZONE_DMA32 and ZONE_NORMAL of node 0 (/proc/zoneinfo) the free pages,
 # the file LRU pages (nr_zone_active_file + nr_zone_inactive_file) and
-# Normal's watermark boost, then from /proc/meminfo MemFree, Cached,
+# Normal's watermark boost, each zone's pages on the per-CPU lists (the
+# pagesets' count: lines, summed over CPUs; not in "pages free"), then from /proc/meminfo MemFree, Cached,
 # SReclaimable, SUnreclaim, AnonPages and "other" = MemTotal less those,
 # Buffers, PageTables, KernelStack and Percpu (memory no counter names:
 # XFS buffers' folios among it), in MiB. The model's series has the same
@@ -37,12 +38,14 @@ while kill -0 $pid 2>/dev/null; do
 	!m && z != "" && $1 == "nr_zone_inactive_file" { fl[z] += $2 }
 	!m && z != "" && $1 == "nr_zone_active_file" { fl[z] += $2 }
 	!m && z != "" && $1 == "boost" { b[z] = $2 }
+	!m && z != "" && $1 == "count:" { pc[z] += $2 }
 	END {
 		other = mi["MemTotal"] - mi["MemFree"] - mi["Cached"] - mi["Buffers"] - \
 			mi["SReclaimable"] - mi["SUnreclaim"] - mi["AnonPages"] - \
 			mi["PageTables"] - mi["KernelStack"] - mi["Percpu"]
 		printf "%d dma32_free=%d normal_free=%d dma32_file=%d normal_file=%d boost_normal=%d", \
 			t, f["DMA32"], f["Normal"], fl["DMA32"], fl["Normal"], b["Normal"]
+		printf " dma32_pcp=%d normal_pcp=%d", pc["DMA32"], pc["Normal"]
 		printf " free=%d cached=%d sreclaimable=%d sunreclaim=%d anon=%d other=%d\n", \
 			mi["MemFree"] / 1024, mi["Cached"] / 1024, mi["SReclaimable"] / 1024, \
 			mi["SUnreclaim"] / 1024, mi["AnonPages"] / 1024, other / 1024 }'

@@ -508,7 +508,7 @@ static int wanted_vmstat(const char *name)
 					     "drop_slab",	    "pgrefill",
 					     "pgactivate",	    "pgdeactivate" };
 	static const char *const prefix[] = { "pgscan_", "pgsteal_", "workingset_",
-					      "allocstall_", "pgskip_" };
+					      "allocstall_", "pgskip_", "pgalloc_" };
 	size_t i;
 
 	if (strcmp(name, "workingset_nodes") == 0) /* a gauge, not an event */

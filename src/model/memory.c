@@ -259,6 +259,15 @@ static void take_pages(struct cp_mem *m, struct cp_mem_zone *z, unsigned owner, 
 	m->nr_owner[owner] += nr;
 }
 
+/* PGALLOC of zone z (rmqueue(): __count_zid_vm_events(PGALLOC, zone,
+ * 1 << order)), counted once per allocation the zone gives. */
+static void count_pgalloc(struct cp_mem *m, const struct cp_mem_zone *z, uint64_t nr)
+{
+	if (m->vmstat)
+		cp_count(m->vmstat,
+			 z->type == CP_ZONE_DMA32 ? CP_VM_PGALLOC_DMA32 : CP_VM_PGALLOC_NORMAL, nr);
+}
+
 /* The count side of giving pages back to zone z (owner and memcg are
  * the caller's: owner_uncharge). */
 static void zone_credit(struct cp_mem *m, struct cp_mem_zone *z, uint64_t nr)
@@ -757,12 +766,14 @@ static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum w
 				continue;
 			if (!rq->place_one) {
 				take_pages(m, z, rq->owner, rq->nr);
+				count_pgalloc(m, z, rq->nr);
 				rq->zone = z;
 				return 0;
 			}
 			/* counted first: a pcp refill leaves the rest */
 			take_pages(m, z, rq->owner, rq->nr);
 			if (place_in_zone(m, z, rq->order, rq->mt, f, rq->cpu, rq->pfn) == 0) {
+				count_pgalloc(m, z, rq->nr);
 				rq->zone = z;
 				rq->nofit = false;
 				return 0;
@@ -779,6 +790,7 @@ static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum w
 	 * > 0 only): the first zone that passed keeps the decision. */
 	CP_BUG_ON(rq->order == 0 || rq->folio_order >= 0);
 	take_pages(m, counted, rq->owner, rq->nr);
+	count_pgalloc(m, counted, rq->nr);
 	rq->zone = counted;
 	rq->nofit = true;
 	return 0;

@@ -49,6 +49,8 @@
 	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \
 	X(PAGEOUTRUN, "pageoutrun") \
 	X(PGACTIVATE, "pgactivate") \
+	X(PGALLOC_DMA32, "pgalloc_dma32") \
+	X(PGALLOC_NORMAL, "pgalloc_normal") \
 	X(PGDEACTIVATE, "pgdeactivate") \
 	X(PGINODESTEAL, "pginodesteal") \
 	X(PGMIGRATE_SUCCESS, "pgmigrate_success") \

@@ -213,6 +213,9 @@ static void zonelist_takes_normal_first_then_dma32(void **state)
 	assert_true(pfn < 2048);
 	assert_int_equal(m.zones[0].free_pages, 2047);
 	assert_int_equal(log.wakeups, 0);
+	/* rmqueue() counts PGALLOC in the zone that gave the pages */
+	assert_int_equal(vs.v[CP_VM_PGALLOC_NORMAL], 2028);
+	assert_int_equal(vs.v[CP_VM_PGALLOC_DMA32], 1);
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);
 }
