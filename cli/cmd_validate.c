@@ -453,6 +453,48 @@ static void print_readahead(const struct report_head *h, const struct cp_run_res
 	}
 }
 
+/*
+ * The free pages by zone and pageblock migratetype when the measured
+ * phase starts (the data files written): the lists fs_mark's slab pages
+ * and the readers' refaults will be taken from (with ALLOC_NOFRAGMENT a
+ * slab page avoids a zone whose free blocks are all of another type).
+ * Real: the mean of the runs that recorded measured_free_* counters.
+ */
+static void print_measured_free(const struct cp_run_result *model,
+				const struct cp_run_result *runs, size_t nr_real)
+{
+	static const char *const zones[] = { "dma32", "normal" };
+	static const char *const types[] = { "unmovable", "movable", "reclaimable" };
+	size_t z, t, i;
+	bool any = false;
+
+	for (z = 0; z < 2; z++) {
+		for (t = 0; t < 3; t++) {
+			char name[64];
+			int64_t m, sum = 0, n = 0;
+
+			snprintf(name, sizeof(name), "measured_free_%s_%s_pages", zones[z], types[t]);
+			m = cp_run_result_counter(model, name, -1);
+			for (i = 0; i < nr_real; i++) {
+				int64_t v = cp_run_result_counter(&runs[i], name, -1);
+
+				if (v >= 0) {
+					sum += v;
+					n++;
+				}
+			}
+			if (m < 0 || !n)
+				continue;
+			printf("%s %s %s %" PRId64 " / %" PRId64,
+			       any ? "," : "# free pages when the measured phase starts, real mean / model:",
+			       zones[z], types[t], sum / n, m);
+			any = true;
+		}
+	}
+	if (any)
+		printf(" (/proc/pagetypeinfo after the data files were written)\n");
+}
+
 /* The model again, from the free memory the real runs started with
  * (their mean start layout); *model is replaced on success. Returns the
  * number of runs the layout came from (0: none recorded one, and the
@@ -527,6 +569,7 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		printf("# model start: all free memory in the largest blocks (the real runs "
 		       "recorded no /proc/pagetypeinfo)\n");
 	print_readahead(h, runs);
+	print_measured_free(model, runs, h->nr_real);
 	print_slabs(h);
 	printf("# model readers: each starts at a random phase within one cached pass of its "
 	       "file (random_phase, seed %" PRIu64 "): real readers drift apart, identical "

@@ -254,6 +254,37 @@ static const char *const start_zones[][2] = {
 	{ "DMA", "dma" }, { "DMA32", "dma32" }, { "Normal", "normal" },
 };
 
+/* Free pages by zone and pageblock migratetype (/proc/pagetypeinfo) when
+ * the measured phase starts, after the data files were written: which
+ * free lists fs_mark's slab pages and the readers' refaults will find
+ * (the model records the same, measured_free_ZONE_TYPE_pages). */
+static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
+{
+	static const char *const types[3] = { "unmovable", "movable", "reclaimable" };
+	uint64_t blocks[3][11];
+	char *text, name[64];
+	size_t z;
+	int rc = 0, t, o;
+
+	if (cp_kfile_read("/proc/pagetypeinfo", &text, NULL))
+		return 0;
+	for (z = 1; !rc && z < sizeof(start_zones) / sizeof(start_zones[0]); z++) {
+		if (cp_pagetypeinfo_parse_zone(text, start_zones[z][0], blocks))
+			continue;
+		for (t = 0; !rc && t < 3; t++) {
+			uint64_t pages = 0;
+
+			for (o = 0; o < 11; o++)
+				pages += blocks[t][o] << o;
+			snprintf(name, sizeof(name), "measured_free_%s_%s_pages", start_zones[z][1],
+				 types[t]);
+			rc = set(r, name, (int64_t)pages, diag);
+		}
+	}
+	cp_free(text);
+	return rc;
+}
+
 static int record_free_blocks(struct cp_run_result *r, const char *prefix,
 			      const uint64_t blocks[3][11], struct cp_diag *diag)
 {
@@ -436,6 +467,8 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 	if (rc)
 		return rc;
 	rc = buddyinfo_start(r, diag);
+	if (!rc)
+		rc = measured_free(r, diag);
 	if (rc) {
 		cp_sampler_release(s);
 		return rc;

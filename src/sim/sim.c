@@ -209,6 +209,10 @@ struct run {
 	/* /proc/buddyinfo when the measured phase starts (after dd): free
 	 * blocks by order, as the real harness records it */
 	uint64_t buddyinfo_start[CP_BUDDY_MAX_ORDER];
+	/* free pages by zone type and pageblock migratetype then (the real
+	 * harness's measured_free_* counters, /proc/pagetypeinfo) */
+	uint64_t measured_free[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
+	bool have_measured_free[CP_NR_ZONE_TYPES];
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
 	struct cp_reader *readers;      /* readers then streamers */
@@ -446,9 +450,17 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		}
 	}
 	cp_lru_add_drain_all(&w->pc);
-	for (i = 0; i < w->mem.nr_zones; i++)
-		for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++)
-			r->buddyinfo_start[o] += w->mem.zones[i].buddy.nr_free[o];
+	for (i = 0; i < w->mem.nr_zones; i++) {
+		const struct cp_mem_zone *z = &w->mem.zones[i];
+
+		for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+			r->buddyinfo_start[o] += z->buddy.nr_free[o];
+			for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++)
+				r->measured_free[z->type][mt] +=
+					(uint64_t)z->buddy.free_area[o][mt].nr << o;
+		}
+		r->have_measured_free[z->type] = true;
+	}
 	/* the real harness counts pgalloc_* from here (the /proc/vmstat
 	 * delta of the measured phase): the files' own pages are not in it */
 	w->vs.v[CP_VM_PGALLOC_DMA32] = 0;
@@ -865,6 +877,23 @@ static int fill_counters(struct run *r)
 		rc = cp_run_result_set_counter(out, name, (int64_t)r->buddyinfo_start[i]);
 		if (rc)
 			return rc;
+	}
+	for (i = 0; i < CP_NR_ZONE_TYPES; i++) {
+		static const char *const zone_names[CP_NR_ZONE_TYPES] = { "dma", "dma32",
+									  "normal" };
+		static const char *const mt_names[CP_MIGRATE_TYPES] = { "unmovable", "movable",
+							 "reclaimable" };
+		char name[64];
+
+		if (!r->have_measured_free[i])
+			continue;
+		for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
+			snprintf(name, sizeof(name), "measured_free_%s_%s_pages", zone_names[i],
+				 mt_names[mt]);
+			rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_free[i][mt]);
+			if (rc)
+				return rc;
+		}
 	}
 	for (i = 0; i < r->nr_walkers; i++) {
 		char name[96];
