@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
@@ -111,6 +112,45 @@ static void fsmark_creates_files_and_subdirectories(void **state)
 	(void)state;
 	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
 	assert_int_equal(cp_run_result_counter(&g.res, "cp_inodes_allocated", -1), 9024);
+	rig_free(&g);
+}
+
+/* /proc/pagetypeinfo's view when the measured phase starts: the free
+ * pages by zone and migratetype (measured_free_*) are the free lists of
+ * that moment, so over the zones and types they add up to the free blocks
+ * of /proc/buddyinfo then (buddyinfo_start_order_N, 2^N pages each); and
+ * pgalloc_* count from that moment on, so a file that is not cached at
+ * the start is in them: its 16 MiB (4096 pages) at least. */
+static void measured_free_adds_up_to_buddyinfo_start(void **state)
+{
+	static const char *const names[] = {
+		"measured_free_normal_unmovable_pages", "measured_free_normal_movable_pages",
+		"measured_free_normal_reclaimable_pages", "measured_free_dma32_unmovable_pages",
+		"measured_free_dma32_movable_pages", "measured_free_dma32_reclaimable_pages",
+	};
+	struct rig g;
+	int64_t by_type = 0, by_order = 0;
+	size_t i;
+
+	(void)state;
+	rig_run_on(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int64_t v = cp_run_result_counter(&g.res, names[i], 0);
+
+		assert_true(v >= 0);
+		by_type += v;
+	}
+	for (i = 0; i < 11; i++) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "buddyinfo_start_order_%zu", i);
+		by_order += cp_run_result_counter(&g.res, name, -1) << i;
+	}
+	assert_true(by_type > 0);
+	assert_int_equal(by_type, by_order);
+	assert_true(cp_run_result_counter(&g.res, "pgalloc_normal", 0) +
+			    cp_run_result_counter(&g.res, "pgalloc_dma32", 0) >=
+		    4096);
 	rig_free(&g);
 }
 
@@ -284,6 +324,7 @@ int main(void)
 		cmocka_unit_test(reader_counts_device_bytes_per_completed_pass),
 		cmocka_unit_test(fsmark_creates_files_and_subdirectories),
 		cmocka_unit_test(runs_are_deterministic),
+		cmocka_unit_test(measured_free_adds_up_to_buddyinfo_start),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
 		cmocka_unit_test(walker_and_streamer_accounting),
