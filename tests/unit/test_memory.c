@@ -136,17 +136,27 @@ static uint64_t fake_memcg(void *priv, struct cp_memcg *memcg, struct cp_alloc_c
 	return n;
 }
 
-static void setup_mem(struct cp_mem *m, struct hook_log *log, struct cp_vmstat *vs)
+/* 10000 pages, 1000 reserved, min_free_kbytes 400 (100 pages); nr_cpus
+ * per-CPU lists (0: none). */
+static struct cp_mem_params test_params(unsigned nr_cpus)
 {
 	struct cp_mem_params p = {
 		.total_pages = 10000,
 		.reserve_pages = 1000,
-		.min_free_kbytes = 400, /* 100 pages */
+		.min_free_kbytes = 400,
 		.watermark_scale_factor = 10,
 		.min_free_kbytes_max = 65536,
 		.memcg_reclaim_retries = 5,
 		.max_reclaim_retries = 16,
+		.nr_cpus = nr_cpus,
 	};
+
+	return p;
+}
+
+static void setup_mem(struct cp_mem *m, struct hook_log *log, struct cp_vmstat *vs)
+{
+	struct cp_mem_params p = test_params(0);
 	struct cp_mem_hooks hooks = { .wake_kswapd = fake_wake, .direct_reclaim = fake_direct,
 				      .memcg_reclaim = fake_memcg, .priv = log };
 
@@ -362,22 +372,23 @@ static void folio_fast_path_gives_an_aligned_block(void **state)
 	cp_mem_release(&m);
 }
 
-/* setup_mem() with one CPU's per-CPU lists (6.1 rules, no auto-tuning). */
-static void setup_mem_pcp(struct cp_mem *m, struct cp_vmstat *vs)
+/* setup_mem() with one CPU's per-CPU lists (6.1 rules, no auto-tuning),
+ * then a page-cache folio of order: its first pfn in *pfn. Returns the
+ * free pages before the folio. */
+static uint64_t setup_with_folio(struct cp_mem *m, struct cp_vmstat *vs, unsigned order,
+				 uint32_t *pfn)
 {
-	struct cp_mem_params p = {
-		.total_pages = 10000,
-		.reserve_pages = 1000,
-		.min_free_kbytes = 400,
-		.watermark_scale_factor = 10,
-		.min_free_kbytes_max = 65536,
-		.memcg_reclaim_retries = 5,
-		.max_reclaim_retries = 16,
-		.nr_cpus = 1,
-	};
+	struct cp_mem_params p = test_params(1);
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
+	uint64_t free_before;
 
 	assert_int_equal(cp_mem_init(m, &p, vs, NULL), 0);
 	cp_mem_set_cpu(m, 0);
+	free_before = m->free_pages;
+	assert_int_equal(cp_mem_alloc_folio(m, CP_OWNER_PAGECACHE, order, CP_MIGRATE_MOVABLE, &ctx,
+					    pfn), 0);
+	assert_int_equal(m->free_pages, free_before - (1u << order));
+	return free_before;
 }
 
 /* free_unref_folios() (6.x): a folio above PAGE_ALLOC_COSTLY_ORDER is not
@@ -388,17 +399,16 @@ static void large_folio_is_freed_whole_to_the_buddy(void **state)
 {
 	struct cp_mem m;
 	struct cp_vmstat vs = { { 0 } };
-	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
 	uint64_t free_before, nr_free_before[CP_BUDDY_MAX_ORDER];
+	struct cp_mem_params p = test_params(1);
 	uint32_t pfn;
 
 	(void)state;
-	setup_mem_pcp(&m, &vs);
-	free_before = m.free_pages;
+	/* the free blocks of an untouched zone of these parameters */
+	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
 	memcpy(nr_free_before, m.zones[0].buddy.nr_free, sizeof(nr_free_before));
-	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 5, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn), 0);
-	assert_int_equal(m.free_pages, free_before - 32);
+	cp_mem_release(&m);
+	free_before = setup_with_folio(&m, &vs, 5, &pfn);
 	cp_mem_free_folio(&m, CP_OWNER_PAGECACHE, pfn, 5, NULL);
 	assert_int_equal(m.free_pages, free_before);
 	assert_int_equal(cp_mem_pcp_held_pages(&m), 0);
@@ -416,15 +426,11 @@ static void folio_freed_page_by_page_waits_on_the_pcp_list(void **state)
 {
 	struct cp_mem m;
 	struct cp_vmstat vs = { { 0 } };
-	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
 	uint64_t free_before;
 	uint32_t pfn, i;
 
 	(void)state;
-	setup_mem_pcp(&m, &vs);
-	free_before = m.free_pages;
-	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 5, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn), 0);
+	free_before = setup_with_folio(&m, &vs, 5, &pfn);
 	for (i = 0; i < 32; i++)
 		cp_mem_free_block(&m, CP_OWNER_PAGECACHE, pfn + i, 0, NULL);
 	assert_true(cp_mem_pcp_held_pages(&m) > 0);
@@ -439,13 +445,10 @@ static void small_folio_is_freed_whole_to_its_order_pcp_list(void **state)
 {
 	struct cp_mem m;
 	struct cp_vmstat vs = { { 0 } };
-	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS | CP_GFP_NORETRY };
 	uint32_t pfn, blocks_before;
 
 	(void)state;
-	setup_mem_pcp(&m, &vs);
-	assert_int_equal(cp_mem_alloc_folio(&m, CP_OWNER_PAGECACHE, 2, CP_MIGRATE_MOVABLE, &ctx,
-					    &pfn), 0);
+	setup_with_folio(&m, &vs, 2, &pfn);
 	blocks_before = cp_pcp_nr_blocks(&m.zones[0].pcp, 0, CP_MIGRATE_MOVABLE, 2);
 	cp_mem_free_folio(&m, CP_OWNER_PAGECACHE, pfn, 2, NULL);
 	assert_int_equal(cp_pcp_nr_blocks(&m.zones[0].pcp, 0, CP_MIGRATE_MOVABLE, 2),
