@@ -463,17 +463,17 @@ static void print_readahead(const struct report_head *h, const struct cp_run_res
 static void print_measured_free(const struct cp_run_result *model,
 				const struct cp_run_result *runs, size_t nr_real)
 {
-	static const char *const zones[] = { "dma32", "normal" };
-	static const char *const types[] = { "unmovable", "movable", "reclaimable" };
-	size_t z, t, i;
+	static const unsigned zones[] = { CP_ZONE_DMA32, CP_ZONE_NORMAL };
+	size_t z, i;
+	unsigned t;
 	bool any = false;
 
-	for (z = 0; z < 2; z++) {
-		for (t = 0; t < 3; t++) {
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
 			char name[64];
 			int64_t m, sum = 0, n = 0;
 
-			snprintf(name, sizeof(name), "measured_free_%s_%s_pages", zones[z], types[t]);
+			cp_measured_free_counter_name(zones[z], t, name, sizeof(name));
 			m = cp_run_result_counter(model, name, -1);
 			for (i = 0; i < nr_real; i++) {
 				int64_t v = cp_run_result_counter(&runs[i], name, -1);
@@ -485,9 +485,11 @@ static void print_measured_free(const struct cp_run_result *model,
 			}
 			if (m < 0 || !n)
 				continue;
-			printf("%s %s %s %" PRId64 " / %" PRId64,
+			/* "measured_free_" ZONE_TYPE "_pages", spaced */
+			printf("%s %.*s %" PRId64 " / %" PRId64,
 			       any ? "," : "# free pages when the measured phase starts, real mean / model:",
-			       zones[z], types[t], sum / n, m);
+			       (int)(strlen(name) - strlen("measured_free_") - strlen("_pages")),
+			       name + strlen("measured_free_"), sum / n, m);
 			any = true;
 		}
 	}

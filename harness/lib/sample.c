@@ -25,6 +25,7 @@
 #include "core/alloc.h"
 #include "fsimage.h" /* cp_fs_name() */
 #include "model/fs_profile_file.h"
+#include "report/startfree.h"
 
 static const char *const cols_global[] = { "t_ns",
 					   "mem_free_bytes",
@@ -260,7 +261,7 @@ static const char *const start_zones[][2] = {
  * (the model records the same, measured_free_ZONE_TYPE_pages). */
 static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 {
-	static const char *const types[3] = { "unmovable", "movable", "reclaimable" };
+	static const unsigned zones[][2] = { { 1, CP_ZONE_DMA32 }, { 2, CP_ZONE_NORMAL } };
 	uint64_t blocks[3][11];
 	char *text, name[64];
 	size_t z;
@@ -268,16 +269,15 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 
 	if (cp_kfile_read("/proc/pagetypeinfo", &text, NULL))
 		return 0;
-	for (z = 1; !rc && z < sizeof(start_zones) / sizeof(start_zones[0]); z++) {
-		if (cp_pagetypeinfo_parse_zone(text, start_zones[z][0], blocks))
+	for (z = 0; !rc && z < sizeof(zones) / sizeof(zones[0]); z++) {
+		if (cp_pagetypeinfo_parse_zone(text, start_zones[zones[z][0]][0], blocks))
 			continue;
 		for (t = 0; !rc && t < 3; t++) {
 			uint64_t pages = 0;
 
 			for (o = 0; o < 11; o++)
 				pages += blocks[t][o] << o;
-			snprintf(name, sizeof(name), "measured_free_%s_%s_pages", start_zones[z][1],
-				 types[t]);
+			cp_measured_free_counter_name(zones[z][1], (unsigned)t, name, sizeof(name));
 			rc = set(r, name, (int64_t)pages, diag);
 		}
 	}

@@ -33,6 +33,13 @@ void cp_start_free_zone_counter_name(unsigned zone, unsigned type, unsigned orde
 		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown", order);
 }
 
+void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size_t len)
+{
+	snprintf(buf, len, "measured_free_%s_%s_pages",
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown",
+		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown");
+}
+
 void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len)
 {
 	snprintf(buf, len, "zone_%s_managed_pages",

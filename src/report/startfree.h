@@ -23,6 +23,10 @@ void cp_start_free_zone_counter_name(unsigned zone, unsigned type, unsigned orde
 				     size_t len);
 void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len);
 
+/* The free pages of (zone, type) when the measured phase starts, real
+ * (/proc/pagetypeinfo) and model alike: "measured_free_dma32_movable_pages". */
+void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size_t len);
+
 /*
  * The mean, rounded to the nearest block, of the start_free counters
  * over the runs that carry all 33 of them (failed runs too: the start

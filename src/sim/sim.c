@@ -33,6 +33,7 @@
 #include "model/fs_profile.h"
 #include "model/gfp.h"
 #include "model/lru.h"
+#include "report/startfree.h"
 #include "scenario/scenario.h"
 #include "sim/world.h"
 #include "workloads/creator.h"
@@ -879,17 +880,12 @@ static int fill_counters(struct run *r)
 			return rc;
 	}
 	for (i = 0; i < CP_NR_ZONE_TYPES; i++) {
-		static const char *const zone_names[CP_NR_ZONE_TYPES] = { "dma", "dma32",
-									  "normal" };
-		static const char *const mt_names[CP_MIGRATE_TYPES] = { "unmovable", "movable",
-							 "reclaimable" };
 		char name[64];
 
 		if (!r->have_measured_free[i])
 			continue;
 		for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
-			snprintf(name, sizeof(name), "measured_free_%s_%s_pages", zone_names[i],
-				 mt_names[mt]);
+			cp_measured_free_counter_name((unsigned)i, mt, name, sizeof(name));
 			rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_free[i][mt]);
 			if (rc)
 				return rc;
