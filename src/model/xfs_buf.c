@@ -229,6 +229,17 @@ static void hash_grow(struct cp_xfs_buftarg *bt)
 
 /* ---- life cycle --------------------------------------------------------- */
 
+/* xfs_buf_free_backing_mem(): folio_put() of a folio-backed buffer's
+ * folio (freed whole at its order), else its pages one by one. */
+static void free_backing_mem(struct cp_xfs_buftarg *bt, const uint32_t *pfns, unsigned nr,
+			     bool folio)
+{
+	if (folio)
+		cp_mem_free_folio(bt->mem, CP_OWNER_FSBUF, pfns[0], cp_ilog2(nr), NULL);
+	else
+		cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, pfns, nr, NULL);
+}
+
 /* xfs_buf_free(): out of the hash, memory back to the page allocator. */
 static void buf_free(struct cp_xfs_buftarg *bt, uint32_t idx)
 {
@@ -237,12 +248,7 @@ static void buf_free(struct cp_xfs_buftarg *bt, uint32_t idx)
 	CP_BUG_ON(bp->b_hold || (bp->b_state & CP_XFS_BSTATE_DIRTY) ||
 		  cp_list_linked(&bp->b_lru) || cp_list_linked(&bp->b_dirty));
 	hash_remove(bt, idx);
-	/* xfs_buf_free_backing_mem(): folio_put() of the folio, or the pages */
-	if (bp->b_state & CP_XFS_BSTATE_FOLIO)
-		cp_mem_free_folio(bt->mem, CP_OWNER_FSBUF, bp->b_pfns[0], cp_ilog2(bp->b_pages),
-				  NULL);
-	else
-		cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, bp->b_pfns, bp->b_pages, NULL);
+	free_backing_mem(bt, bp->b_pfns, bp->b_pages, bp->b_state & CP_XFS_BSTATE_FOLIO);
 	bt->nr_pages -= bp->b_pages;
 	bt->nr_by_type[bp->b_type]--;
 	bt->nr_bufs--;
@@ -313,11 +319,7 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 		return rc;
 	bp = cp_pool_alloc(&bt->pool, &i);
 	if (!bp) {
-		if (folio)
-			cp_mem_free_folio(bt->mem, CP_OWNER_FSBUF, pfns[0],
-					  cp_ilog2(bt->pages[type]), NULL);
-		else
-			cp_mem_free_pages(bt->mem, CP_OWNER_FSBUF, pfns, bt->pages[type], NULL);
+		free_backing_mem(bt, pfns, bt->pages[type], folio);
 		return -CP_ENOMEM;
 	}
 	memcpy(bp->b_pfns, pfns, bt->pages[type] * sizeof(uint32_t));
