@@ -453,48 +453,73 @@ static void print_readahead(const struct report_head *h, const struct cp_run_res
 	}
 }
 
+/* The mean of counter `name` over the runs that have it; false if none. */
+static bool real_mean(const struct cp_run_result *runs, size_t nr, const char *name,
+		      int64_t *mean)
+{
+	int64_t sum = 0, n = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		int64_t v = cp_run_result_counter(&runs[i], name, -1);
+
+		if (v >= 0) {
+			sum += v;
+			n++;
+		}
+	}
+	if (n)
+		*mean = sum / n;
+	return n > 0;
+}
+
 /*
  * The free pages by zone and pageblock migratetype when the measured
  * phase starts (the data files written): the lists fs_mark's slab pages
  * and the readers' refaults will be taken from (with ALLOC_NOFRAGMENT a
- * slab page avoids a zone whose free blocks are all of another type).
- * Real: the mean of the runs that recorded measured_free_* counters.
+ * slab page avoids a zone whose free blocks are all of another type);
+ * then each zone's file pages (where the files were put). Real: the mean
+ * of the runs that recorded the measured_* counters.
  */
 static void print_measured_free(const struct cp_run_result *model,
 				const struct cp_run_result *runs, size_t nr_real)
 {
 	static const unsigned zones[] = { CP_ZONE_DMA32, CP_ZONE_NORMAL };
-	size_t z, i;
+	static const char *const zone_label[] = { "dma32", "normal" };
+	char name[64];
+	int64_t m, mean;
+	size_t z;
 	unsigned t;
 	bool any = false;
 
-	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
 		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
-			char name[64];
-			int64_t m, sum = 0, n = 0;
-
 			cp_measured_free_counter_name(zones[z], t, name, sizeof(name));
 			m = cp_run_result_counter(model, name, -1);
-			for (i = 0; i < nr_real; i++) {
-				int64_t v = cp_run_result_counter(&runs[i], name, -1);
-
-				if (v >= 0) {
-					sum += v;
-					n++;
-				}
-			}
-			if (m < 0 || !n)
+			if (m < 0 || !real_mean(runs, nr_real, name, &mean))
 				continue;
 			/* "measured_free_" ZONE_TYPE "_pages", spaced */
 			printf("%s %.*s %" PRId64 " / %" PRId64,
 			       any ? "," : "# free pages when the measured phase starts, real mean / model:",
 			       (int)(strlen(name) - strlen("measured_free_") - strlen("_pages")),
-			       name + strlen("measured_free_"), sum / n, m);
+			       name + strlen("measured_free_"), mean, m);
 			any = true;
 		}
-	}
 	if (any)
 		printf(" (/proc/pagetypeinfo after the data files were written)\n");
+	any = false;
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+		cp_measured_file_counter_name(zones[z], name, sizeof(name));
+		m = cp_run_result_counter(model, name, -1);
+		if (m < 0 || !real_mean(runs, nr_real, name, &mean))
+			continue;
+		printf("%s %s %" PRId64 " / %" PRId64,
+		       any ? "," : "# file pages by zone then, real mean / model:", zone_label[z],
+		       mean, m);
+		any = true;
+	}
+	if (any)
+		printf(" (/proc/zoneinfo nr_zone_active_file + nr_zone_inactive_file)\n");
 }
 
 /* The model again, from the free memory the real runs started with

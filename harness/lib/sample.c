@@ -187,25 +187,36 @@ int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
 	return cp_pagetypeinfo_parse_zone(text, NULL, out);
 }
 
-int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages)
+int cp_zoneinfo_field(const char *text, const char *zone, const char *field, uint64_t *v)
 {
 	const char *p = text;
+	size_t n = strlen(field);
 
 	while (p && *p) {
 		const char *eol = strchr(p, '\n');
 
 		if (strncmp(p, "Node", 4) == 0 && line_zone_is(p, eol, zone)) {
-			/* this zone's block runs to the next "Node" line */
-			const char *end = strstr(eol ? eol : p, "\nNode");
-			const char *m = eol ? strstr(eol, "\n        managed ") : NULL;
+			/* this zone's block runs to the next "Node" line; a field
+			 * is a line's first word */
+			for (p = eol ? eol + 1 : NULL; p && *p && strncmp(p, "Node", 4) != 0;
+			     p = (eol = strchr(p, '\n')) ? eol + 1 : NULL) {
+				const char *w = p;
 
-			if (m && (!end || m < end))
-				return sscanf(m + 17, "%" SCNu64, pages) == 1 ? 0 : -CP_ENOENT;
+				while (*w == ' ')
+					w++;
+				if (strncmp(w, field, n) == 0 && w[n] == ' ')
+					return sscanf(w + n, "%" SCNu64, v) == 1 ? 0 : -CP_ENOENT;
+			}
 			return -CP_ENOENT;
 		}
 		p = eol ? eol + 1 : NULL;
 	}
 	return -CP_ENOENT;
+}
+
+int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages)
+{
+	return cp_zoneinfo_field(text, zone, "managed", pages);
 }
 
 static int read_ig(const char *path, uint64_t ig[7])
@@ -258,7 +269,9 @@ static const char *const start_zones[][2] = {
 /* Free pages by zone and pageblock migratetype (/proc/pagetypeinfo) when
  * the measured phase starts, after the data files were written: which
  * free lists fs_mark's slab pages and the readers' refaults will find
- * (the model records the same, measured_free_ZONE_TYPE_pages). */
+ * (the model records the same, measured_free_ZONE_TYPE_pages); and each
+ * zone's file LRU pages then (/proc/zoneinfo, measured_file_ZONE_pages):
+ * where the files were put. */
 static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 {
 	static const unsigned zones[][2] = { { 1, CP_ZONE_DMA32 }, { 2, CP_ZONE_NORMAL } };
@@ -280,6 +293,19 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 			cp_measured_free_counter_name(zones[z][1], (unsigned)t, name, sizeof(name));
 			rc = set(r, name, (int64_t)pages, diag);
 		}
+	}
+	cp_free(text);
+	if (rc || cp_kfile_read("/proc/zoneinfo", &text, NULL))
+		return rc;
+	for (z = 0; !rc && z < sizeof(zones) / sizeof(zones[0]); z++) {
+		uint64_t active, inactive;
+		const char *zn = start_zones[zones[z][0]][0];
+
+		if (cp_zoneinfo_field(text, zn, "nr_zone_active_file", &active) ||
+		    cp_zoneinfo_field(text, zn, "nr_zone_inactive_file", &inactive))
+			continue;
+		cp_measured_file_counter_name(zones[z][1], name, sizeof(name));
+		rc = set(r, name, (int64_t)(active + inactive), diag);
 	}
 	cp_free(text);
 	return rc;

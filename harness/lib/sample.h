@@ -89,6 +89,11 @@ int cp_pagetypeinfo_parse_zone(const char *text, const char *zone, uint64_t out[
  * managed line is missing. */
 int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages);
 
+/* The first number after `field`, the first word of a line in the zone's
+ * block of /proc/zoneinfo ("nr_zone_active_file", "managed", ...);
+ * -CP_ENOENT when the zone or the field is not there. */
+int cp_zoneinfo_field(const char *text, const char *zone, const char *field, uint64_t *v);
+
 /* One cache's line of /proc/slabinfo 2.1 (mm/slab_common.c
  * cache_show(): "<name> <active_objs> <num_objs> <objsize> <objperslab>
  * <pagesperslab> : tunables ..."). */

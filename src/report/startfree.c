@@ -40,6 +40,12 @@ void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size
 		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown");
 }
 
+void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len)
+{
+	snprintf(buf, len, "measured_file_%s_pages",
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown");
+}
+
 void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len)
 {
 	snprintf(buf, len, "zone_%s_managed_pages",

@@ -27,6 +27,10 @@ void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len);
  * (/proc/pagetypeinfo) and model alike: "measured_free_dma32_movable_pages". */
 void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size_t len);
 
+/* The zone's file LRU pages (nr_zone_active_file + nr_zone_inactive_file)
+ * then, real and model alike: "measured_file_dma32_pages". */
+void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len);
+
 /*
  * The mean, rounded to the nearest block, of the start_free counters
  * over the runs that carry all 33 of them (failed runs too: the start

@@ -213,6 +213,7 @@ struct run {
 	/* free pages by zone type and pageblock migratetype then (the real
 	 * harness's measured_free_* counters, /proc/pagetypeinfo) */
 	uint64_t measured_free[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
+	uint64_t measured_file[CP_NR_ZONE_TYPES]; /* file LRU pages by zone then */
 	bool have_measured_free[CP_NR_ZONE_TYPES];
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
@@ -461,6 +462,15 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 					(uint64_t)z->buddy.free_area[o][mt].nr << o;
 		}
 		r->have_measured_free[z->type] = true;
+	}
+	if (w->mem.nr_zones > 1) {
+		uint64_t below = cp_lru_size_below_top_zone(&w->pc, CP_LRU_ACTIVE_FILE) +
+				 cp_lru_size_below_top_zone(&w->pc, CP_LRU_INACTIVE_FILE);
+
+		r->measured_file[w->mem.zones[0].type] = below;
+		r->measured_file[w->mem.zones[w->mem.nr_zones - 1].type] =
+			cp_lru_size(&w->pc, CP_LRU_ACTIVE_FILE) +
+			cp_lru_size(&w->pc, CP_LRU_INACTIVE_FILE) - below;
 	}
 	/* the real harness counts pgalloc_* from here (the /proc/vmstat
 	 * delta of the measured phase): the files' own pages are not in it */
@@ -890,6 +900,12 @@ static int fill_counters(struct run *r)
 			if (rc)
 				return rc;
 		}
+		if (r->w.mem.nr_zones < 2)
+			continue;
+		cp_measured_file_counter_name((unsigned)i, name, sizeof(name));
+		rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_file[i]);
+		if (rc)
+			return rc;
 	}
 	for (i = 0; i < r->nr_walkers; i++) {
 		char name[96];

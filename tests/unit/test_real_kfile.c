@@ -200,6 +200,38 @@ static void zoneinfo_managed_of_the_named_zone(void **state)
 	assert_int_equal(cp_zoneinfo_managed(zi, "HighMem", &v), -CP_ENOENT);
 }
 
+/* zoneinfo_show_print(): a zone's per-zone counters ("nr_zone_active_file
+ * N") are words at the start of lines of its block; a field is matched
+ * whole (nr_zone_active_file is not nr_zone_active_file_x) and only in the
+ * named zone's block; per-node stats of the first zone are not Normal's. */
+static void zoneinfo_field_of_the_named_zone(void **state)
+{
+	static const char zi[] = "Node 0, zone    DMA32\n"
+				 "  per-node stats\n"
+				 "      nr_inactive_file 900\n"
+				 "  pages free     25000\n"
+				 "        managed  772915\n"
+				 "      nr_zone_inactive_file 120\n"
+				 "      nr_zone_active_file 178000\n"
+				 "Node 0, zone   Normal\n"
+				 "  pages free     24000\n"
+				 "        managed  5394266\n"
+				 "      nr_zone_active_file_x 7\n"
+				 "      nr_zone_inactive_file 300\n"
+				 "      nr_zone_active_file 31000\n";
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(cp_zoneinfo_field(zi, "DMA32", "nr_zone_active_file", &v), 0);
+	assert_int_equal(v, 178000);
+	assert_int_equal(cp_zoneinfo_field(zi, "Normal", "nr_zone_active_file", &v), 0);
+	assert_int_equal(v, 31000);
+	assert_int_equal(cp_zoneinfo_field(zi, "Normal", "nr_zone_inactive_file", &v), 0);
+	assert_int_equal(v, 300);
+	assert_int_equal(cp_zoneinfo_field(zi, "Normal", "nr_inactive_file", &v), -CP_ENOENT);
+	assert_int_equal(cp_zoneinfo_field(zi, "Movable", "nr_zone_active_file", &v), -CP_ENOENT);
+}
+
 /* mm/slab_common.c cache_show(): "<name> <active_objs> <num_objs>
  * <objsize> <objperslab> <pagesperslab> : tunables ..."; the name must
  * match whole (xfs_inode is not xfs_inode_log), the header is skipped. */
@@ -368,6 +400,7 @@ int main(void)
 		cmocka_unit_test(pagetypeinfo_sums_free_blocks_by_type),
 		cmocka_unit_test(pagetypeinfo_zone_takes_only_that_zones_lines),
 		cmocka_unit_test(zoneinfo_managed_of_the_named_zone),
+		cmocka_unit_test(zoneinfo_field_of_the_named_zone),
 		cmocka_unit_test(slabinfo_gives_a_caches_geometry),
 		cmocka_unit_test(proc_stat_cpu_ticks_are_utime_plus_stime),
 		cmocka_unit_test(meminfo_available_from_a_file),
