@@ -182,6 +182,35 @@ int cp_pagetypeinfo_parse_zone(const char *text, const char *zone, uint64_t out[
 	return lines ? 0 : -CP_ENOENT;
 }
 
+int cp_pagetypeinfo_parse_pageblocks(const char *text, const char *zone, uint64_t out[3])
+{
+	const char *p = strstr(text, "Number of blocks type");
+
+	p = p ? strchr(p, '\n') : NULL;
+	while (p && *++p) {
+		const char *eol = strchr(p, '\n');
+
+		if (strncmp(p, "Node", 4) == 0 && line_zone_is(p, eol, zone)) {
+			const char *q = strstr(p, "zone") + 4;
+			unsigned long long v[3];
+
+			while (*q == ' ')
+				q++;
+			q += strlen(zone);
+			if (sscanf(q, "%llu %llu %llu", &v[0], &v[1], &v[2]) != 3)
+				return -CP_ENOENT;
+			out[0] = v[0];
+			out[1] = v[1];
+			out[2] = v[2];
+			return 0;
+		}
+		if (strncmp(p, "Node", 4) != 0)
+			break; /* the table ended */
+		p = eol;
+	}
+	return -CP_ENOENT;
+}
+
 int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
 {
 	return cp_pagetypeinfo_parse_zone(text, NULL, out);
@@ -266,6 +295,12 @@ static const char *const start_zones[][2] = {
 	{ "DMA", "dma" }, { "DMA32", "dma32" }, { "Normal", "normal" },
 };
 
+static int record_pageblocks(struct cp_run_result *r, const char *text, const char *prefix,
+			     struct cp_diag *diag);
+
+/* The counters' names of the migratetypes pagetypeinfo lists first. */
+static const char *const mt_names[3] = { "unmovable", "movable", "reclaimable" };
+
 /* Free pages by zone and pageblock migratetype (/proc/pagetypeinfo) when
  * the measured phase starts, after the data files were written: which
  * free lists fs_mark's slab pages and the readers' refaults will find
@@ -294,6 +329,8 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 			rc = set(r, name, (int64_t)pages, diag);
 		}
 	}
+	if (!rc)
+		rc = record_pageblocks(r, text, "measured", diag);
 	cp_free(text);
 	if (rc || cp_kfile_read("/proc/zoneinfo", &text, NULL))
 		return rc;
@@ -314,13 +351,12 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 static int record_free_blocks(struct cp_run_result *r, const char *prefix,
 			      const uint64_t blocks[3][11], struct cp_diag *diag)
 {
-	static const char *const types[3] = { "unmovable", "movable", "reclaimable" };
 	char name[80];
 	int rc = 0, t, o;
 
 	for (t = 0; !rc && t < 3; t++)
 		for (o = 0; !rc && o < 11; o++) {
-			snprintf(name, sizeof(name), "start_free_%s%s_order_%d", prefix, types[t], o);
+			snprintf(name, sizeof(name), "start_free_%s%s_order_%d", prefix, mt_names[t], o);
 			rc = set(r, name, (int64_t)blocks[t][o], diag);
 		}
 	return rc;
@@ -347,6 +383,28 @@ static int record_zones_managed(struct cp_run_result *r, struct cp_diag *diag)
 	return rc;
 }
 
+/* /proc/pagetypeinfo's "Number of blocks type": each zone's pageblocks
+ * of each migratetype, as PREFIX_pageblocks_ZONE_TYPE counters. */
+static int record_pageblocks(struct cp_run_result *r, const char *text, const char *prefix,
+			     struct cp_diag *diag)
+{
+	uint64_t nr[3];
+	char name[64];
+	size_t z;
+	int rc = 0, t;
+
+	for (z = 1; !rc && z < sizeof(start_zones) / sizeof(start_zones[0]); z++) {
+		if (cp_pagetypeinfo_parse_pageblocks(text, start_zones[z][0], nr))
+			continue;
+		for (t = 0; !rc && t < 3; t++) {
+			snprintf(name, sizeof(name), "%s_pageblocks_%s_%s", prefix, start_zones[z][1],
+				 mt_names[t]);
+			rc = set(r, name, (int64_t)nr[t], diag);
+		}
+	}
+	return rc;
+}
+
 int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag)
 {
 	uint64_t blocks[3][11];
@@ -358,6 +416,8 @@ int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag)
 		return 0;
 	if (cp_pagetypeinfo_parse(text, blocks) == 0)
 		rc = record_free_blocks(r, "", blocks, diag);
+	if (!rc)
+		rc = record_pageblocks(r, text, "start", diag);
 	for (z = 0; !rc && z < sizeof(start_zones) / sizeof(start_zones[0]); z++)
 		if (cp_pagetypeinfo_parse_zone(text, start_zones[z][0], blocks) == 0) {
 			snprintf(prefix, sizeof(prefix), "%s_", start_zones[z][1]);

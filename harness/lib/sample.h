@@ -84,6 +84,12 @@ int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11]);
  * Returns 0, or -CP_ENOENT when no line of that zone parses. */
 int cp_pagetypeinfo_parse_zone(const char *text, const char *zone, uint64_t out[3][11]);
 
+/* The zone's row of the "Number of blocks type" table of
+ * /proc/pagetypeinfo: its pageblocks of type Unmovable, Movable and
+ * Reclaimable in out[0..2]; -CP_ENOENT when the table or the zone is not
+ * there. */
+int cp_pagetypeinfo_parse_pageblocks(const char *text, const char *zone, uint64_t out[3]);
+
 /* /proc/zoneinfo (mm/vmstat.c zoneinfo_show_print): the "managed" pages
  * of the named zone. Returns 0, or -CP_ENOENT when the zone or its
  * managed line is missing. */

@@ -168,6 +168,36 @@ static void pagetypeinfo_zone_takes_only_that_zones_lines(void **state)
 	assert_int_equal(b[1][10], 3 + 713 + 4833);
 }
 
+/* mm/vmstat.c pagetypeinfo_showblockitems(): after the free-page tables,
+ * "Number of blocks type" heads one row per zone, the pageblock counts in
+ * migratetype order (Unmovable, Movable, Reclaimable, HighAtomic, ...);
+ * the free-page rows above it (which also name the zone) are not it. */
+static void pagetypeinfo_pageblocks_of_the_named_zone(void **state)
+{
+	static const char text[] =
+		"Free pages count per migrate type at order       0      1      2 \n"
+		"Node    0, zone   Normal, type      Movable      1   1911   2101 \n"
+		"\n"
+		"Number of blocks type     Unmovable      Movable  Reclaimable   HighAtomic      Isolate \n"
+		"Node 0, zone      DMA            1            7            0            0            0 \n"
+		"Node 0, zone    DMA32           11         1509            8            0            0 \n"
+		"Node 0, zone   Normal          115        10604           29            4            0 \n";
+	uint64_t nr[3];
+
+	(void)state;
+	assert_int_equal(cp_pagetypeinfo_parse_pageblocks(text, "Normal", nr), 0);
+	assert_int_equal(nr[0], 115);
+	assert_int_equal(nr[1], 10604);
+	assert_int_equal(nr[2], 29);
+	assert_int_equal(cp_pagetypeinfo_parse_pageblocks(text, "DMA32", nr), 0);
+	assert_int_equal(nr[1], 1509);
+	assert_int_equal(cp_pagetypeinfo_parse_pageblocks(text, "DMA", nr), 0);
+	assert_int_equal(nr[1], 7);
+	assert_int_equal(cp_pagetypeinfo_parse_pageblocks(text, "Movable", nr), -CP_ENOENT);
+	assert_int_equal(cp_pagetypeinfo_parse_pageblocks(pagetypeinfo_two_zones, "Normal", nr),
+			 -CP_ENOENT);
+}
+
 /* mm/vmstat.c zoneinfo_show_print(): "managed" belongs to the zone whose
  * "Node N, zone NAME" header comes before it; a zone with no managed
  * line before the next header is missing. */
@@ -399,6 +429,7 @@ int main(void)
 		cmocka_unit_test(buddyinfo_sums_the_zones_by_order),
 		cmocka_unit_test(pagetypeinfo_sums_free_blocks_by_type),
 		cmocka_unit_test(pagetypeinfo_zone_takes_only_that_zones_lines),
+		cmocka_unit_test(pagetypeinfo_pageblocks_of_the_named_zone),
 		cmocka_unit_test(zoneinfo_managed_of_the_named_zone),
 		cmocka_unit_test(zoneinfo_field_of_the_named_zone),
 		cmocka_unit_test(slabinfo_gives_a_caches_geometry),
