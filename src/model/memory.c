@@ -1009,11 +1009,14 @@ void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned 
 void cp_mem_free_folio(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,
 		       struct cp_memcg *memcg)
 {
-	struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
-	int rc = cp_buddy_join_pages(&z->buddy, pfn - z->start_pfn, order, NULL);
+	/* an order-0 folio is already one block: no join on that hot path */
+	if (order) {
+		struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
+		int rc = cp_buddy_join_pages(&z->buddy, pfn - z->start_pfn, order, NULL);
 
-	CP_BUG_ON(rc);
-	(void)rc;
+		CP_BUG_ON(rc);
+		(void)rc;
+	}
 	owner_uncharge(m, owner, 1ull << order, memcg);
 	unplace_block(m, pfn, order);
 }
