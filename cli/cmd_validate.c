@@ -287,6 +287,7 @@ struct report_head {
 	const char *kernel, *kernel_why, *release, *machine_name, *vcp;
 	size_t nr_start;                /* real runs the model's start layout came from */
 	bool start_has_zones;
+	bool start_has_pageblocks;
 	uint64_t model_ra_kb;           /* the machine profile's read_ahead_kb */
 	uint64_t seed;                  /* the model's PRNG seed (reader phases) */
 	/* the model's total bytes re-read for seeds seed .. seed + n - 1 */
@@ -520,6 +521,22 @@ static void print_measured_free(const struct cp_run_result *model,
 	}
 	if (any)
 		printf(" (/proc/zoneinfo nr_zone_active_file + nr_zone_inactive_file)\n");
+	any = false;
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
+		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+			if (t == CP_MIGRATE_MOVABLE)
+				continue; /* the real count is the balloon's */
+			cp_pageblocks_counter_name("measured", zones[z], t, name, sizeof(name));
+			m = cp_run_result_counter(model, name, -1);
+			if (m < 0 || !real_mean(runs, nr_real, name, &mean))
+				continue;
+			printf("%s %s %" PRId64 " / %" PRId64,
+			       any ? "," : "# pageblocks by type then, real mean / model:",
+			       name + strlen("measured_pageblocks_"), mean, m);
+			any = true;
+		}
+	if (any)
+		printf(" (/proc/pagetypeinfo Number of blocks type)\n");
 }
 
 /* The model again, from the free memory the real runs started with
@@ -587,7 +604,12 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 	if (h->nr_start && h->start_has_zones)
 		printf("# model start: zones DMA32 and Normal, each with its free blocks as "
 		       "/proc/pagetypeinfo showed them after the balloon and its managed pages "
-		       "(mean of %zu real run(s))\n", h->nr_start);
+		       "(mean of %zu real run(s))%s\n", h->nr_start,
+		       h->start_has_pageblocks
+			       ? "; each type's fragments in as many pageblocks as it had then "
+				 "(movable: at most as many as pairing each with an allocated "
+				 "buddy takes, the rest being the balloon's)"
+			       : "; each fragment beside an allocated buddy of its order");
 	else if (h->nr_start)
 		printf("# model start: free blocks below order 9 as /proc/pagetypeinfo showed them "
 		       "after the balloon, summed over the zones (mean of %zu real run(s)); "
@@ -769,6 +791,7 @@ static int validate_from_file(const struct validate_opts *vo)
 
 		h.nr_start = (size_t)nr_start;
 		h.start_has_zones = nr_start > 0 && start_free.has_zones;
+		h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 		model_phase_spread(&cfg, &model, &h);
 		r2 = report(&h, &model, real, vo->json);
 		if (r2 != CLI_EXIT_OK)
@@ -927,6 +950,7 @@ int cmd_validate(int argc, char **argv)
 	h.vcp = vcp;
 	h.nr_start = (size_t)nr_start;
 	h.start_has_zones = nr_start > 0 && start_free.has_zones;
+	h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 	model_phase_spread(&cfg, &model, &h);
 	rc = report(&h, &model, runs, vo.json);
 	if (rc != CLI_EXIT_OK)

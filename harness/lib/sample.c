@@ -295,6 +295,9 @@ static const char *const start_zones[][2] = {
 	{ "DMA", "dma" }, { "DMA32", "dma32" }, { "Normal", "normal" },
 };
 
+/* The zones the model has: their index in start_zones, enum cp_zone_type. */
+static const unsigned model_zones[][2] = { { 1, CP_ZONE_DMA32 }, { 2, CP_ZONE_NORMAL } };
+
 static int record_pageblocks(struct cp_run_result *r, const char *text, const char *prefix,
 			     struct cp_diag *diag);
 
@@ -309,7 +312,6 @@ static const char *const mt_names[3] = { "unmovable", "movable", "reclaimable" }
  * where the files were put. */
 static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 {
-	static const unsigned zones[][2] = { { 1, CP_ZONE_DMA32 }, { 2, CP_ZONE_NORMAL } };
 	uint64_t blocks[3][11];
 	char *text, name[64];
 	size_t z;
@@ -317,15 +319,15 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 
 	if (cp_kfile_read("/proc/pagetypeinfo", &text, NULL))
 		return 0;
-	for (z = 0; !rc && z < sizeof(zones) / sizeof(zones[0]); z++) {
-		if (cp_pagetypeinfo_parse_zone(text, start_zones[zones[z][0]][0], blocks))
+	for (z = 0; !rc && z < sizeof(model_zones) / sizeof(model_zones[0]); z++) {
+		if (cp_pagetypeinfo_parse_zone(text, start_zones[model_zones[z][0]][0], blocks))
 			continue;
 		for (t = 0; !rc && t < 3; t++) {
 			uint64_t pages = 0;
 
 			for (o = 0; o < 11; o++)
 				pages += blocks[t][o] << o;
-			cp_measured_free_counter_name(zones[z][1], (unsigned)t, name, sizeof(name));
+			cp_measured_free_counter_name(model_zones[z][1], (unsigned)t, name, sizeof(name));
 			rc = set(r, name, (int64_t)pages, diag);
 		}
 	}
@@ -334,14 +336,14 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 	cp_free(text);
 	if (rc || cp_kfile_read("/proc/zoneinfo", &text, NULL))
 		return rc;
-	for (z = 0; !rc && z < sizeof(zones) / sizeof(zones[0]); z++) {
+	for (z = 0; !rc && z < sizeof(model_zones) / sizeof(model_zones[0]); z++) {
 		uint64_t active, inactive;
-		const char *zn = start_zones[zones[z][0]][0];
+		const char *zn = start_zones[model_zones[z][0]][0];
 
 		if (cp_zoneinfo_field(text, zn, "nr_zone_active_file", &active) ||
 		    cp_zoneinfo_field(text, zn, "nr_zone_inactive_file", &inactive))
 			continue;
-		cp_measured_file_counter_name(zones[z][1], name, sizeof(name));
+		cp_measured_file_counter_name(model_zones[z][1], name, sizeof(name));
 		rc = set(r, name, (int64_t)(active + inactive), diag);
 	}
 	cp_free(text);
@@ -393,12 +395,12 @@ static int record_pageblocks(struct cp_run_result *r, const char *text, const ch
 	size_t z;
 	int rc = 0, t;
 
-	for (z = 1; !rc && z < sizeof(start_zones) / sizeof(start_zones[0]); z++) {
-		if (cp_pagetypeinfo_parse_pageblocks(text, start_zones[z][0], nr))
+	for (z = 0; !rc && z < sizeof(model_zones) / sizeof(model_zones[0]); z++) {
+		if (cp_pagetypeinfo_parse_pageblocks(text, start_zones[model_zones[z][0]][0], nr))
 			continue;
 		for (t = 0; !rc && t < 3; t++) {
-			snprintf(name, sizeof(name), "%s_pageblocks_%s_%s", prefix, start_zones[z][1],
-				 mt_names[t]);
+			cp_pageblocks_counter_name(prefix, model_zones[z][1], (unsigned)t, name,
+						   sizeof(name));
 			rc = set(r, name, (int64_t)nr[t], diag);
 		}
 	}
@@ -626,8 +628,9 @@ static int wanted_vmstat(const char *name)
 					     "pageoutrun",	    "pgpgin",
 					     "drop_slab",	    "pgrefill",
 					     "pgactivate",	    "pgdeactivate" };
-	static const char *const prefix[] = { "pgscan_", "pgsteal_", "workingset_",
-					      "allocstall_", "pgskip_", "pgalloc_" };
+	static const char *const prefix[] = { "pgscan_",  "pgsteal_",   "workingset_",
+					      "allocstall_", "pgskip_", "pgalloc_",
+					      "compact_", "pgmigrate_" };
 	size_t i;
 
 	if (strcmp(name, "workingset_nodes") == 0) /* a gauge, not an event */

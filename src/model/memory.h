@@ -110,6 +110,11 @@ struct cp_mem_start_free {
 	bool has_zones;
 	uint64_t zone_blocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
 	uint64_t zone_managed_pages[CP_NR_ZONE_TYPES];
+	/* with has_zones, when recorded too: each zone's pageblocks of each
+	 * type ("Number of blocks type"); the fragments of a type are laid
+	 * into that many (start_layout.c) */
+	bool has_pageblocks;
+	uint64_t zone_pageblocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 };
 
 struct cp_mem_params {

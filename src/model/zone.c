@@ -22,9 +22,12 @@
  * mult_frac(high, watermark_boost_factor, 10000)), pcp batch and high
  * (zone_set_pageset_high_and_batch) and lowmem reserve from its managed
  * pages - the real machine's when given (validate), else the model
- * zone's. With a measured start layout (--start-free, summed over the
- * zones) the fragments go to the highest zone: after the real
- * harness's balloon Normal holds the fragments, DMA32 the big blocks.
+ * zone's. A measured start layout (--start-free; start_layout.c lays
+ * it out) gives each zone its own free blocks when the harness recorded
+ * them by zone (DMA32 then holds exactly its measured free pages);
+ * summed over the zones, the fragments go to the highest zone: after the
+ * real harness's balloon Normal holds the fragments, DMA32 the big
+ * blocks.
  *
  * SIMPLIFIED: ZONE_DMA is not modelled. Its protection for Normal-index
  * allocations ((DMA32 + Normal managed) / 256, 24 090 pages on the
@@ -42,6 +45,7 @@
 
 #include "core/alloc.h"
 #include "core/bug.h"
+#include "model/start_layout.h"
 
 void cp_zone_watermarks_setup(const uint64_t managed[CP_NR_ZONE_TYPES], uint64_t min_free_kbytes,
 			      unsigned watermark_scale_factor,
@@ -93,159 +97,12 @@ void cp_zone_split(uint64_t size_pages, uint64_t dma32_pages, uint64_t *dma32, u
 	*normal = size_pages - *dma32;
 }
 
-/* ---- a measured start layout ------------------------------------------ */
-
-/* The measured free blocks below pageblock_order, scaled down to fit
- * in `room` pages if they do not. */
-static void start_fragments(const uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER],
-			    uint64_t room, uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
-{
-	uint64_t total = 0;
-	unsigned t, o;
-
-	for (t = 0; t < CP_MIGRATE_TYPES; t++)
-		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			total += blocks[t][o] << o;
-	for (t = 0; t < CP_MIGRATE_TYPES; t++)
-		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			/* counts and room are below 2^32: no overflow */
-			frag[t][o] = total > room ? blocks[t][o] * room / total : blocks[t][o];
-}
-
-/*
- * Walks the pageblocks of one migratetype that hold its fragments: a
- * free block of order o and its buddy (kept allocated) side by side,
- * the largest orders first, a new pageblock when the pair does not fit.
- * For each pair, calls pair(priv, pageblock number, offset, order)
- * when given. Returns the pageblocks used.
- */
-static uint64_t walk_fragment_pairs(const uint64_t frag[CP_BUDDY_PAGEBLOCK_ORDER],
-				    void (*pair)(void *priv, uint64_t pb, uint32_t off,
-						 unsigned order),
-				    void *priv)
-{
-	uint64_t pb = 0, n;
-	uint32_t off = CP_BUDDY_PAGEBLOCK_PAGES;
-	unsigned o = CP_BUDDY_PAGEBLOCK_ORDER;
-
-	while (o-- > 0) {
-		for (n = 0; n < frag[o]; n++) {
-			if (off + (2u << o) > CP_BUDDY_PAGEBLOCK_PAGES) {
-				pb++;
-				off = 0;
-			}
-			if (pair)
-				pair(priv, pb - 1, off, o);
-			off += 2u << o;
-		}
-	}
-	return pb;
-}
-
-struct layout_pass {
-	struct cp_buddy *b;
-	const uint32_t *pageblock_pfn; /* first pfn of each of the type's pageblocks */
-};
-
-/* Free the first half of a pair: its pages merge into one free block of
- * the pair's order, on the list of the pageblock's migratetype. */
-static void free_fragment(void *priv, uint64_t pb, uint32_t off, unsigned order)
-{
-	struct layout_pass *lp = priv;
-	uint32_t pfn = lp->pageblock_pfn[pb] + off, i;
-	int rc;
-
-	for (i = 0; i < (1u << order); i++) {
-		rc = cp_buddy_free(lp->b, pfn + i, 0, NULL);
-		CP_BUG_ON(rc);
-		(void)rc;
-	}
-}
-
-/* The pages of the MOVABLE pageblocks pfns[0 .. nr) (zone-local; the zone
- * starts at start_pfn) that the layout left allocated become movable
- * fillers (cp_mem.movable_filler). 0 or -CP_ENOMEM. */
-static int mark_movable_fillers(struct cp_mem *m, const struct cp_buddy *b, uint32_t start_pfn,
-				const uint32_t *pfns, uint64_t nr)
-{
-	uint64_t i;
-	uint32_t j;
-	unsigned order;
-
-	if (!nr)
-		return 0;
-	if (!cp_mem_movable_filler_map(m))
-		return -CP_ENOMEM;
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < CP_BUDDY_PAGEBLOCK_PAGES; j++)
-			if (cp_buddy_page_kind(b, pfns[i] + j, &order) == CP_BUDDY_PAGE_ALLOC &&
-			    order == 0)
-				m->movable_filler[start_pfn + pfns[i] + j] = 1;
-	return 0;
-}
-
-/* Lay the fragments out: for each migratetype take whole pageblocks,
- * split them, give them the type (set_pageblock_migratetype, while all
- * their pages are allocated), and free the fragments. What stays
- * allocated in a MOVABLE pageblock is a movable filler (compaction may
- * move it: the real machine's pages there are mostly the balloon's,
- * which compaction migrates); in the other types it stays put.
- * Returns 0 or -CP_ENOMEM. */
-static int lay_out_fragments(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
-			     const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
-{
-	unsigned t;
-
-	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
-		uint64_t nr = walk_fragment_pairs(frag[t], NULL, NULL), i;
-		uint32_t *pfns = nr ? cp_calloc(nr, sizeof(*pfns)) : NULL;
-		struct layout_pass lp = { b, pfns };
-		int rc;
-
-		if (nr && !pfns)
-			return -CP_ENOMEM;
-		for (i = 0; i < nr; i++) {
-			rc = cp_buddy_alloc(b, CP_BUDDY_PAGEBLOCK_ORDER, CP_MIGRATE_MOVABLE, 0,
-					    &pfns[i]);
-			CP_BUG_ON(rc); /* the zone was sized for them */
-			rc = cp_buddy_split_page(b, pfns[i], CP_BUDDY_PAGEBLOCK_ORDER, NULL);
-			CP_BUG_ON(rc);
-			rc = cp_buddy_set_pageblock_migratetype(b, pfns[i], (enum cp_migratetype)t);
-			CP_BUG_ON(rc);
-		}
-		walk_fragment_pairs(frag[t], free_fragment, &lp);
-		rc = t == CP_MIGRATE_MOVABLE ? mark_movable_fillers(m, b, start_pfn, pfns, nr) : 0;
-		cp_free(pfns);
-		if (rc)
-			return rc;
-	}
-	/* the set-up is not an event of the run */
-	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
-	b->nr_steal = 0;
-	return 0;
-}
-
 uint64_t cp_zone_totalreserve(uint64_t managed, uint64_t high, uint64_t lowmem_reserve)
 {
 	uint64_t keep = high + lowmem_reserve;
 
 	return keep < managed ? keep : managed;
 }
-
-/* Pages the layout adds to the zone: its pageblocks less the fragments. */
-static uint64_t layout_extra_pages(const uint64_t frag[CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER])
-{
-	uint64_t pages = 0;
-	unsigned t, o;
-
-	for (t = 0; t < CP_MIGRATE_TYPES; t++) {
-		pages += walk_fragment_pairs(frag[t], NULL, NULL) * CP_BUDDY_PAGEBLOCK_PAGES;
-		for (o = 0; o < CP_BUDDY_PAGEBLOCK_ORDER; o++)
-			pages -= frag[t][o] << o;
-	}
-	return pages;
-}
-
 
 /* The zones of the model, lowest first, before their buddies exist. */
 struct zone_plan {
@@ -259,6 +116,8 @@ struct zone_plan {
 	bool measured[CP_MEM_MAX_ZONES];
 	/* the measured free blocks of each zone (start layout), or NULL */
 	const uint64_t (*blocks[CP_MEM_MAX_ZONES])[CP_BUDDY_MAX_ORDER];
+	/* and its pageblocks of each type, or NULL: not measured */
+	const uint64_t *pageblocks[CP_MEM_MAX_ZONES];
 };
 
 /* A per-zone measured layout the model can use: DMA32's and Normal's
@@ -302,6 +161,10 @@ static void plan_measured_zones(struct zone_plan *zp, const struct cp_mem_params
 	zp->reserve[1] = p->reserve_pages;
 	zp->blocks[0] = sf->zone_blocks[CP_ZONE_DMA32];
 	zp->blocks[1] = sf->zone_blocks[CP_ZONE_NORMAL];
+	if (sf->has_pageblocks) {
+		zp->pageblocks[0] = sf->zone_pageblocks[CP_ZONE_DMA32];
+		zp->pageblocks[1] = sf->zone_pageblocks[CP_ZONE_NORMAL];
+	}
 }
 
 /* The zones' managed pages: the real machine's when measured or given,
@@ -342,10 +205,10 @@ static void plan_zones(struct zone_plan *zp, const struct cp_mem_params *p)
 }
 
 /* One zone: the reserve allocated from boot (memblock), the rest free,
- * or laid out as measured (frag, the highest zone only). */
+ * or laid out as measured (layout, else NULL). */
 static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_mem_params *p,
-		     uint64_t reserve_pages,
-		     const uint64_t (*frag)[CP_BUDDY_PAGEBLOCK_ORDER], struct cp_diag *diag)
+		     uint64_t reserve_pages, const struct cp_start_layout *layout,
+		     struct cp_diag *diag)
 {
 	struct cp_buddy_range reserve = { 0, (uint32_t)reserve_pages };
 	struct cp_buddy_params bp = {
@@ -359,8 +222,8 @@ static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_me
 
 	if (rc)
 		return rc;
-	if (frag) {
-		rc = lay_out_fragments(m, &z->buddy, z->start_pfn, frag);
+	if (layout) {
+		rc = cp_start_layout_apply(m, &z->buddy, z->start_pfn, layout);
 		if (rc) {
 			cp_buddy_release(&z->buddy);
 			return rc;
@@ -416,14 +279,13 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		struct cp_diag *diag)
 {
 	uint64_t managed, total, extra_sum = 0, extra[CP_MEM_MAX_ZONES] = { 0 }, avail_extra = 0;
-	uint64_t frag[CP_MEM_MAX_ZONES][CP_MIGRATE_TYPES][CP_BUDDY_PAGEBLOCK_ORDER];
+	struct cp_start_layout layout[CP_MEM_MAX_ZONES];
 	struct cp_watermarks wm[CP_NR_ZONE_TYPES];
 	struct zone_plan zp;
 	unsigned i;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	memset(frag, 0, sizeof(frag));
 	if (p->total_pages == 0)
 		return cp_diag_set(diag, -CP_EINVAL, "memory: total_pages is 0");
 	if (p->reserve_pages >= p->total_pages)
@@ -491,8 +353,10 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 			continue;
 		/* the measured blocks below pageblock_order, in the zone's
 		 * free memory (scaled down when they do not fit) */
-		start_fragments(zp.blocks[i], zp.pages[i] - zp.reserve[i], frag[i]);
-		extra[i] = layout_extra_pages(frag[i]);
+		cp_start_layout_plan(zp.blocks[i], zp.pageblocks[i], zp.pages[i] - zp.reserve[i],
+				     &layout[i]);
+		if (cp_start_layout_extra_pages(&layout[i], &extra[i]))
+			return cp_diag_set(diag, -CP_ENOMEM, "memory: no memory for the start layout");
 		extra_sum += extra[i];
 	}
 	if (total + extra_sum > CP_BUDDY_MAX_PAGES)
@@ -516,7 +380,7 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 
 		z->start_pfn = i ? m->zones[i - 1].start_pfn + m->zones[i - 1].buddy.nr_pages : 0;
 		z->free_pages = zp.pages[i] + extra[i]; /* the span, for init_zone */
-		rc = init_zone(m, z, p, zp.reserve[i], zp.blocks[i] ? frag[i] : NULL, diag);
+		rc = init_zone(m, z, p, zp.reserve[i], zp.blocks[i] ? &layout[i] : NULL, diag);
 		if (rc) {
 			cp_mem_release(m);
 			return rc;

@@ -46,6 +46,14 @@ void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len)
 		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown");
 }
 
+void cp_pageblocks_counter_name(const char *when, unsigned zone, unsigned type, char *buf,
+				size_t len)
+{
+	snprintf(buf, len, "%s_pageblocks_%s_%s", when,
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown",
+		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown");
+}
+
 void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len)
 {
 	snprintf(buf, len, "zone_%s_managed_pages",
@@ -77,6 +85,54 @@ static bool run_zone_layout(const struct cp_run_result *r,
 			}
 	}
 	return true;
+}
+
+/* The start_pageblocks counters of DMA32 and Normal, or false. */
+static bool run_zone_pageblocks(const struct cp_run_result *r,
+				int64_t v[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES])
+{
+	char name[64];
+	unsigned z, t;
+
+	memset(v, 0, sizeof(int64_t) * CP_NR_ZONE_TYPES * CP_MIGRATE_TYPES);
+	for (z = CP_ZONE_DMA32; z < CP_NR_ZONE_TYPES; z++)
+		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+			cp_pageblocks_counter_name("start", z, t, name, sizeof(name));
+			v[z][t] = cp_run_result_counter(r, name, -1);
+			if (v[z][t] < 0)
+				return false;
+		}
+	return true;
+}
+
+/* The pageblocks by zone and type: the mean over the runs, only when
+ * every one of them (those the per-zone layout came from) carries them. */
+static void zone_pageblocks_from_runs(const struct cp_run_result *runs, size_t n, size_t used,
+				      struct cp_mem_start_free *out)
+{
+	int64_t v[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
+	uint64_t sum[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES] = { { 0 } };
+	int64_t managed[CP_NR_ZONE_TYPES];
+	int64_t blocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+	size_t i, nz = 0;
+	unsigned z, t;
+
+	for (i = 0; i < n; i++) {
+		if (!run_zone_layout(&runs[i], blocks, managed))
+			continue;
+		if (!run_zone_pageblocks(&runs[i], v))
+			return;
+		for (z = 0; z < CP_NR_ZONE_TYPES; z++)
+			for (t = 0; t < CP_MIGRATE_TYPES; t++)
+				sum[z][t] += (uint64_t)v[z][t];
+		nz++;
+	}
+	if (nz == 0 || nz != used)
+		return;
+	out->has_pageblocks = true;
+	for (z = 0; z < CP_NR_ZONE_TYPES; z++)
+		for (t = 0; t < CP_MIGRATE_TYPES; t++)
+			out->zone_pageblocks[z][t] = (sum[z][t] + nz / 2) / nz;
 }
 
 /* The per-zone layout: the mean over the runs that carry it, only when
@@ -111,6 +167,7 @@ static void zone_layout_from_runs(const struct cp_run_result *runs, size_t n, si
 			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
 				out->zone_blocks[z][t][o] = (sum[z][t][o] + nz / 2) / nz;
 	}
+	zone_pageblocks_from_runs(runs, n, used, out);
 }
 
 /* All 33 counters of one run, or false. */

@@ -23,6 +23,13 @@ void cp_start_free_zone_counter_name(unsigned zone, unsigned type, unsigned orde
 				     size_t len);
 void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len);
 
+/* The zone's pageblocks of the type (/proc/pagetypeinfo's "Number of
+ * blocks type"), `when` "start" (the start layout, after the balloon) or
+ * "measured" (when the measured phase starts): real and model alike,
+ * "start_pageblocks_normal_reclaimable". */
+void cp_pageblocks_counter_name(const char *when, unsigned zone, unsigned type, char *buf,
+				size_t len);
+
 /* The free pages of (zone, type) when the measured phase starts, real
  * (/proc/pagetypeinfo) and model alike: "measured_free_dma32_movable_pages". */
 void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size_t len);
@@ -38,8 +45,10 @@ void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len);
  * carries the per-zone counters of DMA32 and Normal (33 each) and
  * their zone_<zone>_managed_pages, out->has_zones and the per-zone
  * means too (DMA's counters count as 0 when absent); else has_zones is
- * false (older runs: one zone). Returns the number of runs used (0:
- * none carries them, *out untouched).
+ * false (older runs: one zone). With has_zones, when every one of those
+ * runs carries the start_pageblocks counters of DMA32 and Normal, their
+ * means too (has_pageblocks). Returns the number of runs used (0: none
+ * carries them, *out untouched).
  */
 size_t cp_start_free_from_runs(const struct cp_run_result *runs, size_t n,
 			       struct cp_mem_start_free *out);

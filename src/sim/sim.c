@@ -214,6 +214,12 @@ struct run {
 	 * harness's measured_free_* counters, /proc/pagetypeinfo) */
 	uint64_t measured_free[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	uint64_t measured_file[CP_NR_ZONE_TYPES]; /* file LRU pages by zone then */
+	/* the event counters then: the real harness reports each /proc/vmstat
+	 * counter as its delta over the measured phase, and so does the
+	 * model (the files' writing is not in them) */
+	struct cp_vmstat vs_start;
+	/* pageblocks by zone and migratetype then (measured_pageblocks_*) */
+	uint64_t measured_pageblocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	bool have_measured_free[CP_NR_ZONE_TYPES];
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
@@ -461,6 +467,8 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 				r->measured_free[z->type][mt] +=
 					(uint64_t)z->buddy.free_area[o][mt].nr << o;
 		}
+		for (uint32_t pb = 0; pb < z->buddy.nr_pageblocks; pb++)
+			r->measured_pageblocks[z->type][z->buddy.pageblock_mt[pb]]++;
 		r->have_measured_free[z->type] = true;
 	}
 	if (w->mem.nr_zones > 1) {
@@ -472,10 +480,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 			cp_lru_size(&w->pc, CP_LRU_ACTIVE_FILE) +
 			cp_lru_size(&w->pc, CP_LRU_INACTIVE_FILE) - below;
 	}
-	/* the real harness counts pgalloc_* from here (the /proc/vmstat
-	 * delta of the measured phase): the files' own pages are not in it */
-	w->vs.v[CP_VM_PGALLOC_DMA32] = 0;
-	w->vs.v[CP_VM_PGALLOC_NORMAL] = 0;
+	r->vs_start = w->vs;
 	return 0;
 }
 
@@ -869,7 +874,7 @@ static int fill_counters(struct run *r)
 
 	for (i = 0; i < CP_NR_VMSTAT; i++) {
 		rc = cp_run_result_set_counter(out, cp_vmstat_name((enum cp_vmstat_item)i),
-					       (int64_t)w->vs.v[i]);
+					       (int64_t)(w->vs.v[i] - r->vs_start.v[i]));
 		if (rc)
 			return rc;
 	}
@@ -897,6 +902,11 @@ static int fill_counters(struct run *r)
 		for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
 			cp_measured_free_counter_name((unsigned)i, mt, name, sizeof(name));
 			rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_free[i][mt]);
+			if (rc)
+				return rc;
+			cp_pageblocks_counter_name("measured", (unsigned)i, mt, name, sizeof(name));
+			rc = cp_run_result_set_counter(out, name,
+						       (int64_t)r->measured_pageblocks[i][mt]);
 			if (rc)
 				return rc;
 		}

@@ -103,15 +103,17 @@ static void reader_counts_device_bytes_per_completed_pass(void **state)
 
 /* fs_mark -d a -d b -n 1500 -L 3 -D 10 -N 100: each worker makes 4500
  * files, moving to the next subdirectory every 100 files, so it uses all
- * 10 subdirectories: inodes = root + data file + 2 dirs + 2 x 10 subdirs
- * + 2 x 4500 files = 1 + 1 + 2 + 20 + 9000 = 9024. */
+ * 10 subdirectories: inodes = 2 dirs + 2 x 10 subdirs + 2 x 4500 files
+ * = 2 + 20 + 9000 = 9022. The root and the data file are older: the
+ * counters count from the measured phase on (after the files are
+ * written), as the real harness's /proc/vmstat deltas do. */
 static void fsmark_creates_files_and_subdirectories(void **state)
 {
 	struct rig g;
 
 	(void)state;
 	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
-	assert_int_equal(cp_run_result_counter(&g.res, "cp_inodes_allocated", -1), 9024);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_inodes_allocated", -1), 9022);
 	rig_free(&g);
 }
 

@@ -131,6 +131,71 @@ static void summed_counters_only_give_one_zone(void **state)
 	cp_run_result_release(&r);
 }
 
+/* The start_pageblocks counters of DMA32 and Normal: two runs, Normal
+ * RECLAIMABLE 87 and 90 -> mean 88.5, rounded half up to 89. */
+static void set_pageblocks(struct cp_run_result *r, int64_t normal_reclaimable)
+{
+	char name[64];
+	unsigned z, t;
+
+	for (z = CP_ZONE_DMA32; z <= CP_ZONE_NORMAL; z++)
+		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+			cp_pageblocks_counter_name("start", z, t, name, sizeof(name));
+			assert_int_equal(cp_run_result_set_counter(r, name, 5 + z * 10 + t), 0);
+		}
+	assert_int_equal(cp_run_result_set_counter(r, "start_pageblocks_normal_reclaimable",
+						   normal_reclaimable),
+			 0);
+}
+
+static void pageblock_counters_give_each_zones_pageblocks(void **state)
+{
+	struct cp_run_result runs[2];
+	struct cp_mem_start_free sf;
+	char name[64];
+	unsigned i;
+
+	(void)state;
+	cp_pageblocks_counter_name("measured", CP_ZONE_DMA32, CP_MIGRATE_UNMOVABLE, name,
+				   sizeof(name));
+	assert_string_equal(name, "measured_pageblocks_dma32_unmovable");
+	for (i = 0; i < 2; i++) {
+		cp_run_result_init(&runs[i]);
+		set_all(&runs[i], 10);
+		set_zones(&runs[i]);
+		set_pageblocks(&runs[i], i ? 90 : 87);
+	}
+	assert_int_equal(cp_start_free_from_runs(runs, 2, &sf), 2);
+	assert_true(sf.has_pageblocks);
+	assert_int_equal(sf.zone_pageblocks[CP_ZONE_NORMAL][CP_MIGRATE_RECLAIMABLE], 89);
+	assert_int_equal(sf.zone_pageblocks[CP_ZONE_DMA32][CP_MIGRATE_MOVABLE], 5 + 10 + 1);
+	assert_int_equal(sf.zone_pageblocks[CP_ZONE_DMA][CP_MIGRATE_MOVABLE], 0);
+	for (i = 0; i < 2; i++)
+		cp_run_result_release(&runs[i]);
+}
+
+/* One of the runs without them (a harness before they were recorded):
+ * no pageblocks, the per-zone layout still. */
+static void pageblocks_need_every_run(void **state)
+{
+	struct cp_run_result runs[2];
+	struct cp_mem_start_free sf;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		cp_run_result_init(&runs[i]);
+		set_all(&runs[i], 10);
+		set_zones(&runs[i]);
+	}
+	set_pageblocks(&runs[0], 87);
+	assert_int_equal(cp_start_free_from_runs(runs, 2, &sf), 2);
+	assert_true(sf.has_zones);
+	assert_false(sf.has_pageblocks);
+	for (i = 0; i < 2; i++)
+		cp_run_result_release(&runs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +204,8 @@ int main(void)
 		cmocka_unit_test(no_run_with_counters_gives_nothing),
 		cmocka_unit_test(per_zone_counters_give_per_zone_layout),
 		cmocka_unit_test(summed_counters_only_give_one_zone),
+		cmocka_unit_test(pageblock_counters_give_each_zones_pageblocks),
+		cmocka_unit_test(pageblocks_need_every_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
