@@ -537,6 +537,53 @@ static void print_measured_free(const struct cp_run_result *model,
 		}
 	if (any)
 		printf(" (/proc/pagetypeinfo Number of blocks type)\n");
+	any = false;
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+		int64_t start;
+
+		cp_pcp_counter_name("measured", zones[z], name, sizeof(name));
+		m = cp_run_result_counter(model, name, -1);
+		if (m < 0 || !real_mean(runs, nr_real, name, &mean))
+			continue;
+		cp_pcp_counter_name("start", zones[z], name, sizeof(name));
+		printf("%s %s %" PRId64 " / %" PRId64,
+		       any ? "," : "# pages on per-CPU lists then, real mean / model:", zone_label[z],
+		       mean, m);
+		if (real_mean(runs, nr_real, name, &start))
+			printf(" (real at the start %" PRId64 ")", start);
+		any = true;
+	}
+	if (any)
+		printf(" (/proc/zoneinfo pagesets count; not in the free lists above)\n");
+}
+
+/* What writing the data files (the set-up) cost, real and model: the
+ * compaction, reclaim and zone use that leave the free lists the
+ * measured phase starts from (setup_* counters; real: /proc/vmstat
+ * deltas over the set-up). */
+static void print_setup(const struct cp_run_result *model, const struct cp_run_result *runs,
+			size_t nr_real)
+{
+	static const char *const names[] = {
+		"pgalloc_normal", "pgalloc_dma32",  "pgsteal_kswapd",	   "pgsteal_direct",
+		"compact_stall",  "compact_success", "compact_daemon_wake", "pgmigrate_success",
+	};
+	char name[64];
+	int64_t m, mean;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(name, sizeof(name), "setup_%s", names[i]);
+		m = cp_run_result_counter(model, name, -1);
+		if (m < 0 || !real_mean(runs, nr_real, name, &mean))
+			continue;
+		printf("%s %s %" PRId64 " / %" PRId64,
+		       any ? "," : "# writing the data files, real mean / model:", names[i], mean, m);
+		any = true;
+	}
+	if (any)
+		printf(" (/proc/vmstat over the set-up)\n");
 }
 
 /* The model again, from the free memory the real runs started with
@@ -618,6 +665,7 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		printf("# model start: all free memory in the largest blocks (the real runs "
 		       "recorded no /proc/pagetypeinfo)\n");
 	print_readahead(h, runs);
+	print_setup(model, runs, h->nr_real);
 	print_measured_free(model, runs, h->nr_real);
 	print_slabs(h);
 	printf("# model readers: each starts at a random phase within one cached pass of its "

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "balloon.h"
+#include "pcplists.h"
 #include "core/alloc.h"
 #include "fsmark.h"
 #include "guest.h"
@@ -70,6 +71,7 @@ struct world {
 	struct cp_cgroup cg;
 	struct cp_balloon bal;
 	struct cp_balloon topup[CP_BALLOON_MAX_TOPUPS]; /* more balloons (see inflate_topups) */
+	struct cp_pcp_shrink pcp; /* per-CPU lists held short while the balloon fills */
 	struct child ch[MAX_CHILDREN];
 	size_t nr_ch;
 };
@@ -533,6 +535,11 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 		uint64_t avail, bytes;
 
 		rc = cp_drop_caches(diag);
+		/* empty the per-CPU lists, and keep them short while the
+		 * balloon fills: their pages would be free memory that
+		 * MemAvailable and the start layout do not show */
+		if (!rc)
+			rc = cp_pcp_shrink(&R->w.pcp, 3000, diag);
 		if (!rc)
 			rc = cp_meminfo_available("/proc/meminfo", &avail, diag);
 		if (!rc)
@@ -554,6 +561,10 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 		rc = cp_run_result_set_counter(R->r, "cp_balloon_bytes", (int64_t)bytes);
 		if (rc)
 			return cp_diag_set(diag, rc, "out of memory");
+		/* the kernel's own list sizes again for the experiment */
+		rc = cp_pcp_restore(&R->w.pcp, diag);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -568,6 +579,9 @@ static int world_teardown(struct run *R, struct cp_diag *diag)
 	unsigned i;
 
 	children_stop(R);
+	e = cp_pcp_restore(&R->w.pcp, &d);
+	if (e && !rc)
+		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
 	for (i = 0; i < CP_BALLOON_MAX_TOPUPS; i++)
 		cp_balloon_deflate(&R->w.topup[i]);
 	cp_balloon_deflate(&R->w.bal);
@@ -682,7 +696,7 @@ static int run_fs_mark_setup(struct run *R, const struct cp_fs_mark_args *a, str
 	return 0;
 }
 
-static int setup_phase(struct run *R, struct cp_diag *diag)
+static int setup_steps(struct run *R, struct cp_diag *diag)
 {
 	const struct cp_real_plan *p = R->p;
 	struct writer wr[CP_REAL_MAX_FILES];
@@ -778,6 +792,22 @@ static int setup_phase(struct run *R, struct cp_diag *diag)
 	if (rc)
 		return cp_diag_set(diag, rc, "out of memory");
 	return 0;
+}
+
+/* The set-up, and what it cost the kernel (/proc/vmstat before and
+ * after: setup_* counters). */
+static int setup_phase(struct run *R, struct cp_diag *diag)
+{
+	struct cp_kv before = { 0 };
+	int rc;
+
+	if (cp_kv_read("/proc/vmstat", &before, NULL))
+		cp_kv_release(&before); /* no file: no setup_* counters */
+	rc = setup_steps(R, diag);
+	if (!rc)
+		rc = cp_sampler_record_setup(R->r, &before, diag);
+	cp_kv_release(&before);
+	return rc;
 }
 
 /* ---- measured phase ------------------------------------------------- */

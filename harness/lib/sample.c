@@ -34,7 +34,11 @@ static const char *const cols_global[] = { "t_ns",
 					   "inactive_file_bytes",
 					   "slab_reclaimable_bytes",
 					   "nr_dentry",
-					   "nr_inodes" };
+					   "nr_inodes",
+					   "free_dma32_pages",
+					   "free_normal_pages",
+					   "pcp_pages",
+					   "slab_unreclaimable_bytes" };
 static const char *const cols_v1[] = { "t_ns",
 				       "usage_bytes",
 				       "kmem_bytes",
@@ -52,14 +56,40 @@ static const char *const cols_v2[] = { "t_ns",
 				       "nr_dentry",
 				       "nr_inodes" };
 
-#define NR_COLS 8
+#define NR_COLS_MEMCG 8
+#define NR_COLS_GLOBAL 12
 
 const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_version, size_t *nr)
 {
-	*nr = NR_COLS;
-	if (confine == CP_CONFINE_GLOBAL)
+	*nr = NR_COLS_MEMCG;
+	if (confine == CP_CONFINE_GLOBAL) {
+		*nr = NR_COLS_GLOBAL;
 		return cols_global;
+	}
 	return cgroup_version == 2 ? cols_v2 : cols_v1;
+}
+
+/* The global columns from /proc/zoneinfo: DMA32's and Normal's free
+ * pages ("pages free") and the pages on every zone's per-CPU lists. */
+static void zone_columns(int64_t out[3])
+{
+	static const char *const zones[] = { "DMA", "DMA32", "Normal", "Movable" };
+	uint64_t v, pcp = 0;
+	char *text;
+	size_t i;
+
+	out[0] = out[1] = out[2] = -1;
+	if (cp_kfile_read("/proc/zoneinfo", &text, NULL))
+		return;
+	if (cp_zoneinfo_field(text, "DMA32", "pages free", &v) == 0)
+		out[0] = (int64_t)v;
+	if (cp_zoneinfo_field(text, "Normal", "pages free", &v) == 0)
+		out[1] = (int64_t)v;
+	for (i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
+		if (cp_zoneinfo_pcp_pages(text, zones[i], &v) == 0)
+			pcp += v;
+	out[2] = (int64_t)pcp;
+	cp_free(text);
 }
 
 int cp_xfs_ig_parse(const char *text, uint64_t ig[7])
@@ -216,31 +246,69 @@ int cp_pagetypeinfo_parse(const char *text, uint64_t out[3][11])
 	return cp_pagetypeinfo_parse_zone(text, NULL, out);
 }
 
-int cp_zoneinfo_field(const char *text, const char *zone, const char *field, uint64_t *v)
+/* The zone's block of /proc/zoneinfo: from the line after its "Node"
+ * line to the next "Node" line or the end; NULL when absent. */
+static const char *zoneinfo_block(const char *text, const char *zone)
 {
 	const char *p = text;
-	size_t n = strlen(field);
 
 	while (p && *p) {
 		const char *eol = strchr(p, '\n');
 
-		if (strncmp(p, "Node", 4) == 0 && line_zone_is(p, eol, zone)) {
-			/* this zone's block runs to the next "Node" line; a field
-			 * is a line's first word */
-			for (p = eol ? eol + 1 : NULL; p && *p && strncmp(p, "Node", 4) != 0;
-			     p = (eol = strchr(p, '\n')) ? eol + 1 : NULL) {
-				const char *w = p;
-
-				while (*w == ' ')
-					w++;
-				if (strncmp(w, field, n) == 0 && w[n] == ' ')
-					return sscanf(w + n, "%" SCNu64, v) == 1 ? 0 : -CP_ENOENT;
-			}
-			return -CP_ENOENT;
-		}
+		if (strncmp(p, "Node", 4) == 0 && line_zone_is(p, eol, zone))
+			return eol ? eol + 1 : p + strlen(p);
 		p = eol ? eol + 1 : NULL;
 	}
-	return -CP_ENOENT;
+	return NULL;
+}
+
+/* Visits the lines of a zone block whose first word is field: adds the
+ * number after it to *sum and counts them; stops after the first when
+ * first_only. Returns the lines found (0: none; -1: one did not parse). */
+static int zoneinfo_lines(const char *text, const char *zone, const char *field,
+			  bool first_only, uint64_t *sum)
+{
+	const char *p = zoneinfo_block(text, zone), *eol;
+	size_t n = strlen(field);
+	int found = 0;
+
+	*sum = 0;
+	for (; p && *p && strncmp(p, "Node", 4) != 0; p = (eol = strchr(p, '\n')) ? eol + 1 : NULL) {
+		const char *w = p;
+		uint64_t v;
+
+		while (*w == ' ')
+			w++;
+		if (strncmp(w, field, n) != 0 || w[n] != ' ')
+			continue;
+		if (sscanf(w + n, "%" SCNu64, &v) != 1)
+			return -1;
+		*sum += v;
+		found++;
+		if (first_only)
+			break;
+	}
+	return found;
+}
+
+int cp_zoneinfo_field(const char *text, const char *zone, const char *field, uint64_t *v)
+{
+	uint64_t x;
+
+	if (zoneinfo_lines(text, zone, field, true, &x) != 1)
+		return -CP_ENOENT;
+	*v = x;
+	return 0;
+}
+
+int cp_zoneinfo_pcp_pages(const char *text, const char *zone, uint64_t *pages)
+{
+	uint64_t x;
+
+	if (zoneinfo_lines(text, zone, "count:", false, &x) <= 0)
+		return -CP_ENOENT;
+	*pages = x;
+	return 0;
 }
 
 int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages)
@@ -301,6 +369,25 @@ static const unsigned model_zones[][2] = { { 1, CP_ZONE_DMA32 }, { 2, CP_ZONE_NO
 static int record_pageblocks(struct cp_run_result *r, const char *text, const char *prefix,
 			     struct cp_diag *diag);
 
+/* The pages on DMA32's and Normal's per-CPU lists (/proc/zoneinfo), as
+ * WHEN_pcp_ZONE_pages: free memory the buddy's lists do not show. */
+static int record_pcp(struct cp_run_result *r, const char *zoneinfo, const char *when,
+		      struct cp_diag *diag)
+{
+	char name[64];
+	uint64_t pages;
+	size_t z;
+	int rc = 0;
+
+	for (z = 0; !rc && z < sizeof(model_zones) / sizeof(model_zones[0]); z++) {
+		if (cp_zoneinfo_pcp_pages(zoneinfo, start_zones[model_zones[z][0]][0], &pages))
+			continue;
+		cp_pcp_counter_name(when, model_zones[z][1], name, sizeof(name));
+		rc = set(r, name, (int64_t)pages, diag);
+	}
+	return rc;
+}
+
 /* The counters' names of the migratetypes pagetypeinfo lists first. */
 static const char *const mt_names[3] = { "unmovable", "movable", "reclaimable" };
 
@@ -346,6 +433,8 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 		cp_measured_file_counter_name(model_zones[z][1], name, sizeof(name));
 		rc = set(r, name, (int64_t)(active + inactive), diag);
 	}
+	if (!rc)
+		rc = record_pcp(r, text, "measured", diag);
 	cp_free(text);
 	return rc;
 }
@@ -381,6 +470,8 @@ static int record_zones_managed(struct cp_run_result *r, struct cp_diag *diag)
 			snprintf(name, sizeof(name), "zone_%s_managed_pages", start_zones[z][1]);
 			rc = set(r, name, (int64_t)pages, diag);
 		}
+	if (!rc)
+		rc = record_pcp(r, text, "start", diag);
 	cp_free(text);
 	return rc;
 }
@@ -581,7 +672,7 @@ static int64_t kv_or(const struct cp_kv *kv, const char *name)
 int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_result *r,
 		      struct cp_diag *diag)
 {
-	int64_t row[NR_COLS];
+	int64_t row[NR_COLS_GLOBAL];
 	struct cp_kv kv = { 0 };
 	int rc;
 
@@ -597,6 +688,8 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
 		row[3] = kv_or(&kv, "Active(file)");
 		row[4] = kv_or(&kv, "Inactive(file)");
 		row[5] = kv_or(&kv, "SReclaimable");
+		row[11] = kv_or(&kv, "SUnreclaim");
+		zone_columns(&row[8]);
 	} else {
 		uint64_t v;
 
@@ -751,6 +844,28 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	}
 	if (!rc && s->cg)
 		rc = memcg_end(s, r, diag);
+	return rc;
+}
+
+int cp_sampler_record_setup(struct cp_run_result *r, const struct cp_kv *before,
+			    struct cp_diag *diag)
+{
+	struct cp_kv vm = { 0 };
+	char name[96];
+	size_t i;
+	int rc = 0;
+
+	if (!before->nr || cp_kv_read("/proc/vmstat", &vm, NULL))
+		return 0;
+	for (i = 0; !rc && i < vm.nr; i++) {
+		int64_t v0;
+
+		if (!wanted_vmstat(vm.e[i].name) || cp_kv_get(before, vm.e[i].name, &v0))
+			continue;
+		snprintf(name, sizeof(name), "setup_%s", vm.e[i].name);
+		rc = set(r, name, vm.e[i].value - v0, diag);
+	}
+	cp_kv_release(&vm);
 	return rc;
 }
 

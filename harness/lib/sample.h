@@ -100,6 +100,12 @@ int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages);
  * -CP_ENOENT when the zone or the field is not there. */
 int cp_zoneinfo_field(const char *text, const char *zone, const char *field, uint64_t *v);
 
+/* The pages on the zone's per-CPU lists: the sum of its pagesets'
+ * "count:" lines (one per CPU). Free pages /proc/pagetypeinfo and
+ * NR_FREE_PAGES do not show: with 6.7+ pcp high auto-tuning they can be
+ * thousands. -CP_ENOENT when the zone has no pageset. */
+int cp_zoneinfo_pcp_pages(const char *text, const char *zone, uint64_t *pages);
+
 /* One cache's line of /proc/slabinfo 2.1 (mm/slab_common.c
  * cache_show(): "<name> <active_objs> <num_objs> <objsize> <objperslab>
  * <pagesperslab> : tunables ..."). */
@@ -130,5 +136,14 @@ int cp_sampler_record_slabs(struct cp_run_result *r, enum cp_fs_kind fs, struct 
  * balloon, before dd), which the model can start from (cachepressure run
  * --start-free). No file: no counters. */
 int cp_sampler_record_start_free(struct cp_run_result *r, struct cp_diag *diag);
+
+/* Records, as setup_<name>, the change of each /proc/vmstat event counter
+ * the run reports (pgscan_*, compact_*, pgalloc_* ...) since `before` (a
+ * cp_kv_read of /proc/vmstat as the set-up started): what writing the
+ * data files cost - the compaction, reclaim and fallbacks the model's
+ * start depends on. An empty `before` or an unreadable file records
+ * nothing. */
+int cp_sampler_record_setup(struct cp_run_result *r, const struct cp_kv *before,
+			    struct cp_diag *diag);
 
 #endif /* CP_SAMPLE_H */

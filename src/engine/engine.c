@@ -242,6 +242,7 @@ int cp_engine_set_sampler(struct cp_engine *e, uint64_t interval_ns, cp_engine_s
 	e->sample_interval_ns = interval_ns;
 	e->sample_fn = fn;
 	e->sample_priv = priv;
+	e->next_sample_ns = e->now_ns; /* installed during the run: from now */
 	return 0;
 }
 

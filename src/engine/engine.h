@@ -115,9 +115,10 @@ struct cp_actor_stats {
 	uint64_t stop_ns;      /* when it stopped (valid once stopped) */
 };
 
-/* A sampler: called at t_ns = 0, interval, 2 x interval, ... and at the
- * end of the run; sees the state after every step that started before
- * t_ns. Returns 0 or a -CP_E* that ends the run. */
+/* A sampler: called at t_ns = t0, t0 + interval, t0 + 2 x interval, ...
+ * (t0: when it was installed, 0 before the run) and at the end of the
+ * run; sees the state after every step that started before t_ns.
+ * Returns 0 or a -CP_E* that ends the run. */
 typedef int (*cp_engine_sample_fn)(struct cp_engine *e, void *priv, uint64_t t_ns);
 
 /*
@@ -187,7 +188,9 @@ void cp_engine_stop(struct cp_engine *e);
  * work in progress is cut off. 0 = no limit. */
 void cp_engine_set_time_limit(struct cp_engine *e, uint64_t limit_ns);
 
-/* Installs the sampler (interval_ns > 0). Returns 0 or -CP_EINVAL. */
+/* Installs the sampler (interval_ns > 0): its first sample is due now
+ * (t = 0 before the run; installed from a step, at that step's time).
+ * Returns 0 or -CP_EINVAL. */
 int cp_engine_set_sampler(struct cp_engine *e, uint64_t interval_ns, cp_engine_sample_fn fn,
 			  void *priv);
 

@@ -57,7 +57,10 @@
  * tree has no mm/vmstat.c).
  *
  * SIMPLIFIED:
- * - Page-cache pages on the LRU move (pagecache.c's reverse map), and
+ * - Page-cache pages on the LRU move (pagecache.c's reverse map) when
+ *   the request may enter the filesystem (__GFP_FS: kcompactd's
+ *   GFP_KERNEL; a GFP_NOFS request - XFS mappings, 6.x readahead - moves
+ *   only anonymous pages, isolate_migratepages_block), and
  *   the start layout's movable fillers (cp_mem.movable_filler: the pages
  *   the measured layout leaves allocated in MOVABLE pageblocks, on the
  *   real machine mostly the balloon's mlocked anonymous pages, which
@@ -94,6 +97,7 @@
 #include <string.h>
 
 #include "core/bug.h"
+#include "model/gfp.h"
 #include "model/memory.h"
 #include "model/pagecache.h"
 #include "model/vmstat.h"
@@ -106,6 +110,8 @@ struct compact_control {
 	unsigned order;
 	enum cp_migrate_mode mode;
 	enum cp_migratetype migratetype;
+	/* __GFP_FS in the request: else only anonymous pages move */
+	bool fs;
 	bool whole_zone;
 	int cpu;
 	uint32_t migrate_pfn, free_pfn;
@@ -329,8 +335,11 @@ static unsigned isolate_migratepages(struct compact_control *cc, const struct cp
 		enum cp_buddy_page_kind kind = cp_buddy_page_kind(b, low_pfn, &order);
 
 		cc->st.migrate_scanned++;
+		/* "Only allow to migrate anonymous pages in GFP_NOFS context
+		 * because those do not depend on fs locks": page cache needs
+		 * __GFP_FS, the fillers (anonymous) do not */
 		if (kind == CP_BUDDY_PAGE_ALLOC && order == 0 &&
-		    (cp_pagecache_pfn_migratable(c->pc, base + low_pfn) ||
+		    ((cc->fs && cp_pagecache_pfn_migratable(c->pc, base + low_pfn)) ||
 		     cp_mem_movable_filler(c->mem, base + low_pfn))) {
 			cc->migratepages[cc->nr_migratepages++] = low_pfn++;
 			cc->st.isolated++;
@@ -504,9 +513,10 @@ static void release_freepages(struct cp_compaction *c, unsigned zi)
 		cz->cached_free_pfn = high;
 }
 
-enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
-				       enum cp_migrate_mode mode, int cpu,
-				       struct cp_compact_stats *st)
+/* compact_zone() for a request of migratetype mt and gfp. */
+static enum cp_compact_result compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
+					   enum cp_migrate_mode mode, enum cp_migratetype mt,
+					   unsigned gfp, int cpu, struct cp_compact_stats *st)
 {
 	const struct cp_buddy *b = &c->mem->zones[zi].buddy;
 	struct cp_compact_zone *cz = &c->zone[zi];
@@ -514,8 +524,8 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, uns
 		.zi = zi,
 		.order = order,
 		.mode = mode,
-		/* gfp_migratetype(GFP_KERNEL) */
-		.migratetype = CP_MIGRATE_UNMOVABLE,
+		.migratetype = mt,
+		.fs = (gfp & CP_GFP_FS) != 0,
 		.cpu = cpu,
 	};
 	enum cp_compact_result ret;
@@ -560,6 +570,14 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, uns
 		*st = cc.st;
 	CP_DEBUG_CHECK(cp_compaction_check(c));
 	return ret;
+}
+
+enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
+				       enum cp_migrate_mode mode, int cpu,
+				       struct cp_compact_stats *st)
+{
+	/* gfp_migratetype(GFP_KERNEL) */
+	return compact_zone(c, zi, order, mode, CP_MIGRATE_UNMOVABLE, CP_GFP_KERNEL, cpu, st);
 }
 
 bool cp_kcompactd_node_suitable(const struct cp_compaction *c)
@@ -623,8 +641,8 @@ uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu)
 	return migrated;
 }
 
-enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned order, int cpu,
-					       uint64_t *migrated)
+enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned order,
+					       unsigned gfp, int cpu, uint64_t *migrated)
 {
 	enum cp_compact_result rc = CP_COMPACT_SKIPPED;
 	unsigned zi;
@@ -640,7 +658,9 @@ enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned
 				rc = CP_COMPACT_DEFERRED;
 			continue;
 		}
-		status = cp_compact_zone(c, zi, order, CP_MIGRATE_MODE_ASYNC, cpu, &st);
+		/* a page-cache folio: gfp_migratetype() MOVABLE */
+		status = compact_zone(c, zi, order, CP_MIGRATE_MODE_ASYNC, CP_MIGRATE_MOVABLE, gfp,
+				      cpu, &st);
 		*migrated += st.migrated;
 		if (status > rc)
 			rc = status;

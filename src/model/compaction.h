@@ -164,16 +164,18 @@ uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu);
 
 /*
  * try_to_compact_pages() at INIT_COMPACT_PRIORITY (COMPACT_PRIO_ASYNC),
- * as __alloc_pages_direct_compact() runs it for a folio of order: each
- * zone, Normal first, unless compaction_deferred(): compact_zone(order,
- * ASYNC), stopping at the first SUCCESS (compaction_defer_reset(order,
- * false)); the async priority never defers. Returns the highest result
+ * as __alloc_pages_direct_compact() runs it for a page-cache folio
+ * (MOVABLE) of order allocated with gfp: each zone, Normal first, unless
+ * compaction_deferred(): compact_zone(order, ASYNC), stopping at the
+ * first SUCCESS (compaction_defer_reset(order, false)); the async
+ * priority never defers. Without __GFP_FS in gfp only anonymous pages
+ * (the movable fillers) move, no page cache. Returns the highest result
  * (COMPACT_SKIPPED when every zone was skipped, DEFERRED when one was
  * deferred and none ran); *migrated gets the pages moved (the caller
  * charges a copy each).
  */
-enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned order, int cpu,
-					       uint64_t *migrated);
+enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned order,
+					       unsigned gfp, int cpu, uint64_t *migrated);
 
 /* Invariants: no isolated free pages outside compact_zone(), cached
  * pfns inside the zone, defer_shift <= 6, considered <= 1 << shift,

@@ -54,6 +54,12 @@ void cp_pageblocks_counter_name(const char *when, unsigned zone, unsigned type, 
 		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown");
 }
 
+void cp_pcp_counter_name(const char *when, unsigned zone, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_pcp_%s_pages", when,
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown");
+}
+
 void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len)
 {
 	snprintf(buf, len, "zone_%s_managed_pages",

@@ -30,6 +30,10 @@ void cp_zone_managed_counter_name(unsigned zone, char *buf, size_t len);
 void cp_pageblocks_counter_name(const char *when, unsigned zone, unsigned type, char *buf,
 				size_t len);
 
+/* The pages on the zone's per-CPU lists (/proc/zoneinfo pagesets'
+ * "count:"), `when` "start" or "measured": "start_pcp_normal_pages". */
+void cp_pcp_counter_name(const char *when, unsigned zone, char *buf, size_t len);
+
 /* The free pages of (zone, type) when the measured phase starts, real
  * (/proc/pagetypeinfo) and model alike: "measured_free_dma32_movable_pages". */
 void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size_t len);

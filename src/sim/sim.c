@@ -39,6 +39,7 @@
 #include "workloads/creator.h"
 #include "workloads/reader.h"
 #include "workloads/walker.h"
+#include "workloads/writer.h"
 
 static const char *const confine_names[] = { "global", "memcg" };
 
@@ -218,8 +219,10 @@ struct run {
 	 * counter as its delta over the measured phase, and so does the
 	 * model (the files' writing is not in them) */
 	struct cp_vmstat vs_start;
+	bool have_setup; /* vs_start taken: the set-up's counters are it */
 	/* pageblocks by zone and migratetype then (measured_pageblocks_*) */
 	uint64_t measured_pageblocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
+	uint64_t measured_pcp[CP_NR_ZONE_TYPES]; /* pages on per-CPU lists then */
 	bool have_measured_free[CP_NR_ZONE_TYPES];
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
@@ -231,7 +234,18 @@ struct run {
 	size_t nr_walkers;
 	struct cp_run_result *out;
 	uint64_t next_progress_ns;
+	/* the set-up's writers of the cached data files */
+	struct cp_writer *writers;
+	size_t nr_writers, nr_writing;
+	uint64_t refetched_bytes;       /* read back after them */
+	uint64_t device_read0, device_write0; /* device bytes then */
+	unsigned *measured_ids;         /* actors started when they are done */
+	size_t nr_measured;
+	int setup_rc;                   /* the measured phase could not start */
 };
+
+static int sample(struct cp_engine *e, void *priv, uint64_t t_ns);
+static void writer_done(void *priv, uint64_t now_ns);
 
 static int setup_memory(struct run *r, struct cp_diag *diag)
 {
@@ -296,7 +310,8 @@ static void wake_kcompactd(void *priv, unsigned order)
 static bool direct_compact(void *priv, struct cp_alloc_ctx *ctx, unsigned order)
 {
 	uint64_t migrated;
-	enum cp_compact_result rc = cp_try_to_compact_pages(priv, order, ctx->cpu, &migrated);
+	enum cp_compact_result rc = cp_try_to_compact_pages(priv, order, ctx->gfp, ctx->cpu,
+							   &migrated);
 
 	if (ctx->work)
 		ctx->work->nr_migrated_pages += migrated;
@@ -373,43 +388,21 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	return 0;
 }
 
-/* One page of dd's buffered write: the page, and (4.11 XFS, ext4) the
- * buffer head __block_write_begin attaches to it. The kernel allocates
- * the head after the page, with the page locked so that reclaim cannot
- * take it; the model allocates it first, which needs no lock. */
-static int dd_write_page(struct cp_world *w, uint32_t id, uint32_t index,
-			 struct cp_alloc_ctx *ctx)
-{
-	struct cp_slab_obj bh;
-	int rc;
-
-	if (!w->use_bh)
-		return cp_add_to_page_cache_lru(&w->pc, id, index, ctx);
-	rc = cp_create_empty_buffers(&w->bh, ctx, &bh);
-	if (rc)
-		return rc;
-	rc = cp_add_to_page_cache_lru(&w->pc, id, index, ctx);
-	if (rc) {
-		cp_try_to_free_buffers(&w->bh, bh);
-		return rc;
-	}
-	cp_page_attach_private(&w->pc, cp_mapping_slot(&w->pc, id, index), bh.slab);
-	return 0;
-}
-
-/* dd of every cached file, in parallel: 1 MiB chunks in turn. */
+/* The files: each opened (created) by a set-up task, and a writer for
+ * each cached one (the harness's dd children, one per file and CPU in
+ * turn). */
 static int setup_files(struct run *r, struct cp_diag *diag)
 {
 	struct cp_world *w = &r->w;
 	const struct cp_scenario *sc = r->sc;
 	struct cp_task dd;
-	uint64_t chunk, max_pages = 0;
 	size_t i;
 	int rc;
 
 	task_init(&dd, w, "dd", pagecache_gfp(w), 0);
 	r->files = cp_calloc(sc->nr_files ? sc->nr_files : 1, sizeof(*r->files));
-	if (!r->files)
+	r->writers = cp_calloc(sc->nr_files ? sc->nr_files : 1, sizeof(*r->writers));
+	if (!r->files || !r->writers)
 		return -CP_ENOMEM;
 	for (i = 0; i < sc->nr_files; i++) {
 		uint64_t pages = (sc->files[i].size_bytes + CP_PAGE_SIZE - 1) / CP_PAGE_SIZE;
@@ -424,39 +417,93 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		if (rc)
 			return cp_diag_set(diag, rc, "%s: [file %s]: %s", sc->source,
 					   sc->files[i].name, cp_strerror(rc));
-		if (sc->files[i].cached && pages > max_pages)
-			max_pages = pages;
 	}
 	if (w->ra_large_folios)
 		for (i = 0; i < sc->nr_files; i++)
 			cp_mapping_set_large_folios(&w->pc, cp_file_mapping(r->files[i]));
-	for (chunk = 0; chunk < max_pages; chunk += 256) {
-		for (i = 0; i < sc->nr_files; i++) {
-			uint32_t id = cp_file_mapping(r->files[i]);
-			uint32_t nr = w->pc.mappings[id].nr_index, p;
+	for (i = 0; i < sc->nr_files; i++) {
+		struct cp_writer *wr = &r->writers[r->nr_writers];
 
-			if (!sc->files[i].cached || chunk >= nr)
-				continue;
-			if (w->write_large_folios) {
-				/* one write() of 1 MiB */
-				uint32_t n = nr - (uint32_t)chunk < 256 ? nr - (uint32_t)chunk : 256;
+		if (!sc->files[i].cached)
+			continue;
+		task_init(&wr->task, w, sc->files[i].name, pagecache_gfp(w),
+			  (int)(r->nr_writers % w->cfg->machine->nr_cpus));
+		wr->mapping = cp_file_mapping(r->files[i]);
+		wr->nr_pages = w->pc.mappings[wr->mapping].nr_index;
+		wr->done = writer_done;
+		wr->done_priv = r;
+		rc = cp_engine_add_actor(w->e, &cp_writer_ops, wr, 0, &wr->task.id);
+		if (rc)
+			return cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc));
+		r->nr_writers++;
+	}
+	r->nr_writing = r->nr_writers;
+	return 0;
+}
 
-				rc = cp_filemap_write_folios(&w->pc, id, (uint32_t)chunk, n, &dd.ctx);
+/* The harness's cp_refetch_missing() after the writers: each cached
+ * file's pages that reclaim took while it was written are read back, in
+ * runs of at most 1 MiB, up to three rounds. SIMPLIFIED: at once, no
+ * device time. The bytes in *bytes. */
+static int refetch_missing(struct run *r, uint64_t *bytes)
+{
+	struct cp_world *w = &r->w;
+	size_t i;
+	int round, rc;
+
+	*bytes = 0;
+	for (i = 0; i < r->nr_writers; i++) {
+		struct cp_writer *wr = &r->writers[i];
+
+		for (round = 0; round < 3; round++) {
+			uint32_t p = 0, j;
+			uint64_t got = 0;
+
+			while (p < wr->nr_pages) {
+				struct cp_read_result res;
+
+				if (w->pc.pages[cp_mapping_slot(&w->pc, wr->mapping, p)].flags &
+				    CP_PG_RESIDENT) {
+					p++;
+					continue;
+				}
+				for (j = p; j < wr->nr_pages && j - p < 256 &&
+					    !(w->pc.pages[cp_mapping_slot(&w->pc, wr->mapping, j)].flags &
+					      CP_PG_RESIDENT);
+				     j++)
+					;
+				rc = cp_filemap_read(&w->pc, wr->mapping, p, j - p, w->ra_pages, false,
+						     NULL, &wr->task.ctx, &res);
 				if (rc)
-					return cp_diag_set(diag, rc,
-							   "%s: [file %s]: the cached files do not fit in memory",
-							   sc->source, sc->files[i].name);
-				continue;
+					return rc;
+				got += (uint64_t)(j - p) * CP_PAGE_SIZE;
+				p = j;
 			}
-			for (p = (uint32_t)chunk; p < nr && p < chunk + 256; p++) {
-				rc = dd_write_page(w, id, p, &dd.ctx);
-				if (rc)
-					return cp_diag_set(diag, rc,
-							   "%s: [file %s]: the cached files do not fit in memory",
-							   sc->source, sc->files[i].name);
-			}
+			*bytes += got;
+			if (!got)
+				break;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The measured phase starts (the real harness's readers and fs_mark
+ * start, and its sampler reads /proc/vmstat and /proc/pagetypeinfo): the
+ * data files written and read back where reclaim took pages. Snapshots
+ * the free lists and counters the harness records then; with writers,
+ * starts the measured actors, the sampler and the time limit at now.
+ */
+static int measured_phase_begins(struct run *r, uint64_t now_ns)
+{
+	struct cp_world *w = &r->w;
+	size_t i;
+	int rc;
+
+	cp_lru_add_drain_all(&w->pc);
+	rc = refetch_missing(r, &r->refetched_bytes);
+	if (rc)
+		return rc;
 	cp_lru_add_drain_all(&w->pc);
 	for (i = 0; i < w->mem.nr_zones; i++) {
 		const struct cp_mem_zone *z = &w->mem.zones[i];
@@ -469,6 +516,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 		}
 		for (uint32_t pb = 0; pb < z->buddy.nr_pageblocks; pb++)
 			r->measured_pageblocks[z->type][z->buddy.pageblock_mt[pb]]++;
+		r->measured_pcp[z->type] = z->pcp.nr_held_pages;
 		r->have_measured_free[z->type] = true;
 	}
 	if (w->mem.nr_zones > 1) {
@@ -481,19 +529,53 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 			cp_lru_size(&w->pc, CP_LRU_INACTIVE_FILE) - below;
 	}
 	r->vs_start = w->vs;
-	return 0;
+	r->have_setup = true;
+	r->device_read0 = w->nr_device_read_bytes;
+	r->device_write0 = w->nr_device_write_bytes;
+	w->t0_ns = now_ns;
+	if (!r->nr_writers)
+		return 0;
+	for (i = 0; i < r->nr_measured; i++)
+		cp_engine_wake(w->e, r->measured_ids[i]);
+	if (r->sc->time_limit_ns)
+		cp_engine_set_time_limit(w->e, now_ns + r->sc->time_limit_ns);
+	return cp_engine_set_sampler(w->e, CP_SAMPLE_INTERVAL_NS, sample, r);
+}
+
+/* A writer has stopped: after the last, the measured phase. */
+static void writer_done(void *priv, uint64_t now_ns)
+{
+	struct run *r = priv;
+	int rc;
+
+	if (--r->nr_writing || r->w.failed)
+		return;
+	rc = measured_phase_begins(r, now_ns);
+	if (rc) {
+		r->setup_rc = rc;
+		cp_engine_stop(r->w.e);
+	}
 }
 
 static int add_actor(struct run *r, const struct cp_actor_ops *ops, struct cp_task *t,
 		     const struct cp_sc_actor *a)
 {
 	int rc;
-	unsigned flags = a->start_after ? CP_ACTOR_START_BLOCKED : 0;
+	unsigned flags = a->start_after || r->nr_writers ? CP_ACTOR_START_BLOCKED : 0;
 
 	rc = cp_engine_add_actor(r->w.e, ops, t, flags, &t->id);
 	if (rc)
 		return rc;
 	t->start_delay_ns = a->start_ns;
+	if (r->nr_writers && !a->start_after) {
+		/* woken when the data files are written */
+		unsigned *ids = cp_realloc(r->measured_ids, (r->nr_measured + 1) * sizeof(*ids));
+
+		if (!ids)
+			return -CP_ENOMEM;
+		r->measured_ids = ids;
+		ids[r->nr_measured++] = t->id;
+	}
 	return 0;
 }
 
@@ -776,6 +858,7 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	int memcg_id = w->use_memcg ? w->memcg.id : 0;
 
 	(void)e;
+	t_ns -= w->t0_ns;
 	row[0] = (int64_t)t_ns;
 	row[1] = (int64_t)w->mem.free_pages;
 	row[2] = (int64_t)cp_lru_size(&w->pc, CP_LRU_ACTIVE_FILE);
@@ -843,8 +926,10 @@ static int fill_counters(struct run *r)
 		const char *name;
 		uint64_t value;
 	} extra[] = {
-		{ "cp_device_read_bytes", w->nr_device_read_bytes },
-		{ "cp_device_write_bytes", w->nr_device_write_bytes },
+		/* the device's bytes from the measured phase on */
+		{ "cp_device_read_bytes", w->nr_device_read_bytes - r->device_read0 },
+		{ "cp_device_write_bytes", w->nr_device_write_bytes - r->device_write0 },
+		{ "cp_setup_refetched_bytes", r->refetched_bytes },
 		{ "cp_pages_accessed", w->nr_pages_accessed },
 		{ "cp_sb_nr_deferred",
 		  w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg && w->use_memcg
@@ -873,8 +958,17 @@ static int fill_counters(struct run *r)
 	int rc;
 
 	for (i = 0; i < CP_NR_VMSTAT; i++) {
+		char name[64];
+
 		rc = cp_run_result_set_counter(out, cp_vmstat_name((enum cp_vmstat_item)i),
 					       (int64_t)(w->vs.v[i] - r->vs_start.v[i]));
+		if (rc)
+			return rc;
+		if (!r->have_setup)
+			continue;
+		/* the set-up's (writing the files), as the harness's setup_* */
+		snprintf(name, sizeof(name), "setup_%s", cp_vmstat_name((enum cp_vmstat_item)i));
+		rc = cp_run_result_set_counter(out, name, (int64_t)r->vs_start.v[i]);
 		if (rc)
 			return rc;
 	}
@@ -910,6 +1004,10 @@ static int fill_counters(struct run *r)
 			if (rc)
 				return rc;
 		}
+		cp_pcp_counter_name("measured", (unsigned)i, name, sizeof(name));
+		rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_pcp[i]);
+		if (rc)
+			return rc;
 		if (r->w.mem.nr_zones < 2)
 			continue;
 		cp_measured_file_counter_name((unsigned)i, name, sizeof(name));
@@ -960,6 +1058,8 @@ static void run_release(struct run *r)
 		cp_free(r->groups[i].main_task.waiters);
 		cp_free(r->groups[i].workers);
 	}
+	cp_free(r->writers);
+	cp_free(r->measured_ids);
 	cp_free(r->readers);
 	cp_free(r->groups);
 	cp_free(r->walkers);
@@ -1011,12 +1111,18 @@ int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struc
 		rc = setup_timing(r, diag);
 	if (!rc)
 		rc = cp_daemons_start(&r->w);
-	if (!rc && r->sc->time_limit_ns)
+	/* no data file to write: the measured phase starts at once */
+	if (!rc && !r->nr_writers)
+		rc = measured_phase_begins(r, 0);
+	if (!rc && !r->nr_writers && r->sc->time_limit_ns)
 		cp_engine_set_time_limit(r->w.e, r->sc->time_limit_ns);
-	if (!rc)
+	if (!rc && !r->nr_writers)
 		rc = cp_engine_set_sampler(r->w.e, CP_SAMPLE_INTERVAL_NS, sample, r);
 	if (!rc)
 		rc = cp_engine_run(r->w.e, diag);
+	if (!rc && r->setup_rc)
+		rc = cp_diag_set(diag, r->setup_rc, "%s: reading back the data files: %s",
+				 r->sc->source, cp_strerror(r->setup_rc));
 	if (!rc) {
 		out->duration_ns = 0;
 		if (out->series.nr_rows)

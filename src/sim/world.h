@@ -82,6 +82,10 @@ struct cp_world {
 	uint64_t nr_pages_accessed;
 	uint64_t nr_device_read_bytes;
 	uint64_t nr_device_write_bytes;
+	/* when the measured phase started: the data files written (the
+	 * real harness's readers and fs_mark start then); results' times
+	 * count from it */
+	uint64_t t0_ns;
 };
 
 /* Start of a step: remember counters whose deltas the step is charged. */

@@ -23,8 +23,8 @@
 static void finish_pass(struct cp_reader *r, uint64_t now_ns)
 {
 	r->nr_passes++;
-	if (r->result)
-		cp_reader_add_pass(r->result, r->pass_read_bytes, now_ns);
+	if (r->result) /* times count from the measured phase's start */
+		cp_reader_add_pass(r->result, r->pass_read_bytes, now_ns - r->task.w->t0_ns);
 	r->pos = 0;
 	r->pass_read_bytes = 0;
 }

@@ -436,11 +436,30 @@ static void try_to_compact_pages_async_frees_a_block_and_resets_deferral(void **
 
 	(void)state;
 	fill_interleaved(f);
-	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, 0, &migrated), CP_COMPACT_SUCCESS);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_KERNEL, 0, &migrated), CP_COMPACT_SUCCESS);
 	assert_int_equal(migrated, 256);
 	assert_int_equal(f->c.zone[0].compact_order_failed, 5);
 	assert_true(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 4));
 	assert_true(cp_compaction_check(&f->c));
+	fixture_free(f);
+}
+
+/* GFP_NOFS (an XFS mapping's folio, 6.x readahead): "Only allow to
+ * migrate anonymous pages in GFP_NOFS context because those do not
+ * depend on fs locks" (isolate_migratepages_block) - the interleaved
+ * zone's page cache stays where it is: nothing moves, no order-4 block,
+ * the scanners meet (COMPLETE). */
+static void try_to_compact_pages_nofs_moves_no_page_cache(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated = 1;
+
+	(void)state;
+	fill_interleaved(f);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_NOFS, 0, &migrated),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(migrated, 0);
+	assert_false(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 4));
 	fixture_free(f);
 }
 
@@ -455,7 +474,7 @@ static void try_to_compact_pages_skips_a_deferred_zone(void **state)
 	(void)state;
 	fill_interleaved(f);
 	cp_defer_compaction(&f->c, 0, 4);
-	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, 0, &migrated), CP_COMPACT_DEFERRED);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_KERNEL, 0, &migrated), CP_COMPACT_DEFERRED);
 	assert_int_equal(migrated, 0);
 	assert_int_equal(f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED], 0);
 	fixture_free(f);
@@ -468,13 +487,12 @@ static void try_to_compact_pages_skips_a_deferred_zone(void **state)
  * held even pfns fillers instead of page cache, gives the same 256 moves
  * and the free order-9 block at pfn 0; the moved fillers are at pfns
  * 1536 and up and are still fillers, their old pfns are free. */
-static void compact_zone_moves_movable_fillers_like_page_cache(void **state)
+/* The interleaved zone with fillers: process pages at pfns 0 .. 2039,
+ * the odd ones freed, the even ones fillers (anonymous pages). */
+static void fill_interleaved_fillers(struct fixture *f)
 {
-	struct fixture *f = fixture_new();
-	struct cp_compact_stats st;
-	uint32_t *pfns = calloc(CACHED_PAGES, sizeof(*pfns)), i, fillers = 0;
+	uint32_t *pfns = calloc(CACHED_PAGES, sizeof(*pfns)), i;
 
-	(void)state;
 	assert_non_null(pfns);
 	assert_int_equal(cp_mem_alloc_pages(&f->mem, CP_OWNER_PROCESS, CACHED_PAGES,
 					    CP_MIGRATE_MOVABLE, &f->ctx, pfns), 0);
@@ -485,8 +503,35 @@ static void compact_zone_moves_movable_fillers_like_page_cache(void **state)
 		else
 			assert_int_equal(cp_mem_mark_movable_filler(&f->mem, i), 0);
 	}
+	free(pfns);
 	assert_int_equal(cp_mem_mark_movable_filler(&f->mem, 1), -CP_EINVAL); /* free */
 	assert_int_equal(f->mem.zones[0].buddy.nr_free[0], 1020);
+}
+
+/* GFP_NOFS direct compaction still moves anonymous pages: the fillers'
+ * zone compacts to an order-4 block as kcompactd's does (256 moves). */
+static void try_to_compact_pages_nofs_moves_fillers(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated;
+
+	(void)state;
+	fill_interleaved_fillers(f);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_NOFS, 0, &migrated),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(migrated, 256);
+	assert_true(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 4));
+	fixture_free(f);
+}
+
+static void compact_zone_moves_movable_fillers_like_page_cache(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i, fillers = 0;
+
+	(void)state;
+	fill_interleaved_fillers(f);
 	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
 			 CP_COMPACT_SUCCESS);
 	assert_int_equal(st.migrated, 256);
@@ -504,7 +549,6 @@ static void compact_zone_moves_movable_fillers_like_page_cache(void **state)
 	assert_int_equal(f->mem.free_pages, 1028);
 	assert_true(cp_mem_check(&f->mem));
 	assert_true(cp_compaction_check(&f->c));
-	free(pfns);
 	fixture_free(f);
 }
 
@@ -524,6 +568,8 @@ int main(void)
 		cmocka_unit_test(kcompactd_do_work_resets_deferral_on_success),
 		cmocka_unit_test(kcompactd_do_work_defers_on_complete),
 		cmocka_unit_test(try_to_compact_pages_async_frees_a_block_and_resets_deferral),
+		cmocka_unit_test(try_to_compact_pages_nofs_moves_no_page_cache),
+		cmocka_unit_test(try_to_compact_pages_nofs_moves_fillers),
 		cmocka_unit_test(try_to_compact_pages_skips_a_deferred_zone),
 	};
 

@@ -921,6 +921,55 @@ static void sampler_runs_through_idle_time_and_can_stop_the_run(void **state)
 	cp_free(c.series.values);
 }
 
+/* An actor installs the sampler from its second step (as the model does
+ * when the data files are written): steps of 30 ms at 0, 30, 60, 90 ms,
+ * the run ends at 120 ms. Rows from 30 ms on, every 100 ms, and at the
+ * end: 30 ms and 120 ms (130 ms is past the end); the last sees all 4
+ * steps. */
+struct late_sampler {
+	struct sample_ctx *c;
+	unsigned nr_steps;
+};
+
+static int late_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct late_sampler *l = priv;
+
+	(void)now_ns;
+	if (l->nr_steps++ == 1)
+		assert_int_equal(cp_engine_set_sampler(e, CP_SAMPLE_INTERVAL_NS, sample_steps, l->c),
+				 0);
+	out->cpu_ns = 30 * MS;
+	out->next = l->nr_steps == 4 ? CP_STEP_STOP : CP_STEP_CONTINUE;
+	return 0;
+}
+
+static void sampler_installed_during_the_run_starts_then(void **state)
+{
+	static const struct cp_actor_ops ops = { .name = "writer", .step = late_step };
+	static const char *const cols[] = { "t_ns", "nr_steps" };
+	struct sample_ctx c;
+	struct late_sampler l = { &c, 0 };
+	struct cp_engine *e;
+	unsigned id, i;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(cp_series_set_columns(&c.series, cols, 2), 0);
+	assert_int_equal(cp_engine_create(&e, 1), 0);
+	assert_int_equal(cp_engine_add_actor(e, &ops, &l, 0, &id), 0);
+	assert_int_equal(run(e), 0);
+	assert_int_equal(c.series.nr_rows, 2);
+	assert_int_equal(c.series.values[0], 30 * MS);
+	assert_int_equal(c.series.values[2], 120 * MS);
+	assert_int_equal(c.series.values[3], 4);
+	cp_engine_destroy(e);
+	for (i = 0; i < c.series.nr_columns; i++)
+		cp_free(c.series.columns[i]);
+	cp_free(c.series.columns);
+	cp_free(c.series.values);
+}
+
 /* ---- allocation failures ---------------------------------------------------- */
 
 /* Fail each allocation of setup + run in turn: every failure is
@@ -986,6 +1035,7 @@ int main(void)
 		cmocka_unit_test(periodic_timer_requeues_after_its_work),
 		cmocka_unit_test(sampler_rows_every_interval_and_at_the_end),
 		cmocka_unit_test(sampler_runs_through_idle_time_and_can_stop_the_run),
+		cmocka_unit_test(sampler_installed_during_the_run_starts_then),
 		cmocka_unit_test(allocation_failures_are_reported),
 	};
 

@@ -262,6 +262,40 @@ static void zoneinfo_field_of_the_named_zone(void **state)
 	assert_int_equal(cp_zoneinfo_field(zi, "Movable", "nr_zone_active_file", &v), -CP_ENOENT);
 }
 
+/* zoneinfo_show_print(): each zone's "pagesets" list one block per CPU
+ * with its "count:" (pages on that CPU's lists); the zone's pcp pages
+ * are their sum, 8042 + 6835 in Normal here; DMA32's one CPU 43; a zone
+ * without pagesets has none. */
+static void zoneinfo_pcp_pages_sum_the_cpus(void **state)
+{
+	static const char zi[] = "Node 0, zone    DMA32\n"
+				 "        managed  772915\n"
+				 "  pagesets\n"
+				 "    cpu: 0\n"
+				 "              count:    43\n"
+				 "              high:     1200\n"
+				 "Node 0, zone   Normal\n"
+				 "        managed  5394266\n"
+				 "  pagesets\n"
+				 "    cpu: 0\n"
+				 "              count:    8042\n"
+				 "              high:     10081\n"
+				 "    cpu: 1\n"
+				 "              count:    6835\n"
+				 "              high:     11309\n"
+				 "Node 0, zone  Movable\n"
+				 "  pages free     0\n";
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(cp_zoneinfo_pcp_pages(zi, "Normal", &v), 0);
+	assert_int_equal(v, 8042 + 6835);
+	assert_int_equal(cp_zoneinfo_pcp_pages(zi, "DMA32", &v), 0);
+	assert_int_equal(v, 43);
+	assert_int_equal(cp_zoneinfo_pcp_pages(zi, "Movable", &v), -CP_ENOENT);
+	assert_int_equal(cp_zoneinfo_pcp_pages(zi, "DMA", &v), -CP_ENOENT);
+}
+
 /* mm/slab_common.c cache_show(): "<name> <active_objs> <num_objs>
  * <objsize> <objperslab> <pagesperslab> : tunables ..."; the name must
  * match whole (xfs_inode is not xfs_inode_log), the header is skipped. */
@@ -432,6 +466,7 @@ int main(void)
 		cmocka_unit_test(pagetypeinfo_pageblocks_of_the_named_zone),
 		cmocka_unit_test(zoneinfo_managed_of_the_named_zone),
 		cmocka_unit_test(zoneinfo_field_of_the_named_zone),
+		cmocka_unit_test(zoneinfo_pcp_pages_sum_the_cpus),
 		cmocka_unit_test(slabinfo_gives_a_caches_geometry),
 		cmocka_unit_test(proc_stat_cpu_ticks_are_utime_plus_stime),
 		cmocka_unit_test(meminfo_available_from_a_file),

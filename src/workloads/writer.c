@@ -1,0 +1,117 @@
+/*
+ * writer.c - the real harness's writer of a cached data file: one child
+ * per file, write()s of 1 MiB of zeros from the start to the end, as
+ * `dd if=/dev/zero bs=1M` does; the harness then waits for both and
+ * syncs the filesystem before the measured phase starts.
+ *
+ * A step is one write() (generic_perform_write / iomap_write_iter): the
+ * file's next 1 MiB enters the page cache, in large folios where the
+ * kernel and filesystem make them (6.6+ XFS: cp_filemap_write_folios,
+ * each __filemap_get_folio trying the write's order first with
+ * __GFP_NORETRY, then smaller), else page by page with their buffer
+ * heads. It costs the copy from user space and the page insertions, and
+ * submits the 1 MiB to the device, not waited for (writeback). The last
+ * step waits for the writer's device writes (syncfs). Running on the
+ * engine's clock, the writer's allocations meet kswapd and kcompactd as
+ * the kernel's do: a write that finds no free block of its order wakes
+ * them, and what they reclaim and compact is there for the next write.
+ *
+ * SIMPLIFIED: pages are clean once written (no dirty or writeback state,
+ * no balance_dirty_pages throttling); reclaim may take them at once,
+ * where the kernel waits for their writeback.
+ */
+#include "workloads/writer.h"
+
+#include <cachepressure/error.h>
+
+#include "model/buffer_head.h"
+#include "model/filemap.h"
+#include "model/pagecache.h"
+
+#define WRITE_PAGES 256u /* 1 MiB per write() */
+
+int cp_write_one_page(struct cp_world *w, uint32_t mapping, uint32_t index,
+		      struct cp_alloc_ctx *ctx)
+{
+	struct cp_slab_obj bh;
+	int rc;
+
+	if (!w->use_bh)
+		return cp_add_to_page_cache_lru(&w->pc, mapping, index, ctx);
+	rc = cp_create_empty_buffers(&w->bh, ctx, &bh);
+	if (rc)
+		return rc;
+	rc = cp_add_to_page_cache_lru(&w->pc, mapping, index, ctx);
+	if (rc) {
+		cp_try_to_free_buffers(&w->bh, bh);
+		return rc;
+	}
+	cp_page_attach_private(&w->pc, cp_mapping_slot(&w->pc, mapping, index), bh.slab);
+	return 0;
+}
+
+/* One write() of n pages at the writer's position. */
+static int write_chunk(struct cp_writer *wr, uint32_t n)
+{
+	struct cp_world *w = wr->task.w;
+	uint32_t p;
+	int rc;
+
+	if (w->write_large_folios)
+		return cp_filemap_write_folios(&w->pc, wr->mapping, wr->pos, n, &wr->task.ctx);
+	for (p = wr->pos; p < wr->pos + n; p++) {
+		rc = cp_write_one_page(w, wr->mapping, p, &wr->task.ctx);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int writer_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct cp_writer *wr = priv;
+	struct cp_world *w = wr->task.w;
+	struct cp_work work = { 0 };
+	uint32_t n;
+	int rc;
+
+	(void)e;
+	if (wr->pos >= wr->nr_pages) {
+		/* syncfs(): every write on the device */
+		out->io_until_ns = wr->io_done_ns;
+		out->next = CP_STEP_STOP;
+		return 0;
+	}
+	cp_task_begin(&wr->task);
+	n = wr->nr_pages - wr->pos < WRITE_PAGES ? wr->nr_pages - wr->pos : WRITE_PAGES;
+	rc = write_chunk(wr, n);
+	if (rc) {
+		cp_world_fail(w, wr->task.name, rc);
+		out->next = CP_STEP_STOP;
+		return 0;
+	}
+	wr->pos += n;
+	/* a write() costs what a read() of the same pages does: the system
+	 * call, the copy (here from user space) and the page insertions */
+	work.nr_read_calls = 1;
+	work.nr_copied_bytes = (uint64_t)n * CP_PAGE_SIZE;
+	work.nr_inserted_pages = n;
+	cp_task_end(&wr->task, &work, now_ns, out);
+	wr->io_done_ns = cp_world_write(w, now_ns, (uint64_t)n * CP_PAGE_SIZE);
+	return 0;
+}
+
+static void writer_stopped(struct cp_engine *e, void *priv, uint64_t now_ns)
+{
+	struct cp_writer *wr = priv;
+
+	cp_task_stopped(e, &wr->task);
+	if (wr->done)
+		wr->done(wr->done_priv, now_ns);
+}
+
+const struct cp_actor_ops cp_writer_ops = {
+	.name = "writer",
+	.step = writer_step,
+	.stopped = writer_stopped,
+};
