@@ -831,7 +831,7 @@ static const char *const series_columns[] = {
 	"slab_dentry_pages", "slab_name_pages", "slab_inode_pages", "slab_ili_pages",
 	"dentry_lru", "inode_lru", "fs_reclaimable", "sb_deferred", "memcg_usage_pages",
 	"xfs_buf_pages", "xfs_buf_lru", "free_dma32", "free_normal", "boost_dma32",
-	"boost_normal", "file_dma32",
+	"boost_normal", "file_dma32", "pcp_pages",
 };
 #define NR_COLUMNS (sizeof(series_columns) / sizeof(series_columns[0]))
 
@@ -882,6 +882,9 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 			  ? (int64_t)(cp_lru_size_below_top_zone(&w->pc, CP_LRU_ACTIVE_FILE) +
 				      cp_lru_size_below_top_zone(&w->pc, CP_LRU_INACTIVE_FILE))
 			  : 0;
+	row[21] = 0; /* pages on the per-CPU lists of every zone */
+	for (unsigned z = 0; z < w->mem.nr_zones; z++)
+		row[21] += (int64_t)w->mem.zones[z].pcp.nr_held_pages;
 	if (w->cfg->progress && t_ns >= r->next_progress_ns) {
 		char what[96];
 
