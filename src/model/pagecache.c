@@ -416,9 +416,11 @@ void cp_page_attach_private(struct cp_pagecache *pc, uint32_t slot, uint32_t pri
 	p->pflags |= CP_PG_PRIVATE;
 }
 
-/* try_to_release_page(): free the page's buffers before it goes. */
+/* try_to_release_page(): free the page's buffers before it goes (and
+ * forget its writeback: the model lets reclaim take such a page). */
 static void release_private(struct cp_pagecache *pc, struct cp_page *p)
 {
+	p->pflags &= (uint8_t)~CP_PG_WRITEBACK;
 	if (!(p->pflags & CP_PG_PRIVATE))
 		return;
 	p->pflags &= (uint8_t)~CP_PG_PRIVATE;
@@ -555,7 +557,25 @@ bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn)
 	if (slot == CP_NIL)
 		return false;
 	f = pc->pages[slot].flags;
-	return (f & CP_PG_LRU) && !(f & CP_PG_ISOLATED) && pc->pages[slot].order == 0;
+	return (f & CP_PG_LRU) && !(f & CP_PG_ISOLATED) && pc->pages[slot].order == 0 &&
+	       !(pc->pages[slot].pflags & CP_PG_WRITEBACK);
+}
+
+void cp_pagecache_set_writeback(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+				uint32_t nr, bool on)
+{
+	const struct cp_mapping *m = &pc->mappings[id];
+	uint32_t i;
+
+	CP_BUG_ON(index + nr > m->nr_index);
+	for (i = index; i < index + nr; i++) {
+		struct cp_page *p = &pc->pages[m->base + i];
+
+		if (!on)
+			p->pflags &= (uint8_t)~CP_PG_WRITEBACK;
+		else if (p->flags & CP_PG_RESIDENT)
+			p->pflags |= CP_PG_WRITEBACK;
+	}
 }
 
 int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
@@ -653,7 +673,8 @@ static bool pagecache_check(const struct cp_pagecache *pc, bool walk_pfns)
 				return false;
 			if ((f & CP_PG_LRU) && !(f & CP_PG_RESIDENT))
 				return false;
-			if ((pc->pages[s].pflags & CP_PG_PRIVATE) && !(f & CP_PG_RESIDENT))
+			if ((pc->pages[s].pflags & (CP_PG_PRIVATE | CP_PG_WRITEBACK)) &&
+			    !(f & CP_PG_RESIDENT))
 				return false;
 			/* a resident page is an allocated page of the zone */
 			if (((f & CP_PG_RESIDENT) != 0) != (pc->pages[s].pfn != CP_NIL) ||

@@ -37,6 +37,8 @@ enum cp_page_flags {
 
 /* pflags: page_has_private() - buffer heads attached (buffer_head.c) */
 #define CP_PG_PRIVATE (1u << 0)
+/* pflags: PG_writeback - written, its data on its way to the device */
+#define CP_PG_WRITEBACK (1u << 1)
 
 /* 20 bytes (16 before pages were placed: the pfn adds 4, 16 MiB per 4M
  * slots). Invariants: RESIDENT and SHADOW exclusive; LRU implies
@@ -249,6 +251,17 @@ uint32_t cp_pagecache_pfn_slot(const struct cp_pagecache *pc, uint32_t pfn);
  * and other __PageMovable pages; the model moves only page cache.
  */
 bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn);
+
+/*
+ * PG_writeback on the resident pages of mapping id, indexes index ..
+ * index + nr - 1 (set_page_writeback when a write is submitted,
+ * folio_end_writeback when it completes). Compaction does not move a
+ * page under writeback (migrate_folio_unmap: -EBUSY unless
+ * MIGRATE_SYNC, which the model never uses). SIMPLIFIED: reclaim takes
+ * it as a clean page. Eviction clears it.
+ */
+void cp_pagecache_set_writeback(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+				uint32_t nr, bool on);
 
 /*
  * migrate_pages() -> move_to_new_folio() for one clean page-cache page:

@@ -428,14 +428,16 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 			continue;
 		task_init(&wr->task, w, sc->files[i].name, pagecache_gfp(w),
 			  (int)(r->nr_writers % w->cfg->machine->nr_cpus));
-		wr->mapping = cp_file_mapping(r->files[i]);
-		wr->nr_pages = w->pc.mappings[wr->mapping].nr_index;
+		rc = cp_writer_setup(wr, cp_file_mapping(r->files[i]),
+				     w->pc.mappings[cp_file_mapping(r->files[i])].nr_index);
+		if (rc)
+			return rc;
 		wr->done = writer_done;
 		wr->done_priv = r;
+		r->nr_writers++; /* released with the run from here on */
 		rc = cp_engine_add_actor(w->e, &cp_writer_ops, wr, 0, &wr->task.id);
 		if (rc)
 			return cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc));
-		r->nr_writers++;
 	}
 	r->nr_writing = r->nr_writers;
 	return 0;
@@ -1061,6 +1063,8 @@ static void run_release(struct run *r)
 		cp_free(r->groups[i].main_task.waiters);
 		cp_free(r->groups[i].workers);
 	}
+	for (i = 0; i < r->nr_writers; i++)
+		cp_writer_release(&r->writers[i]);
 	cp_free(r->writers);
 	cp_free(r->measured_ids);
 	cp_free(r->readers);

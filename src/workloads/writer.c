@@ -10,19 +10,25 @@
  * each __filemap_get_folio trying the write's order first with
  * __GFP_NORETRY, then smaller), else page by page with their buffer
  * heads. It costs the copy from user space and the page insertions, and
- * submits the 1 MiB to the device, not waited for (writeback). The last
- * step waits for the writer's device writes (syncfs). Running on the
- * engine's clock, the writer's allocations meet kswapd and kcompactd as
- * the kernel's do: a write that finds no free block of its order wakes
- * them, and what they reclaim and compact is there for the next write.
+ * submits the 1 MiB to the device, not waited for: the pages are under
+ * writeback (PG_writeback) until that write completes, and compaction
+ * does not move them meanwhile. The last step waits for the writer's
+ * device writes (syncfs). Running on the engine's clock, the writer's
+ * allocations meet kswapd and kcompactd as the kernel's do: a write that
+ * finds no free block of its order wakes them, and what they reclaim and
+ * compact is there for the next write.
  *
- * SIMPLIFIED: pages are clean once written (no dirty or writeback state,
- * no balance_dirty_pages throttling); reclaim may take them at once,
- * where the kernel waits for their writeback.
+ * SIMPLIFIED: no dirty state before writeback (the kernel's flusher
+ * starts at the dirty background threshold; the model submits at once),
+ * no balance_dirty_pages throttling; reclaim takes a page under
+ * writeback as a clean one, where the kernel activates it (PG_reclaim)
+ * and takes it when the write completes.
  */
 #include "workloads/writer.h"
 
 #include <cachepressure/error.h>
+
+#include "core/alloc.h"
 
 #include "model/buffer_head.h"
 #include "model/filemap.h"
@@ -48,6 +54,36 @@ int cp_write_one_page(struct cp_world *w, uint32_t mapping, uint32_t index,
 	}
 	cp_page_attach_private(&w->pc, cp_mapping_slot(&w->pc, mapping, index), bh.slab);
 	return 0;
+}
+
+int cp_writer_setup(struct cp_writer *wr, uint32_t mapping, uint32_t nr_pages)
+{
+	wr->mapping = mapping;
+	wr->nr_pages = nr_pages;
+	wr->chunk_done_ns = cp_calloc((nr_pages + WRITE_PAGES - 1) / WRITE_PAGES + 1,
+				      sizeof(*wr->chunk_done_ns));
+	return wr->chunk_done_ns ? 0 : -CP_ENOMEM;
+}
+
+void cp_writer_release(struct cp_writer *wr)
+{
+	cp_free(wr->chunk_done_ns);
+	wr->chunk_done_ns = NULL;
+}
+
+/* folio_end_writeback() of the chunks whose device write has completed
+ * by now_ns (all written chunks when now_ns is UINT64_MAX). */
+static void end_writeback(struct cp_writer *wr, uint64_t now_ns)
+{
+	uint32_t written = (wr->pos + WRITE_PAGES - 1) / WRITE_PAGES;
+
+	while (wr->wb_next < written && wr->chunk_done_ns[wr->wb_next] <= now_ns) {
+		uint32_t first = wr->wb_next * WRITE_PAGES;
+		uint32_t n = wr->nr_pages - first < WRITE_PAGES ? wr->nr_pages - first : WRITE_PAGES;
+
+		cp_pagecache_set_writeback(&wr->task.w->pc, wr->mapping, first, n, false);
+		wr->wb_next++;
+	}
 }
 
 /* One write() of n pages at the writer's position. */
@@ -76,6 +112,7 @@ static int writer_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	int rc;
 
 	(void)e;
+	end_writeback(wr, now_ns);
 	if (wr->pos >= wr->nr_pages) {
 		/* syncfs(): every write on the device */
 		out->io_until_ns = wr->io_done_ns;
@@ -90,7 +127,6 @@ static int writer_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 		out->next = CP_STEP_STOP;
 		return 0;
 	}
-	wr->pos += n;
 	/* a write() costs what a read() of the same pages does: the system
 	 * call, the copy (here from user space) and the page insertions */
 	work.nr_read_calls = 1;
@@ -98,6 +134,10 @@ static int writer_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	work.nr_inserted_pages = n;
 	cp_task_end(&wr->task, &work, now_ns, out);
 	wr->io_done_ns = cp_world_write(w, now_ns, (uint64_t)n * CP_PAGE_SIZE);
+	/* set_page_writeback(): until that write completes */
+	cp_pagecache_set_writeback(&w->pc, wr->mapping, wr->pos, n, true);
+	wr->chunk_done_ns[wr->pos / WRITE_PAGES] = wr->io_done_ns;
+	wr->pos += n;
 	return 0;
 }
 
@@ -105,6 +145,7 @@ static void writer_stopped(struct cp_engine *e, void *priv, uint64_t now_ns)
 {
 	struct cp_writer *wr = priv;
 
+	end_writeback(wr, UINT64_MAX); /* syncfs waited for them (or a failed run) */
 	cp_task_stopped(e, &wr->task);
 	if (wr->done)
 		wr->done(wr->done_priv, now_ns);

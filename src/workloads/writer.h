@@ -15,6 +15,10 @@ struct cp_writer {
 	uint32_t nr_pages;       /* file size in pages */
 	uint32_t pos;            /* next page to write */
 	uint64_t io_done_ns;     /* when its last device write completes */
+	/* each 1 MiB chunk's device write completes at chunk_done_ns[k];
+	 * chunks before wb_next have ended their writeback */
+	uint64_t *chunk_done_ns;
+	uint32_t wb_next;
 	/* called once it has stopped (its data on disk, or failed) */
 	void (*done)(void *priv, uint64_t now_ns);
 	void *done_priv;
@@ -22,6 +26,11 @@ struct cp_writer {
 
 /* The engine actor ops of a writer. */
 extern const struct cp_actor_ops cp_writer_ops;
+
+/* A writer of mapping's nr_pages (task and done set by the caller).
+ * Returns 0 or -CP_ENOMEM; cp_writer_release() frees it. */
+int cp_writer_setup(struct cp_writer *wr, uint32_t mapping, uint32_t nr_pages);
+void cp_writer_release(struct cp_writer *wr);
 
 /*
  * One page of a buffered write: the page, and (4.11 XFS, ext4) the

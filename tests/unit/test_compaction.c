@@ -463,6 +463,30 @@ static void try_to_compact_pages_nofs_moves_no_page_cache(void **state)
 	fixture_free(f);
 }
 
+/* A page under writeback does not move (migrate_folio_unmap: -EBUSY
+ * unless MIGRATE_SYNC): the interleaved zone with every cached page
+ * under writeback gives kcompactd (SYNC_LIGHT) nothing to move, the
+ * scanners meet (COMPLETE); once the writes complete, 256 pages move and
+ * the order-4 block appears, as in
+ * compact_zone_moves_pages_and_frees_a_block_of_the_order. */
+static void pages_under_writeback_do_not_move(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+
+	(void)state;
+	fill_interleaved(f);
+	cp_pagecache_set_writeback(&f->pc, f->id, 0, CACHED_PAGES, true);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 0);
+	cp_pagecache_set_writeback(&f->pc, f->id, 0, CACHED_PAGES, false);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(st.migrated, 256);
+	fixture_free(f);
+}
+
 /* A zone deferred at the order (defer_compaction, shift 1: the next
  * attempt is skipped) is not compacted: the result is COMPACT_DEFERRED,
  * nothing moves. */
@@ -570,6 +594,7 @@ int main(void)
 		cmocka_unit_test(try_to_compact_pages_async_frees_a_block_and_resets_deferral),
 		cmocka_unit_test(try_to_compact_pages_nofs_moves_no_page_cache),
 		cmocka_unit_test(try_to_compact_pages_nofs_moves_fillers),
+		cmocka_unit_test(pages_under_writeback_do_not_move),
 		cmocka_unit_test(try_to_compact_pages_skips_a_deferred_zone),
 	};
 
