@@ -482,13 +482,35 @@ static bool real_mean(const struct cp_run_result *runs, size_t nr, const char *n
  * then each zone's file pages (where the files were put). Real: the mean
  * of the runs that recorded the measured_* counters.
  */
+/* One "LABEL real / model" item of a comparison line (the line's head
+ * before the first); false, nothing printed, when a side lacks NAME. */
+static bool print_item(const struct cp_run_result *model, const struct cp_run_result *runs,
+		       size_t nr_real, const char *name, const char *label, const char *head,
+		       bool *any)
+{
+	int64_t m = cp_run_result_counter(model, name, -1), mean;
+
+	if (m < 0 || !real_mean(runs, nr_real, name, &mean))
+		return false;
+	printf("%s %s %" PRId64 " / %" PRId64, *any ? "," : head, label, mean, m);
+	*any = true;
+	return true;
+}
+
+/* The end of a comparison line that printed an item. */
+static void end_line(bool any, const char *tail)
+{
+	if (any)
+		printf(" (%s)\n", tail);
+}
+
 static void print_measured_free(const struct cp_run_result *model,
 				const struct cp_run_result *runs, size_t nr_real)
 {
 	static const unsigned zones[] = { CP_ZONE_DMA32, CP_ZONE_NORMAL };
 	static const char *const zone_label[] = { "dma32", "normal" };
-	char name[64];
-	int64_t m, mean;
+	char name[64], label[64];
+	int64_t start;
 	size_t z;
 	unsigned t;
 	bool any = false;
@@ -496,65 +518,43 @@ static void print_measured_free(const struct cp_run_result *model,
 	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
 		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
 			cp_measured_free_counter_name(zones[z], t, name, sizeof(name));
-			m = cp_run_result_counter(model, name, -1);
-			if (m < 0 || !real_mean(runs, nr_real, name, &mean))
-				continue;
-			/* "measured_free_" ZONE_TYPE "_pages", spaced */
-			printf("%s %.*s %" PRId64 " / %" PRId64,
-			       any ? "," : "# free pages when the measured phase starts, real mean / model:",
-			       (int)(strlen(name) - strlen("measured_free_") - strlen("_pages")),
-			       name + strlen("measured_free_"), mean, m);
-			any = true;
+			/* "measured_free_" ZONE_TYPE "_pages": ZONE_TYPE */
+			snprintf(label, sizeof(label), "%.*s",
+				 (int)(strlen(name) - strlen("measured_free_") - strlen("_pages")),
+				 name + strlen("measured_free_"));
+			print_item(model, runs, nr_real, name, label,
+				   "# free pages when the measured phase starts, real mean / model:",
+				   &any);
 		}
-	if (any)
-		printf(" (/proc/pagetypeinfo after the data files were written)\n");
+	end_line(any, "/proc/pagetypeinfo after the data files were written");
 	any = false;
 	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
 		cp_measured_file_counter_name(zones[z], name, sizeof(name));
-		m = cp_run_result_counter(model, name, -1);
-		if (m < 0 || !real_mean(runs, nr_real, name, &mean))
-			continue;
-		printf("%s %s %" PRId64 " / %" PRId64,
-		       any ? "," : "# file pages by zone then, real mean / model:", zone_label[z],
-		       mean, m);
-		any = true;
+		print_item(model, runs, nr_real, name, zone_label[z],
+			   "# file pages by zone then, real mean / model:", &any);
 	}
-	if (any)
-		printf(" (/proc/zoneinfo nr_zone_active_file + nr_zone_inactive_file)\n");
+	end_line(any, "/proc/zoneinfo nr_zone_active_file + nr_zone_inactive_file");
 	any = false;
 	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
 		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
 			if (t == CP_MIGRATE_MOVABLE)
 				continue; /* the real count is the balloon's */
 			cp_pageblocks_counter_name("measured", zones[z], t, name, sizeof(name));
-			m = cp_run_result_counter(model, name, -1);
-			if (m < 0 || !real_mean(runs, nr_real, name, &mean))
-				continue;
-			printf("%s %s %" PRId64 " / %" PRId64,
-			       any ? "," : "# pageblocks by type then, real mean / model:",
-			       name + strlen("measured_pageblocks_"), mean, m);
-			any = true;
+			print_item(model, runs, nr_real, name, name + strlen("measured_pageblocks_"),
+				   "# pageblocks by type then, real mean / model:", &any);
 		}
-	if (any)
-		printf(" (/proc/pagetypeinfo Number of blocks type)\n");
+	end_line(any, "/proc/pagetypeinfo Number of blocks type");
 	any = false;
 	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
-		int64_t start;
-
 		cp_pcp_counter_name("measured", zones[z], name, sizeof(name));
-		m = cp_run_result_counter(model, name, -1);
-		if (m < 0 || !real_mean(runs, nr_real, name, &mean))
+		if (!print_item(model, runs, nr_real, name, zone_label[z],
+				"# pages on per-CPU lists then, real mean / model:", &any))
 			continue;
 		cp_pcp_counter_name("start", zones[z], name, sizeof(name));
-		printf("%s %s %" PRId64 " / %" PRId64,
-		       any ? "," : "# pages on per-CPU lists then, real mean / model:", zone_label[z],
-		       mean, m);
 		if (real_mean(runs, nr_real, name, &start))
 			printf(" (real at the start %" PRId64 ")", start);
-		any = true;
 	}
-	if (any)
-		printf(" (/proc/zoneinfo pagesets count; not in the free lists above)\n");
+	end_line(any, "/proc/zoneinfo pagesets count; not in the free lists above");
 }
 
 /* What writing the data files (the set-up) cost, real and model: the
@@ -569,21 +569,15 @@ static void print_setup(const struct cp_run_result *model, const struct cp_run_r
 		"compact_stall",  "compact_success", "compact_daemon_wake", "pgmigrate_success",
 	};
 	char name[64];
-	int64_t m, mean;
 	size_t i;
 	bool any = false;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(name, sizeof(name), "setup_%s", names[i]);
-		m = cp_run_result_counter(model, name, -1);
-		if (m < 0 || !real_mean(runs, nr_real, name, &mean))
-			continue;
-		printf("%s %s %" PRId64 " / %" PRId64,
-		       any ? "," : "# writing the data files, real mean / model:", names[i], mean, m);
-		any = true;
+		print_item(model, runs, nr_real, name, names[i],
+			   "# writing the data files, real mean / model:", &any);
 	}
-	if (any)
-		printf(" (/proc/vmstat over the set-up)\n");
+	end_line(any, "/proc/vmstat over the set-up");
 }
 
 /* The model again, from the free memory the real runs started with

@@ -111,46 +111,19 @@ static bool run_zone_pageblocks(const struct cp_run_result *r,
 	return true;
 }
 
-/* The pageblocks by zone and type: the mean over the runs, only when
- * every one of them (those the per-zone layout came from) carries them. */
-static void zone_pageblocks_from_runs(const struct cp_run_result *runs, size_t n, size_t used,
-				      struct cp_mem_start_free *out)
-{
-	int64_t v[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
-	uint64_t sum[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES] = { { 0 } };
-	int64_t managed[CP_NR_ZONE_TYPES];
-	int64_t blocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
-	size_t i, nz = 0;
-	unsigned z, t;
-
-	for (i = 0; i < n; i++) {
-		if (!run_zone_layout(&runs[i], blocks, managed))
-			continue;
-		if (!run_zone_pageblocks(&runs[i], v))
-			return;
-		for (z = 0; z < CP_NR_ZONE_TYPES; z++)
-			for (t = 0; t < CP_MIGRATE_TYPES; t++)
-				sum[z][t] += (uint64_t)v[z][t];
-		nz++;
-	}
-	if (nz == 0 || nz != used)
-		return;
-	out->has_pageblocks = true;
-	for (z = 0; z < CP_NR_ZONE_TYPES; z++)
-		for (t = 0; t < CP_MIGRATE_TYPES; t++)
-			out->zone_pageblocks[z][t] = (sum[z][t] + nz / 2) / nz;
-}
-
 /* The per-zone layout: the mean over the runs that carry it, only when
- * every run that carries the summed counters carries it too. */
+ * every run that carries the summed counters carries it too; and their
+ * pageblocks, only when every one of those runs carries them. */
 static void zone_layout_from_runs(const struct cp_run_result *runs, size_t n, size_t used,
 				  struct cp_mem_start_free *out)
 {
 	int64_t v[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
+	int64_t pb[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	uint64_t sum[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER] = { { { 0 } } };
+	uint64_t pbsum[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES] = { { 0 } };
 	uint64_t msum[CP_NR_ZONE_TYPES] = { 0 };
 	int64_t managed[CP_NR_ZONE_TYPES];
-	size_t i, nz = 0;
+	size_t i, nz = 0, npb = 0;
 	unsigned z, t, o;
 
 	for (i = 0; i < n; i++) {
@@ -163,17 +136,26 @@ static void zone_layout_from_runs(const struct cp_run_result *runs, size_t n, si
 					sum[z][t][o] += (uint64_t)v[z][t][o];
 		}
 		nz++;
+		if (!run_zone_pageblocks(&runs[i], pb))
+			continue;
+		for (z = 0; z < CP_NR_ZONE_TYPES; z++)
+			for (t = 0; t < CP_MIGRATE_TYPES; t++)
+				pbsum[z][t] += (uint64_t)pb[z][t];
+		npb++;
 	}
 	if (nz == 0 || nz != used)
 		return;
 	out->has_zones = true;
+	out->has_pageblocks = npb == nz;
 	for (z = 0; z < CP_NR_ZONE_TYPES; z++) {
 		out->zone_managed_pages[z] = (msum[z] + nz / 2) / nz;
-		for (t = 0; t < CP_MIGRATE_TYPES; t++)
+		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
 			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
 				out->zone_blocks[z][t][o] = (sum[z][t][o] + nz / 2) / nz;
+			if (out->has_pageblocks)
+				out->zone_pageblocks[z][t] = (pbsum[z][t] + nz / 2) / nz;
+		}
 	}
-	zone_pageblocks_from_runs(runs, n, used, out);
 }
 
 /* All 33 counters of one run, or false. */
