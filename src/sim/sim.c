@@ -550,7 +550,11 @@ static void writer_done(void *priv, uint64_t now_ns)
 	struct run *r = priv;
 	int rc;
 
-	if (--r->nr_writing || r->w.failed)
+	if (r->w.failed) { /* the model ran out of memory writing: the run ends */
+		cp_engine_stop(r->w.e);
+		return;
+	}
+	if (--r->nr_writing)
 		return;
 	rc = measured_phase_begins(r, now_ns);
 	if (rc) {
