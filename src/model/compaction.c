@@ -35,6 +35,19 @@
  * attempts are skipped, the shift growing to 6; compaction_deferred,
  * compaction_defer_reset).
  *
+ * Proactive compaction (5.9+, sysctl_compaction_proactiveness 20):
+ * kcompactd also checks every 500 ms (HPAGE_FRAG_CHECK_INTERVAL_MSEC;
+ * should_proactive_compact_node: not while kswapd runs) whether the
+ * node's fragmentation score (fragmentation_score_node: each zone's
+ * extfrag_for_order(COMPACTION_HPAGE_ORDER = 9), the share of its free
+ * pages outside free blocks of order 9 or more, weighted by its present
+ * pages) is above the high mark (min(100 - proactiveness + 10, 100)),
+ * and compacts each zone at order -1 from its ends until its score is
+ * at most the low mark or kswapd runs (compact_node(pgdat, true),
+ * __compact_finished's proactive test). The pages it moves free their
+ * old pages to the per-CPU lists: only compaction for an order drains
+ * them (lru_add_drain_cpu_zone at each order-aligned block).
+ *
  * kcompactd (kcompactd, kcompactd_do_work): woken by wakeup_kcompactd()
  * at an order > 0 when it sleeps and the node is suitable
  * (kcompactd_node_suitable). mm/vmscan.c wakes it when kswapd goes to
@@ -46,6 +59,8 @@
  * and sleeps.
  *
  * Kernel functions: wakeup_kcompactd, kcompactd_node_suitable,
+ * should_proactive_compact_node, fragmentation_score_node,
+ * fragmentation_score_zone, fragmentation_score_wmark, compact_node,
  * kcompactd_do_work, compaction_suitable, __compaction_suitable,
  * compaction_deferred, defer_compaction, compaction_defer_reset,
  * compact_zone, __compact_finished, compact_scanners_met,
@@ -78,9 +93,7 @@
  *   it (compaction is one step of the engine: nothing runs in between);
  *   migration never fails for a page (clean page cache, no writeback,
  *   no elevated reference counts).
- * - No proactive compaction (sysctl_compaction_proactiveness: kcompactd
- *   also wakes every 500 ms and compacts while the fragmentation score
- *   is high); direct compaction only at the async priority
+ * - Direct compaction only at the async priority
  *   (cp_try_to_compact_pages: the first try of a costly folio, and once
  *   after direct reclaim; no sync retries, no capture_control, and a
  *   success does not compaction_defer_reset(alloc_success) the zone); no
@@ -113,6 +126,11 @@ struct compact_control {
 	/* __GFP_FS in the request: else only anonymous pages move */
 	bool fs;
 	bool whole_zone;
+	/* compact_node(proactive): stop at the low mark or when kswapd
+	 * runs; the moved pages' old pages go to the per-CPU lists */
+	bool proactive;
+	bool (*kswapd_running)(void *priv);
+	void *kswapd_priv;
 	int cpu;
 	uint32_t migrate_pfn, free_pfn;
 	uint32_t migratepages[CP_COMPACT_CLUSTER_MAX];
@@ -280,6 +298,14 @@ static enum cp_compact_result compact_finished(struct cp_compaction *c,
 		c->zone[cc->zi].cached_migrate_pfn = 0;
 		c->zone[cc->zi].cached_free_pfn = zone_free_start(b);
 		return cc->whole_zone ? CP_COMPACT_COMPLETE : CP_COMPACT_PARTIAL_SKIPPED;
+	}
+	if (cc->proactive) {
+		if (cc->kswapd_running && cc->kswapd_running(cc->kswapd_priv))
+			return CP_COMPACT_PARTIAL_SKIPPED;
+		return cp_fragmentation_score_zone(b) >
+				       cp_fragmentation_score_wmark(c->proactiveness, true)
+			       ? CP_COMPACT_CONTINUE
+			       : CP_COMPACT_SUCCESS;
 	}
 	if (cc->order == CP_COMPACT_ORDER_ALL)
 		return CP_COMPACT_CONTINUE;
@@ -475,10 +501,11 @@ static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
 			return false;
 		}
 		if (cp_mem_movable_filler(c->mem, base + cc->migratepages[i]))
-			rc = cp_mem_migrate_filler(c->mem, base + cc->migratepages[i], base + to);
+			rc = cp_mem_migrate_filler(c->mem, base + cc->migratepages[i], base + to,
+						   cc->proactive ? cc->cpu : -1);
 		else
 			rc = cp_pagecache_migrate_page(c->pc, base + cc->migratepages[i], base + to,
-						       cc->cpu);
+						       cc->cpu, cc->proactive);
 		CP_BUG_ON(rc);
 		cc->st.migrated++;
 	}
@@ -514,12 +541,69 @@ static void release_freepages(struct cp_compaction *c, unsigned zi)
 }
 
 /* compact_zone() for a request of migratetype mt and gfp. */
+/* compact_zone() for the request cc describes (zi, order, mode,
+ * migratetype, fs, cpu; proactive: order -1 from the zone's ends, the
+ * cached pfns untouched). */
+static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct compact_control *cc,
+					      struct cp_compact_stats *st)
+{
+	unsigned zi = cc->zi;
+	const struct cp_buddy *b = &c->mem->zones[zi].buddy;
+	struct cp_compact_zone *cz = &c->zone[zi];
+	enum cp_compact_result ret;
+
+	CP_BUG_ON(cc->order > CP_COMPACT_ORDER_ALL || c->nr_freepages);
+	if (st)
+		memset(st, 0, sizeof(*st));
+	CP_BUG_ON(zi >= c->mem->nr_zones);
+	ret = cp_compaction_suitable(c->mem, zi, cc->order, true);
+	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_SKIPPED)
+		return ret;
+	if (cc->proactive) {
+		cc->migrate_pfn = 0;
+		cc->free_pfn = zone_free_start(b);
+	} else {
+		cc->migrate_pfn = cz->cached_migrate_pfn;
+		cc->free_pfn = cz->cached_free_pfn;
+		if (cc->free_pfn >= b->nr_pages)
+			cc->free_pfn = cz->cached_free_pfn = zone_free_start(b);
+		if (cc->migrate_pfn >= b->nr_pages)
+			cc->migrate_pfn = cz->cached_migrate_pfn = 0;
+	}
+	/* compact_init_migrate_pfn is the zone start here */
+	cc->whole_zone = cc->migrate_pfn == 0;
+	cp_lru_add_drain(c->pc, cc->cpu);
+
+	while ((ret = compact_finished(c, cc)) == CP_COMPACT_CONTINUE) {
+		if (!isolate_migratepages(cc, c))
+			continue;
+		/* -ENOMEM before the scanners met: COMPACT_CONTENDED */
+		if (!migrate_pages(c, cc) && !scanners_met(cc)) {
+			ret = CP_COMPACT_CONTENDED;
+			break;
+		}
+	}
+	if (!cc->proactive && (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_CONTENDED)) {
+		cz->cached_migrate_pfn = cc->migrate_pfn;
+		cz->cached_free_pfn = pageblock_start(cc->free_pfn);
+	}
+	release_freepages(c, zi);
+
+	count(c, CP_VM_COMPACT_MIGRATE_SCANNED, cc->st.migrate_scanned);
+	count(c, CP_VM_COMPACT_FREE_SCANNED, cc->st.free_scanned);
+	count(c, CP_VM_COMPACT_ISOLATED, cc->st.isolated);
+	count(c, CP_VM_PGMIGRATE_SUCCESS, cc->st.migrated);
+	if (st)
+		*st = cc->st;
+	CP_DEBUG_CHECK(cp_compaction_check(c));
+	return ret;
+}
+
+/* compact_zone() for a request of migratetype mt and gfp. */
 static enum cp_compact_result compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
 					   enum cp_migrate_mode mode, enum cp_migratetype mt,
 					   unsigned gfp, int cpu, struct cp_compact_stats *st)
 {
-	const struct cp_buddy *b = &c->mem->zones[zi].buddy;
-	struct cp_compact_zone *cz = &c->zone[zi];
 	struct compact_control cc = {
 		.zi = zi,
 		.order = order,
@@ -528,48 +612,8 @@ static enum cp_compact_result compact_zone(struct cp_compaction *c, unsigned zi,
 		.fs = (gfp & CP_GFP_FS) != 0,
 		.cpu = cpu,
 	};
-	enum cp_compact_result ret;
 
-	CP_BUG_ON(order > CP_COMPACT_ORDER_ALL || c->nr_freepages);
-	if (st)
-		memset(st, 0, sizeof(*st));
-	CP_BUG_ON(zi >= c->mem->nr_zones);
-	ret = cp_compaction_suitable(c->mem, zi, order, true);
-	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_SKIPPED)
-		return ret;
-	cc.migrate_pfn = cz->cached_migrate_pfn;
-	cc.free_pfn = cz->cached_free_pfn;
-	if (cc.free_pfn >= b->nr_pages)
-		cc.free_pfn = cz->cached_free_pfn = zone_free_start(b);
-	if (cc.migrate_pfn >= b->nr_pages)
-		cc.migrate_pfn = cz->cached_migrate_pfn = 0;
-	/* compact_init_migrate_pfn is the zone start here */
-	cc.whole_zone = cc.migrate_pfn == 0;
-	cp_lru_add_drain(c->pc, cpu);
-
-	while ((ret = compact_finished(c, &cc)) == CP_COMPACT_CONTINUE) {
-		if (!isolate_migratepages(&cc, c))
-			continue;
-		/* -ENOMEM before the scanners met: COMPACT_CONTENDED */
-		if (!migrate_pages(c, &cc) && !scanners_met(&cc)) {
-			ret = CP_COMPACT_CONTENDED;
-			break;
-		}
-	}
-	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_CONTENDED) {
-		cz->cached_migrate_pfn = cc.migrate_pfn;
-		cz->cached_free_pfn = pageblock_start(cc.free_pfn);
-	}
-	release_freepages(c, zi);
-
-	count(c, CP_VM_COMPACT_MIGRATE_SCANNED, cc.st.migrate_scanned);
-	count(c, CP_VM_COMPACT_FREE_SCANNED, cc.st.free_scanned);
-	count(c, CP_VM_COMPACT_ISOLATED, cc.st.isolated);
-	count(c, CP_VM_PGMIGRATE_SUCCESS, cc.st.migrated);
-	if (st)
-		*st = cc.st;
-	CP_DEBUG_CHECK(cp_compaction_check(c));
-	return ret;
+	return compact_zone_cc(c, &cc, st);
 }
 
 enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
@@ -671,6 +715,79 @@ enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned
 		/* the async priority does not defer */
 	}
 	return rc;
+}
+
+unsigned cp_fragmentation_score_zone(const struct cp_buddy *b)
+{
+	uint64_t free_pages = 0, suitable = 0;
+	unsigned o;
+
+	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+		free_pages += b->nr_free[o] << o;
+		if (o >= CP_BUDDY_PAGEBLOCK_ORDER)
+			suitable += b->nr_free[o] << o;
+	}
+	if (!free_pages)
+		return 0;
+	return (unsigned)((free_pages - suitable) * 100 / free_pages);
+}
+
+unsigned cp_fragmentation_score_node(const struct cp_compaction *c)
+{
+	uint64_t present = 0, score = 0;
+	unsigned i;
+
+	for (i = 0; i < c->mem->nr_zones; i++)
+		present += c->mem->zones[i].managed_pages;
+	for (i = 0; i < c->mem->nr_zones; i++)
+		score += c->mem->zones[i].managed_pages *
+			 cp_fragmentation_score_zone(&c->mem->zones[i].buddy) / (present + 1);
+	return (unsigned)score;
+}
+
+unsigned cp_fragmentation_score_wmark(unsigned proactiveness, bool low)
+{
+	unsigned wmark_low = proactiveness < 95 ? 100 - proactiveness : 5;
+
+	if (low)
+		return wmark_low;
+	return wmark_low + 10 < 100 ? wmark_low + 10 : 100;
+}
+
+bool cp_should_proactive_compact_node(const struct cp_compaction *c, bool kswapd_running)
+{
+	if (!c->proactiveness || kswapd_running)
+		return false;
+	return cp_fragmentation_score_node(c) > cp_fragmentation_score_wmark(c->proactiveness, false);
+}
+
+uint64_t cp_proactive_compact_node(struct cp_compaction *c, int cpu,
+				   bool (*kswapd_running)(void *priv), void *priv)
+{
+	uint64_t migrated = 0;
+	unsigned zi;
+
+	c->nr_proactive++;
+	for (zi = 0; zi < c->mem->nr_zones; zi++) {
+		struct cp_compact_stats st = { 0 };
+		struct compact_control cc = {
+			.zi = zi,
+			.order = CP_COMPACT_ORDER_ALL,
+			.mode = CP_MIGRATE_MODE_SYNC_LIGHT,
+			.migratetype = CP_MIGRATE_UNMOVABLE, /* gfp_migratetype(GFP_KERNEL) */
+			.fs = true,
+			.cpu = cpu,
+			.proactive = true,
+			.kswapd_running = kswapd_running,
+			.kswapd_priv = priv,
+		};
+
+		compact_zone_cc(c, &cc, &st);
+		count(c, CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED, st.migrate_scanned);
+		count(c, CP_VM_COMPACT_DAEMON_FREE_SCANNED, st.free_scanned);
+		migrated += st.migrated;
+	}
+	return migrated;
 }
 
 bool cp_compaction_check(const struct cp_compaction *c)

@@ -76,6 +76,9 @@ struct cp_compaction {
 	void *wake_priv;
 	uint64_t nr_wakeups;          /* wake-ups that woke kcompactd */
 	uint64_t nr_compact_zone;     /* compact_zone() runs by kcompactd */
+	/* sysctl_compaction_proactiveness (0: no proactive pass) */
+	unsigned proactiveness;
+	uint64_t nr_proactive;        /* proactive passes (compact_node(pgdat, true)) */
 
 	/* compact_control's freepages: isolated free pages, used FIFO */
 	uint32_t freepages[CP_COMPACT_CLUSTER_MAX + CP_BUDDY_PAGEBLOCK_PAGES];
@@ -176,6 +179,43 @@ uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu);
  */
 enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned order,
 					       unsigned gfp, int cpu, uint64_t *migrated);
+
+/* HPAGE_FRAG_CHECK_INTERVAL_MSEC: kcompactd's proactive check period. */
+#define CP_HPAGE_FRAG_CHECK_INTERVAL_NS (500 * 1000000ULL)
+
+/*
+ * fragmentation_score_zone() = extfrag_for_order(zone,
+ * COMPACTION_HPAGE_ORDER): the percentage of the zone's free pages that
+ * are not in free blocks of pageblock_order (9) or more; 0 when nothing
+ * is free.
+ */
+unsigned cp_fragmentation_score_zone(const struct cp_buddy *b);
+
+/* fragmentation_score_node(): each zone's score weighted by its present
+ * pages (here its managed pages) over the node's + 1, summed. */
+unsigned cp_fragmentation_score_node(const struct cp_compaction *c);
+
+/* fragmentation_score_wmark(low): low max(100 - proactiveness, 5), high
+ * min(low + 10, 100). */
+unsigned cp_fragmentation_score_wmark(unsigned proactiveness, bool low);
+
+/* should_proactive_compact_node(): proactiveness set, kswapd not
+ * running, and the node's score above the high mark. */
+bool cp_should_proactive_compact_node(const struct cp_compaction *c, bool kswapd_running);
+
+/*
+ * compact_node(pgdat, proactive = true) from kcompactd: each zone, lowest
+ * first, compact_zone() at order -1 (SYNC_LIGHT, GFP_KERNEL, from the
+ * zone's ends) until the zone's score is at most the low mark
+ * (SUCCESS), the scanners meet, or kswapd runs. A migrated page's old
+ * page is freed to cpu's per-CPU list (folio_put -> free_unref_folios;
+ * compaction at order -1 drains none, lru_add_drain_cpu_zone being for
+ * order > 0), where the watermarks do not see it. Counts
+ * compact_daemon_{migrate,free}_scanned (not compact_daemon_wake).
+ * Returns the pages migrated (the caller charges a copy each).
+ */
+uint64_t cp_proactive_compact_node(struct cp_compaction *c, int cpu,
+				   bool (*kswapd_running)(void *priv), void *priv);
 
 /* Invariants: no isolated free pages outside compact_zone(), cached
  * pfns inside the zone, defer_shift <= 6, considered <= 1 << shift,

@@ -200,11 +200,23 @@ enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, u
 	return cp_buddy_page_kind(&z->buddy, pfn - z->start_pfn, order);
 }
 
-int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn)
+static void pcp_sync(struct cp_mem *m, struct cp_mem_zone *z, uint64_t before);
+
+int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, int cpu)
 {
 	struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
+	uint64_t held = z->pcp.nr_held_pages;
+	unsigned order;
 
-	return cp_buddy_free(&z->buddy, pfn - z->start_pfn, 0, NULL);
+	if (cpu < 0 || !cp_pcp_allowed_order(&z->pcp, 0))
+		return cp_buddy_free(&z->buddy, pfn - z->start_pfn, 0, NULL);
+	if (cp_mem_page_kind(m, pfn, &order) != CP_BUDDY_PAGE_ALLOC || order != 0)
+		return -CP_EINVAL;
+	/* the isolated target came off the free lists without a count:
+	 * the old page on a per-CPU list makes the zone one page poorer */
+	cp_pcp_free(&z->pcp, &z->buddy, cpu, pfn - z->start_pfn, 0);
+	pcp_sync(m, z, held);
+	return 0;
 }
 
 uint8_t *cp_mem_movable_filler_map(struct cp_mem *m)
@@ -227,7 +239,7 @@ int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn)
 	return 0;
 }
 
-int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn)
+int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn, int cpu)
 {
 	unsigned order;
 
@@ -237,7 +249,7 @@ int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn)
 		return -CP_EINVAL;
 	m->movable_filler[new_pfn] = 1;
 	m->movable_filler[old_pfn] = 0;
-	return cp_mem_migrate_free(m, old_pfn);
+	return cp_mem_migrate_free(m, old_pfn, cpu);
 }
 
 uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m)

@@ -333,11 +333,15 @@ unsigned cp_mem_pfn_zone(const struct cp_mem *m, uint32_t pfn);
 int cp_mem_free_block_order(const struct cp_mem *m, uint32_t pfn);
 enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, unsigned *order);
 
-/* migrate_pages(): the old page of a migration goes back to its zone's
- * buddy as a free page. No count changes: the new page was a free page
- * compaction isolated (cp_buddy_isolate_free_block) in the same zone.
- * 0 or -CP_EINVAL (not an allocated order-0 page). */
-int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn);
+/* migrate_pages(): the old page of a migration is freed. cpu < 0: to
+ * its zone's buddy (compaction for an order drains the per-CPU lists at
+ * each order-aligned block, lru_add_drain_cpu_zone; the model frees there
+ * at once). No count changes: the new page was a free page compaction
+ * isolated (cp_buddy_isolate_free_block) in the same zone. cpu >= 0: to
+ * that CPU's per-CPU list (free_unref_folios), as the kernel leaves it
+ * after compaction at order -1: the zone's free pages drop by one, the
+ * lists hold it. 0 or -CP_EINVAL (not an allocated order-0 page). */
+int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, int cpu);
 
 /* Pages on every zone's per-CPU lists. */
 uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m);
@@ -415,8 +419,9 @@ int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn);
 
 /* migrate_pages() of a movable filler page: its contents go to new_pfn
  * (an allocated order-0 page compaction isolated from the free lists)
- * and old_pfn is freed to the buddy. 0 or -CP_EINVAL. */
-int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn);
+ * and old_pfn is freed as cp_mem_migrate_free(cpu) says. 0 or
+ * -CP_EINVAL. */
+int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn, int cpu);
 
 /* cp_mem_free() of the block of 2^order pages at pfn. */
 void cp_mem_free_block(struct cp_mem *m, unsigned owner, uint32_t pfn, unsigned order,

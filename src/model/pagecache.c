@@ -579,7 +579,7 @@ void cp_pagecache_set_writeback(struct cp_pagecache *pc, uint32_t id, uint32_t i
 }
 
 int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
-			      int cpu)
+			      int cpu, bool old_to_pcp)
 {
 	uint32_t slot;
 	unsigned order;
@@ -598,7 +598,7 @@ int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_
 	pc->pages[slot].pfn = new_pfn;
 	pc->pfn_slot[new_pfn] = slot;
 	pc->pfn_slot[old_pfn] = CP_NIL;
-	rc = cp_mem_migrate_free(pc->mem, old_pfn);
+	rc = cp_mem_migrate_free(pc->mem, old_pfn, old_to_pcp ? cpu : -1);
 	CP_BUG_ON(rc);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return rc;

@@ -272,11 +272,12 @@ void cp_pagecache_set_writeback(struct cp_pagecache *pc, uint32_t id, uint32_t i
  * the buddy (merging with free buddies). The page left the LRU when
  * isolated and comes back through putback_lru_page() -> lru_cache_add()
  * on this CPU: its per-CPU add batch, then the head of its list. Page
- * counts do not change. Returns 0 or -CP_EINVAL (old_pfn not
- * migratable or new_pfn not usable; nothing changed).
+ * counts do not change. With old_to_pcp the old page goes to cpu's
+ * per-CPU list instead (cp_mem_migrate_free). Returns 0 or -CP_EINVAL
+ * (old_pfn not migratable or new_pfn not usable; nothing changed).
  */
 int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
-			      int cpu);
+			      int cpu, bool old_to_pcp);
 
 /* Invariants: list counts equal list lengths, each resident page on at
  * most one list, per-mapping counts add up, memory owner count matches,

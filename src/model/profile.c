@@ -31,6 +31,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	/* boost_watermark() came in 5.0 ("mm: reclaim small amounts of
 	 * memory when an external fragmentation event occurs") */
 	.watermark_boost_factor = 0,
+	.compaction_proactiveness = 0,    /* proactive compaction came in 5.9 */
 	.dname_reclaimable = false,       /* fs/dcache.c __d_alloc: kmalloc(GFP_KERNEL_ACCOUNT) */
 	.xfs_ili_reclaimable = false,     /* fs/xfs/xfs_super.c xfs_init_zones: KM_ZONE_SPREAD */
 };
@@ -60,6 +61,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.has_vfs_cache_pressure_denom = false,
 	.page_alloc_4_11 = false,
 	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
+	.compaction_proactiveness = 20,    /* mm/compaction.c sysctl_compaction_proactiveness */
 	.dname_reclaimable = true,         /* fs/dcache.c __d_alloc: | __GFP_RECLAIMABLE */
 	.xfs_ili_reclaimable = true,       /* fs/xfs/xfs_super.c xfs_init_caches */
 };
@@ -108,6 +110,7 @@ static const struct cp_kernel_profile linux_6_x = {
 	 * threshold batch + high_min / 2 [U: from the patch posting] */
 	.pcp_auto_tune = true,
 	.watermark_boost_factor = 15000,   /* as 6.1 */
+	.compaction_proactiveness = 20,    /* as 6.1; /proc/sys/vm/compaction_proactiveness on 6.18.44 */
 	.dname_reclaimable = true,         /* as 6.1 */
 	.xfs_ili_reclaimable = true,       /* as 6.1 */
 };

@@ -113,6 +113,11 @@ struct cp_kernel_profile {
 	 * free_count, 57c0419c5f0e ZONE_BELOW_HIGH; 6.16's free_high
 	 * threshold; pcp.c) */
 	bool pcp_auto_tune;
+	/* mm/compaction.c sysctl_compaction_proactiveness: kcompactd's
+	 * proactive pass every 500 ms (5.9+, facdaa917c4d "mm: proactive
+	 * compaction", default 20; /proc/sys/vm/compaction_proactiveness is
+	 * 20 on the 6.18 machine); 0: none (4.11) */
+	unsigned compaction_proactiveness;
 	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
 	unsigned watermark_boost_factor;
 	/* fs/dcache.c __d_alloc: external names kmalloc'ed with

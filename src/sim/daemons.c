@@ -110,22 +110,50 @@ static const struct cp_actor_ops kswapd_ops = {
 	.step = kswapd_step,
 };
 
-/* kcompactd(): woken by wakeup_kcompactd(), kcompactd_do_work(), sleep.
- * A migrated page costs one page copy at the machine's copy bandwidth;
- * scanning pfns is not charged (SIMPLIFIED). */
+/* kswapd_is_running(pgdat) */
+static bool kswapd_running(void *priv)
+{
+	const struct cp_world *w = priv;
+
+	return !w->reclaim.kswapd_sleeping;
+}
+
+/* kcompactd(): woken by wakeup_kcompactd() -> kcompactd_do_work(); with
+ * proactive compaction (5.9+) also every HPAGE_FRAG_CHECK_INTERVAL_MSEC
+ * (500 ms) -> should_proactive_compact_node() -> compact_node(proactive),
+ * the next check 2^COMPACT_MAX_DEFER_SHIFT times later when the node's
+ * score did not fall; then sleep. A migrated page costs one page copy at
+ * the machine's copy bandwidth; scanning pfns is not charged
+ * (SIMPLIFIED). */
 static int kcompactd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
 {
 	struct kcompactd *k = priv;
 	struct cp_world *w = k->task.w;
+	struct cp_compaction *c = &w->compaction;
 	struct cp_work work = { 0 };
+	uint64_t timeout = CP_HPAGE_FRAG_CHECK_INTERVAL_NS, migrated = 0;
 
 	(void)e;
-	w->compaction.kcompactd_sleeping = false;
+	c->kcompactd_sleeping = false;
 	cp_task_begin(&k->task);
-	work.nr_copied_bytes = cp_kcompactd_do_work(&w->compaction, k->task.ctx.cpu) * CP_PAGE_SIZE;
+	if (c->kcompactd_max_order) { /* kcompactd_work_requested() */
+		migrated = cp_kcompactd_do_work(c, k->task.ctx.cpu);
+	} else if (cp_should_proactive_compact_node(c, kswapd_running(w))) {
+		unsigned prev = cp_fragmentation_score_node(c);
+
+		migrated = cp_proactive_compact_node(c, k->task.ctx.cpu, kswapd_running, w);
+		if (cp_fragmentation_score_node(c) >= prev)
+			timeout <<= CP_COMPACT_MAX_DEFER_SHIFT;
+	}
+	work.nr_copied_bytes = migrated * CP_PAGE_SIZE;
 	cp_task_end(&k->task, &work, now_ns, out);
-	w->compaction.kcompactd_sleeping = true;
-	out->next = CP_STEP_BLOCK;
+	c->kcompactd_sleeping = true;
+	if (c->proactiveness) {
+		out->next = CP_STEP_SLEEP_FOR;
+		out->sleep_ns = timeout;
+	} else {
+		out->next = CP_STEP_BLOCK;
+	}
 	return 0;
 }
 
@@ -294,6 +322,12 @@ int cp_daemons_start(struct cp_world *w)
 		return rc;
 	w->compaction.wake = cp_engine_waker_wake;
 	w->compaction.wake_priv = &w->kcompactd_waker;
+	/* the proactive check's timer runs from the start */
+	w->compaction.proactiveness = w->cfg->kernel->compaction_proactiveness;
+	if (w->compaction.proactiveness) {
+		w->compaction.kcompactd_sleeping = false;
+		cp_engine_wake(w->e, d->kcompactd.task.id);
+	}
 	if (w->reclaim.kswapd_wanted) {
 		w->reclaim.kswapd_sleeping = false;
 		cp_engine_wake(w->e, d->kswapd.task.id);

@@ -132,6 +132,88 @@ static void fragmentation_index_arithmetic(void **state)
 	cp_buddy_release(&b);
 }
 
+/* fragmentation_score_zone() = extfrag_for_order(zone, 9): the share
+ * of free pages outside free blocks of order 9 or more. A 1024-page
+ * zone: fresh, one order-10 block: 0; pfn 0 allocated, one free block of
+ * each order 0..9 (1023 pages, 512 in the order-9 block): (1023 - 512)
+ * * 100 / 1023 = 49; nothing free: 0. */
+static void fragmentation_score_is_free_memory_outside_pageblocks(void **state)
+{
+	struct cp_buddy b;
+	struct cp_buddy_params p = { .nr_pages = 1024 };
+	uint32_t pfn;
+
+	(void)state;
+	assert_int_equal(cp_buddy_init(&b, &p, NULL), 0);
+	assert_int_equal(cp_fragmentation_score_zone(&b), 0);
+	assert_int_equal(cp_buddy_alloc(&b, 0, CP_MIGRATE_MOVABLE, 0, &pfn), 0);
+	assert_int_equal(cp_fragmentation_score_zone(&b), 49);
+	cp_buddy_release(&b);
+	p.nr_pages = 1;
+	assert_int_equal(cp_buddy_init(&b, &p, NULL), 0);
+	assert_int_equal(cp_buddy_alloc(&b, 0, CP_MIGRATE_MOVABLE, 0, &pfn), 0);
+	assert_int_equal(cp_fragmentation_score_zone(&b), 0);
+	cp_buddy_release(&b);
+}
+
+/* fragmentation_score_wmark(): low max(100 - proactiveness, 5), high
+ * min(low + 10, 100). */
+static void fragmentation_score_wmarks_follow_proactiveness(void **state)
+{
+	(void)state;
+	assert_int_equal(cp_fragmentation_score_wmark(20, true), 80);
+	assert_int_equal(cp_fragmentation_score_wmark(20, false), 90);
+	assert_int_equal(cp_fragmentation_score_wmark(100, true), 5);
+	assert_int_equal(cp_fragmentation_score_wmark(100, false), 15);
+	assert_int_equal(cp_fragmentation_score_wmark(0, false), 100);
+}
+
+static bool never_running(void *priv)
+{
+	(void)priv;
+	return false;
+}
+
+/*
+ * Proactive compaction (proactiveness 20): the interleaved zone's free
+ * pages are all in blocks below order 9, so the node's score is
+ * 2048 * 100 / 2049 = 99 > 90 and kcompactd compacts it - not while
+ * kswapd runs. compact_node(proactive) moves the 256 cached pages of
+ * the first pageblock (its free pages merge into an order-9 block:
+ * (1028 - 512) * 100 / 1028 = 50 <= the low mark 80: SUCCESS), and
+ * stops there; a second check finds 50 <= 90: nothing to do.
+ */
+static void proactive_compaction_runs_above_the_high_mark_to_the_low(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	fill_interleaved(f);
+	f->c.proactiveness = 20;
+	assert_int_equal(cp_fragmentation_score_node(&f->c), 99);
+	assert_false(cp_should_proactive_compact_node(&f->c, true));
+	assert_true(cp_should_proactive_compact_node(&f->c, false));
+	assert_int_equal(cp_proactive_compact_node(&f->c, 0, never_running, NULL), 256);
+	assert_int_equal(cp_fragmentation_score_zone(&f->mem.zones[0].buddy), 50);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
+	assert_false(cp_should_proactive_compact_node(&f->c, false));
+	assert_true(cp_compaction_check(&f->c));
+	assert_true(cp_mem_check(&f->mem));
+	fixture_free(f);
+}
+
+/* Without proactiveness (4.11, or the sysctl at 0) there is no pass. */
+static void no_proactive_compaction_at_proactiveness_0(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	fill_interleaved(f);
+	assert_int_equal(f->c.proactiveness, 0);
+	assert_false(cp_should_proactive_compact_node(&f->c, false));
+	fixture_free(f);
+}
+
 /* compaction_suitable(): a fresh zone meets min at order 4 (SUCCESS).
  * Interleaved (1028 free, largest block order 3): order 3 meets min
  * (SUCCESS); order 4 does not, 1028 > low 6 + compact_gap 32, fragindex
@@ -580,6 +662,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fragmentation_index_arithmetic),
+		cmocka_unit_test(fragmentation_score_is_free_memory_outside_pageblocks),
+		cmocka_unit_test(fragmentation_score_wmarks_follow_proactiveness),
+		cmocka_unit_test(proactive_compaction_runs_above_the_high_mark_to_the_low),
+		cmocka_unit_test(no_proactive_compaction_at_proactiveness_0),
 		cmocka_unit_test(compaction_suitable_by_watermark_and_fragindex),
 		cmocka_unit_test(compaction_suitable_fragindex_at_most_500_is_not_suitable),
 		cmocka_unit_test(defer_compaction_skips_1_then_3_attempts),

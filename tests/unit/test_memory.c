@@ -640,9 +640,50 @@ static void size_is_available_adds_the_high_watermark(void **state)
 	cp_mem_release(&m);
 }
 
+/* The old page of a page compaction at order -1 moved (proactive
+ * compaction: no lru_add_drain_cpu_zone) goes to the freeing CPU's
+ * per-CPU list (folio_put -> free_unref_folios), not the buddy: with
+ * the target page isolated off the free lists (as compaction_alloc
+ * does), the zone is one free page poorer and the lists hold one more;
+ * the counts still add up. cpu < 0 (compaction for an order): the
+ * buddy, no count change. */
+static void migrated_page_of_order_minus_1_goes_to_the_pcp_list(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem_params p = test_params(1);
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+	uint32_t old_pfn, target;
+	uint64_t free_before, pcp_before;
+	bool split;
+
+	(void)state;
+	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 0, CP_MIGRATE_MOVABLE, &ctx,
+					    &old_pfn, &split), 0);
+	cp_mem_drain_all_pages(&m);
+	free_before = m.free_pages;
+	pcp_before = m.nr_owner[CP_OWNER_PCP];
+	/* compaction_alloc(): a free page off the buddy's lists */
+	target = m.zones[0].buddy.free_area[0][CP_MIGRATE_MOVABLE].head;
+	if (target == CP_BUDDY_NONE) {
+		unsigned o;
+
+		for (o = 1; target == CP_BUDDY_NONE && o < CP_BUDDY_MAX_ORDER; o++)
+			target = m.zones[0].buddy.free_area[o][CP_MIGRATE_MOVABLE].head;
+	}
+	assert_true(cp_buddy_isolate_free_block(&m.zones[0].buddy, target, NULL) >= 0);
+	assert_int_equal(cp_mem_migrate_free(&m, old_pfn, 0), 0);
+	assert_int_equal(m.nr_owner[CP_OWNER_PCP], pcp_before + 1);
+	assert_int_equal(m.free_pages, free_before - 1);
+	assert_int_equal(m.zones[0].pcp.nr_held_pages, 1);
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(migrated_page_of_order_minus_1_goes_to_the_pcp_list),
 		cmocka_unit_test(min_free_kbytes_default_is_sqrt_of_16x_lowmem),
 		cmocka_unit_test(thp_min_free_kbytes_is_pageblocks_times_zones),
 		cmocka_unit_test(watermarks_follow_setup_per_zone_wmarks),
