@@ -21,16 +21,12 @@
 /* Pages on the per-CPU lists of every zone, or -1. */
 static int64_t pcp_pages(void)
 {
-	static const char *const zones[] = { "DMA", "DMA32", "Normal", "Movable" };
 	char *text;
-	uint64_t pages, sum = 0;
-	size_t i;
+	uint64_t sum;
 
 	if (cp_kfile_read("/proc/zoneinfo", &text, NULL))
 		return -1;
-	for (i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
-		if (cp_zoneinfo_pcp_pages(text, zones[i], &pages) == 0)
-			sum += pages;
+	sum = cp_zoneinfo_pcp_pages_all(text);
 	cp_free(text);
 	return (int64_t)sum;
 }

@@ -73,10 +73,8 @@ const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_versio
  * pages ("pages free") and the pages on every zone's per-CPU lists. */
 static void zone_columns(int64_t out[3])
 {
-	static const char *const zones[] = { "DMA", "DMA32", "Normal", "Movable" };
-	uint64_t v, pcp = 0;
+	uint64_t v;
 	char *text;
-	size_t i;
 
 	out[0] = out[1] = out[2] = -1;
 	if (cp_kfile_read("/proc/zoneinfo", &text, NULL))
@@ -85,10 +83,7 @@ static void zone_columns(int64_t out[3])
 		out[0] = (int64_t)v;
 	if (cp_zoneinfo_field(text, "Normal", "pages free", &v) == 0)
 		out[1] = (int64_t)v;
-	for (i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
-		if (cp_zoneinfo_pcp_pages(text, zones[i], &v) == 0)
-			pcp += v;
-	out[2] = (int64_t)pcp;
+	out[2] = (int64_t)cp_zoneinfo_pcp_pages_all(text);
 	cp_free(text);
 }
 
@@ -309,6 +304,18 @@ int cp_zoneinfo_pcp_pages(const char *text, const char *zone, uint64_t *pages)
 		return -CP_ENOENT;
 	*pages = x;
 	return 0;
+}
+
+uint64_t cp_zoneinfo_pcp_pages_all(const char *text)
+{
+	static const char *const zones[] = { "DMA", "DMA32", "Normal", "Movable" };
+	uint64_t v, sum = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
+		if (cp_zoneinfo_pcp_pages(text, zones[i], &v) == 0)
+			sum += v;
+	return sum;
 }
 
 int cp_zoneinfo_managed(const char *text, const char *zone, uint64_t *pages)
@@ -737,6 +744,26 @@ static int wanted_vmstat(const char *name)
 	return 0;
 }
 
+/* PREFIX + name = now - before of each vmstat counter the run reports
+ * (wanted_vmstat) that both snapshots hold. 0 or the error of set(). */
+static int record_vmstat_deltas(struct cp_run_result *r, const struct cp_kv *now,
+				const struct cp_kv *before, const char *prefix, struct cp_diag *diag)
+{
+	char name[96];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < now->nr; i++) {
+		int64_t v0;
+
+		if (!wanted_vmstat(now->e[i].name) || cp_kv_get(before, now->e[i].name, &v0))
+			continue;
+		snprintf(name, sizeof(name), "%s%s", prefix, now->e[i].name);
+		rc = set(r, name, now->e[i].value - v0, diag);
+	}
+	return rc;
+}
+
 /* Event counters of memory.stat (not sizes). */
 static int wanted_memcg(const char *name)
 {
@@ -817,13 +844,7 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	rc = cp_kv_read("/proc/vmstat", &vm, diag);
 	if (rc)
 		return rc;
-	for (i = 0; !rc && i < vm.nr; i++) {
-		int64_t before;
-
-		if (!wanted_vmstat(vm.e[i].name) || cp_kv_get(&s->vm0, vm.e[i].name, &before))
-			continue;
-		rc = set(r, vm.e[i].name, vm.e[i].value - before, diag);
-	}
+	rc = record_vmstat_deltas(r, &vm, &s->vm0, "", diag);
 	if (!rc && !cp_kv_get(&vm, "nr_slab_reclaimable", &v))
 		rc = set(r, "nr_slab_reclaimable_end", v, diag);
 	cp_kv_release(&vm);
@@ -851,20 +872,11 @@ int cp_sampler_record_setup(struct cp_run_result *r, const struct cp_kv *before,
 			    struct cp_diag *diag)
 {
 	struct cp_kv vm = { 0 };
-	char name[96];
-	size_t i;
-	int rc = 0;
+	int rc;
 
 	if (!before->nr || cp_kv_read("/proc/vmstat", &vm, NULL))
 		return 0;
-	for (i = 0; !rc && i < vm.nr; i++) {
-		int64_t v0;
-
-		if (!wanted_vmstat(vm.e[i].name) || cp_kv_get(before, vm.e[i].name, &v0))
-			continue;
-		snprintf(name, sizeof(name), "setup_%s", vm.e[i].name);
-		rc = set(r, name, vm.e[i].value - v0, diag);
-	}
+	rc = record_vmstat_deltas(r, &vm, before, "setup_", diag);
 	cp_kv_release(&vm);
 	return rc;
 }

@@ -106,6 +106,9 @@ int cp_zoneinfo_field(const char *text, const char *zone, const char *field, uin
  * thousands. -CP_ENOENT when the zone has no pageset. */
 int cp_zoneinfo_pcp_pages(const char *text, const char *zone, uint64_t *pages);
 
+/* The same summed over every zone of node 0 that has pagesets. */
+uint64_t cp_zoneinfo_pcp_pages_all(const char *text);
+
 /* One cache's line of /proc/slabinfo 2.1 (mm/slab_common.c
  * cache_show(): "<name> <active_objs> <num_objs> <objsize> <objperslab>
  * <pagesperslab> : tunables ..."). */

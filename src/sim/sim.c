@@ -443,6 +443,11 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 	return 0;
 }
 
+static bool page_resident(const struct cp_pagecache *pc, uint32_t mapping, uint32_t index)
+{
+	return pc->pages[cp_mapping_slot(pc, mapping, index)].flags & CP_PG_RESIDENT;
+}
+
 /* The harness's cp_refetch_missing() after the writers: each cached
  * file's pages that reclaim took while it was written are read back, in
  * runs of at most 1 MiB, up to three rounds. SIMPLIFIED: at once, no
@@ -464,14 +469,12 @@ static int refetch_missing(struct run *r, uint64_t *bytes)
 			while (p < wr->nr_pages) {
 				struct cp_read_result res;
 
-				if (w->pc.pages[cp_mapping_slot(&w->pc, wr->mapping, p)].flags &
-				    CP_PG_RESIDENT) {
+				if (page_resident(&w->pc, wr->mapping, p)) {
 					p++;
 					continue;
 				}
 				for (j = p; j < wr->nr_pages && j - p < 256 &&
-					    !(w->pc.pages[cp_mapping_slot(&w->pc, wr->mapping, j)].flags &
-					      CP_PG_RESIDENT);
+					    !page_resident(&w->pc, wr->mapping, j);
 				     j++)
 					;
 				rc = cp_filemap_read(&w->pc, wr->mapping, p, j - p, w->ra_pages, false,

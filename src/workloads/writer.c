@@ -60,6 +60,7 @@ int cp_writer_setup(struct cp_writer *wr, uint32_t mapping, uint32_t nr_pages)
 {
 	wr->mapping = mapping;
 	wr->nr_pages = nr_pages;
+	/* one entry a write() (at least one: an empty file) */
 	wr->chunk_done_ns = cp_calloc((nr_pages + WRITE_PAGES - 1) / WRITE_PAGES + 1,
 				      sizeof(*wr->chunk_done_ns));
 	return wr->chunk_done_ns ? 0 : -CP_ENOMEM;

@@ -294,6 +294,8 @@ static void zoneinfo_pcp_pages_sum_the_cpus(void **state)
 	assert_int_equal(v, 43);
 	assert_int_equal(cp_zoneinfo_pcp_pages(zi, "Movable", &v), -CP_ENOENT);
 	assert_int_equal(cp_zoneinfo_pcp_pages(zi, "DMA", &v), -CP_ENOENT);
+	/* every zone together: the lists' pages MemFree does not count */
+	assert_int_equal(cp_zoneinfo_pcp_pages_all(zi), 43 + 8042 + 6835);
 }
 
 /* mm/slab_common.c cache_show(): "<name> <active_objs> <num_objs>
