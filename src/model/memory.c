@@ -647,8 +647,8 @@ void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr)
 
 /* try_charge(): over the limit, reclaim from the memcg and retry; each
  * round counts against the retry budget whatever it reclaimed. */
-static int memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned owner,
-			    uint64_t nr, struct cp_alloc_ctx *ctx)
+int cp_memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned owner, uint64_t nr,
+			struct cp_alloc_ctx *ctx)
 {
 	unsigned retries = m->memcg_reclaim_retries;
 
@@ -917,7 +917,7 @@ static int mem_decide(struct cp_mem *m, struct alloc_req *rq, struct cp_alloc_ct
 	rq->gfp = ctx->gfp;
 	rq->cpu = ctx->cpu;
 	if (ctx->memcg) {
-		rc = memcg_try_charge(m, ctx->memcg, rq->owner, rq->nr, ctx);
+		rc = cp_memcg_try_charge(m, ctx->memcg, rq->owner, rq->nr, ctx);
 		if (rc)
 			return rc;
 	}

@@ -443,6 +443,13 @@ void cp_mem_free_pages(struct cp_mem *m, unsigned owner, const uint32_t *pfns, u
 
 void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages);
 
+/* try_charge_memcg(): charge nr pages of owner to memcg, reclaiming
+ * from it (try_to_free_mem_cgroup_pages, when ctx->gfp allows direct
+ * reclaim) while over the limit, up to the retry budget. 0 or
+ * -CP_ENOSPC (failcnt counted). */
+int cp_memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned owner, uint64_t nr,
+			struct cp_alloc_ctx *ctx);
+
 /* Charge without reclaim (page_counter_try_charge): 0 or -CP_ENOSPC. */
 int cp_memcg_try_charge_nowait(struct cp_memcg *memcg, unsigned owner, uint64_t nr);
 void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr);

@@ -123,6 +123,14 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 	fs->pc = p->pc;
 	fs->vmstat = p->vmstat;
 	fs->next_ino = 1;
+	/* the external names' cache where the kernel's struct external_name
+	 * differs from the fs profile's (6.14+: kmalloc-rcl-96) */
+	if (p->kernel->external_name_size) {
+		name_geo.name = p->kernel->external_name_cache;
+		name_geo.object_size = p->kernel->external_name_size;
+		name_geo.objects_per_slab = p->kernel->external_name_per_slab;
+		name_geo.order = 0;
+	}
 	/* the slab pages' migratetype where the kernels differ (profile.h) */
 	if (p->kernel->dname_reclaimable)
 		name_geo.migratetype = CP_MIGRATE_RECLAIMABLE;
@@ -136,6 +144,15 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 	if (fs->has_ili &&
 	    (rc = cp_slab_cache_init(&fs->ili_cache, p->mem, &ili_geo)))
 		goto out_caches;
+	if (p->kernel->slab_obj_charge_extra) {
+		/* 5.9+: SLAB_ACCOUNT objects charged one by one */
+		cp_slab_cache_charge_objects(&fs->dentry_cache, p->kernel->slab_obj_charge_extra);
+		cp_slab_cache_charge_objects(&fs->name_cache, p->kernel->slab_obj_charge_extra);
+		cp_slab_cache_charge_objects(&fs->inode_cache, p->kernel->slab_obj_charge_extra);
+		if (fs->has_ili)
+			cp_slab_cache_charge_objects(&fs->ili_cache,
+						     p->kernel->slab_obj_charge_extra);
+	}
 	if (is_xfs(fs) && fsp->inodes_per_cluster == 0) {
 		rc = -CP_EINVAL;
 		goto out_caches;
@@ -154,8 +171,11 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 		.policy = p->policy,
 		.dentry_cache = &fs->dentry_cache,
 		.name_cache = &fs->name_cache,
-		.dname_inline_len = fsp->dname_inline_len,
-		.external_name_overhead = fsp->external_name_overhead,
+		.dname_inline_len = p->kernel->dname_inline_len ? p->kernel->dname_inline_len
+								: fsp->dname_inline_len,
+		.external_name_overhead = p->kernel->external_name_overhead
+						  ? p->kernel->external_name_overhead
+						  : fsp->external_name_overhead,
 		.ic = &fs->ic,
 		.vmstat = p->vmstat,
 	};

@@ -64,6 +64,10 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.compaction_proactiveness = 20,    /* mm/compaction.c sysctl_compaction_proactiveness */
 	.dname_reclaimable = true,         /* fs/dcache.c __d_alloc: | __GFP_RECLAIMABLE */
 	.xfs_ili_reclaimable = true,       /* fs/xfs/xfs_super.c xfs_init_caches */
+	/* mm/slab.h obj_full_size(): s->size + sizeof(struct obj_cgroup *) */
+	.slab_obj_charge_extra = 8,
+	/* DNAME_INLINE_LEN 32 and the 16-byte union of count and rcu_head
+	 * before name[]: the fs profile's kmalloc-64 (as kmalloc-rcl-64) */
 };
 
 /* Mainline as these machines run it (6.16 and later; ref §13 'mainline'
@@ -113,6 +117,25 @@ static const struct cp_kernel_profile linux_6_x = {
 	.compaction_proactiveness = 20,    /* as 6.1; /proc/sys/vm/compaction_proactiveness on 6.18.44 */
 	.dname_reclaimable = true,         /* as 6.1 */
 	.xfs_ili_reclaimable = true,       /* as 6.1 */
+	/* as 6.1 (mm/memcontrol.c obj_full_size in 6.10+): measured on
+	 * 6.18.44 - 100000 fs_mark creates (-S 0 -s 0 -L 1) on xfs in a v1
+	 * memcg raised memory.kmem.usage_in_bytes by 1338 B a file, the
+	 * slot sizes of dentry 192 + xfs_inode 1024 + kmalloc-rcl-96 96 plus
+	 * 8 B each making 1336 (xfs_ili 208 B and lsm_inode_cache 32 B are
+	 * not SLAB_ACCOUNT) */
+	.slab_obj_charge_extra = 8,
+	/* fs/dcache.c of 6.14+: struct external_name keeps count and
+	 * rcu_head apart and word-aligns name[] (24-byte header), and
+	 * DNAME_INLINE_LEN is 40 (5 words). Measured on 6.18.44: 20000
+	 * creates with 39-character names allocated no kmalloc-rcl object,
+	 * with 40-character names 19782 kmalloc-rcl-96 objects (24 + 41 =
+	 * 65 B); the fs_mark run above +99792 kmalloc-rcl-96 per 100000
+	 * files; /proc/slabinfo: kmalloc-rcl-96 42 objects per 1-page slab */
+	.dname_inline_len = 40,
+	.external_name_overhead = 25,
+	.external_name_cache = "kmalloc-rcl-96",
+	.external_name_size = 96,
+	.external_name_per_slab = 42,
 };
 
 const struct cp_kernel_profile *const cp_kernel_profiles[] = {

@@ -128,6 +128,24 @@ struct cp_kernel_profile {
 	 * (6.1 xfs_init_caches: true; 4.11 xfs_init_zones KM_ZONE_SPREAD
 	 * only: false) */
 	bool xfs_ili_reclaimable;
+	/* How a SLAB_ACCOUNT object is charged to its memcg. 0: 4.11's
+	 * per-memcg copy of the cache (memcg_kmem_get_cache) has its slab
+	 * pages charged. > 0: 5.9+ obj_cgroup accounting ("The new cgroup
+	 * slab memory controller", Roman Gushchin): each object is charged
+	 * obj_full_size() = its slot size s->size + sizeof(struct
+	 * obj_cgroup *), this many bytes (8 on 64-bit), through the per-CPU
+	 * byte stock (mm/memcontrol.c obj_cgroup_charge, refill_obj_stock);
+	 * the slab pages themselves are not charged. */
+	unsigned slab_obj_charge_extra;
+	/* fs/dcache.c where it differs from the filesystem profile's (0:
+	 * take the fs profile's): DNAME_INLINE_LEN, offsetof(struct
+	 * external_name, name[1]), and the kmalloc cache an fs_mark name
+	 * (40 characters) lands in. */
+	unsigned dname_inline_len;
+	unsigned external_name_overhead;
+	const char *external_name_cache;
+	unsigned external_name_size;     /* its slot size, bytes */
+	unsigned external_name_per_slab; /* objects per order-0 slab */
 };
 
 /* The built-in profiles, NULL-terminated, in a fixed order. */

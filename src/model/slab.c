@@ -9,9 +9,15 @@
  * the page allocator (discard_slab) only when its last object is freed.
  * So memory follows the number of slabs with at least one live object,
  * not the number of objects: freeing order matters (ref §11.1).
- * SLAB_ACCOUNT caches charge whole slab pages to the allocating task's
- * memcg and keep separate slabs per memcg (4.11 memcg_kmem_get_cache:
- * a child cache per memcg).
+ * SLAB_ACCOUNT caches keep separate slabs per memcg (4.11
+ * memcg_kmem_get_cache: a child cache per memcg) and charge the
+ * allocating task's memcg: 4.11 whole slab pages (memcg_charge_slab);
+ * 5.9+ each object, obj_full_size() = slot size + the obj_cgroup
+ * pointer, through a byte stock (obj_cgroup_charge: whole pages are
+ * charged, the rest of the last page kept for the next objects;
+ * refill_obj_stock: freed bytes return to the stock, which gives back
+ * its whole pages once it holds more than one), the slab pages
+ * themselves uncharged (cp_slab_cache_charge_objects).
  *
  * Placement: a slab is one block of 1 << order pages of the cache's
  * migratetype (allocate_slab -> alloc_slab_page with s->allocflags:
@@ -32,8 +38,12 @@
  * - Objects have no position in a slab; counts suffice.
  * - Slabs are returned at once (no min_partial kept, no RCU delay of
  *   SLAB_TYPESAFE_BY_RCU / call_rcu frees).
- * - 6.1 charges objects (obj_cgroup) and shares slabs across memcgs; we
- *   keep 4.11's per-memcg slabs for both versions.
+ * - 5.9+ shares slabs across memcgs; we keep 4.11's per-memcg slabs for
+ *   every version (the experiment allocates from one memcg). The obj
+ *   stock is kept per cache and memcg, not per CPU across caches: at
+ *   most a page per cache apart. Objects are charged before the slab
+ *   allocation (5.9-6.9 memcg_slab_pre_alloc_hook; 6.10+ charges after,
+ *   in __memcg_slab_post_alloc_hook: the same pages either way).
  *
  * Re-entrancy: cp_mem_alloc() may run reclaim, which may free objects of
  * this very cache (the dcache shrinker freeing dentries while d_alloc
@@ -49,6 +59,8 @@
 
 #include "core/alloc.h"
 #include "core/bug.h"
+
+#define SLAB_PAGE_BYTES 4096u
 
 int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 		       const struct cp_slab_geometry *g)
@@ -73,6 +85,13 @@ int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 	c->free_slot = CP_SLAB_NONE;
 	cp_pool_init(&c->split_pfns, sizeof(uint32_t) << c->order, 8);
 	return 0;
+}
+
+void cp_slab_cache_charge_objects(struct cp_slab_cache *c, uint32_t extra)
+{
+	CP_BUG_ON(c->nr_objects != 0);
+	if (c->accounted)
+		c->obj_charge = c->object_size + extra;
 }
 
 void cp_slab_cache_release(struct cp_slab_cache *c)
@@ -185,6 +204,46 @@ static void partial_push(struct cp_slab_cache *c, uint32_t i)
 	p->nr_partial++;
 }
 
+/* refill_obj_stock(): bytes back to part p's stock; more than a page
+ * there and its whole pages are uncharged. */
+static void refill_obj_stock(struct cp_slab_cache *c, struct cp_slab_part *p, uint32_t bytes)
+{
+	uint64_t stock = (uint64_t)p->stock_bytes + bytes, pages;
+
+	if (stock > SLAB_PAGE_BYTES) {
+		pages = stock / SLAB_PAGE_BYTES;
+		stock %= SLAB_PAGE_BYTES;
+		CP_BUG_ON(p->charged_pages < pages);
+		p->charged_pages -= pages;
+		cp_memcg_uncharge(p->memcg, c->owner, pages);
+	}
+	p->stock_bytes = (uint32_t)stock;
+}
+
+/* obj_cgroup_charge() of one object to part idx's memcg: from the stock
+ * when it holds enough, else the object's size rounded up to pages is
+ * charged (reclaiming from the memcg over its limit: this may free
+ * objects of this cache) and the rest of the last page stocked. 0 or
+ * -CP_ENOSPC. */
+static int obj_cgroup_charge(struct cp_slab_cache *c, unsigned idx, struct cp_alloc_ctx *ctx)
+{
+	uint64_t pages = (c->obj_charge + SLAB_PAGE_BYTES - 1) / SLAB_PAGE_BYTES;
+	struct cp_slab_part *p = &c->parts[idx];
+	int rc;
+
+	if (p->stock_bytes >= c->obj_charge) {
+		p->stock_bytes -= c->obj_charge;
+		return 0;
+	}
+	rc = cp_memcg_try_charge(c->mem, ctx->memcg, c->owner, pages, ctx);
+	if (rc)
+		return rc;
+	p = &c->parts[idx]; /* reclaim may have freed into it (not moved) */
+	p->charged_pages += pages;
+	refill_obj_stock(c, p, (uint32_t)(pages * SLAB_PAGE_BYTES - c->obj_charge));
+	return 0;
+}
+
 /* One object from slab i (which has room). */
 static void take_object(struct cp_slab_cache *c, uint32_t i)
 {
@@ -203,7 +262,7 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	struct cp_alloc_ctx *actx = ctx;
 	struct cp_memcg *memcg = NULL;
 	uint32_t i, pfn, split_idx = 0, *split_pfns = NULL;
-	bool split;
+	bool split, obj_charged;
 	int idx, rc;
 
 	idx = part_index(c, ctx);
@@ -212,6 +271,17 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	rc = ensure_part(c, (unsigned)idx, memcg);
 	if (rc)
 		return rc;
+	obj_charged = idx && c->obj_charge;
+	if (obj_charged) {
+		/* host memory first, so that a failure after the charge
+		 * cannot happen but for the page allocator */
+		rc = reserve_slot(c);
+		if (rc)
+			return rc;
+		rc = obj_cgroup_charge(c, (unsigned)idx, ctx);
+		if (rc)
+			return rc;
+	}
 	i = c->parts[idx].partial_head;
 	if (i != CP_SLAB_NONE) {
 		take_object(c, i);
@@ -220,17 +290,19 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	}
 	rc = reserve_slot(c);
 	if (rc)
-		return rc;
+		goto out_uncharge;
 	if (c->order > 0) {
 		/* room to record a split slab, taken before memory so that a
 		 * host failure changes nothing; given back if unused */
 		split_pfns = cp_pool_alloc(&c->split_pfns, &split_idx);
-		if (!split_pfns)
-			return -CP_ENOMEM;
+		if (!split_pfns) {
+			rc = -CP_ENOMEM;
+			goto out_uncharge;
+		}
 	}
-	if (!c->accounted && ctx && ctx->memcg) {
+	if ((!c->accounted || obj_charged) && ctx && ctx->memcg) {
 		/* not a SLAB_ACCOUNT cache: nothing is charged, so no memcg
-		 * limit reclaim either */
+		 * limit reclaim either; objects charged: not their pages */
 		unaccounted = *ctx;
 		unaccounted.memcg = NULL;
 		actx = &unaccounted;
@@ -246,7 +318,7 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 		cp_pool_free(&c->split_pfns, split_idx);
 	}
 	if (rc)
-		return rc;
+		goto out_uncharge;
 	i = take_slot(c);
 	c->slabs[i] = (struct cp_slab){
 		.nr_inuse = 0,
@@ -264,11 +336,17 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	take_object(c, i);
 	obj->slab = i;
 	return 0;
+
+out_uncharge:
+	if (obj_charged)
+		refill_obj_stock(c, &c->parts[idx], c->obj_charge);
+	return rc;
 }
 
 void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
 {
 	uint32_t i = obj.slab;
+	struct cp_memcg *page_memcg;
 	struct cp_slab *s;
 	struct cp_slab_part *p;
 
@@ -278,13 +356,17 @@ void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
 	s->nr_inuse--;
 	p->nr_objects--;
 	c->nr_objects--;
+	if (c->obj_charge && p->memcg)
+		refill_obj_stock(c, p, c->obj_charge); /* obj_cgroup_uncharge */
 	if (s->on_partial)
 		partial_unlink(c, i);
 	if (s->nr_inuse > 0) {
 		partial_push(c, i);
 		return;
 	}
-	/* discard_slab(): the last object is gone, the pages go back */
+	/* discard_slab(): the last object is gone, the pages go back
+	 * (uncharged when it was the pages that were charged) */
+	page_memcg = c->obj_charge ? NULL : p->memcg;
 	p->nr_slabs--;
 	c->nr_slabs--;
 	s->in_use = 0;
@@ -294,10 +376,10 @@ void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
 		uint32_t idx = s->pfn & ~CP_SLAB_PFN_SPLIT;
 
 		cp_mem_free_pages(c->mem, c->owner, cp_pool_at(&c->split_pfns, idx),
-				  1ull << c->order, p->memcg);
+				  1ull << c->order, page_memcg);
 		cp_pool_free(&c->split_pfns, idx);
 	} else {
-		cp_mem_free_block(c->mem, c->owner, s->pfn, c->order, p->memcg);
+		cp_mem_free_block(c->mem, c->owner, s->pfn, c->order, page_memcg);
 	}
 }
 
@@ -368,6 +450,10 @@ bool cp_slab_check(const struct cp_slab_cache *c)
 			prev = i;
 		}
 		if (n != p->nr_partial)
+			return false;
+		if (p->memcg && c->obj_charge &&
+		    p->charged_pages * SLAB_PAGE_BYTES !=
+			    p->nr_objects * c->obj_charge + p->stock_bytes)
 			return false;
 		partial_seen += n;
 		objects += p->nr_objects;

@@ -46,6 +46,12 @@ struct cp_slab_part {
 	uint64_t nr_partial;
 	uint64_t nr_slabs;
 	uint64_t nr_objects;
+	/* per-object charging (cache->obj_charge > 0): pages charged to
+	 * memcg for this part, and the bytes of them no object uses (the
+	 * obj stock); charged_pages * PAGE_SIZE = nr_objects * obj_charge
+	 * + stock_bytes */
+	uint64_t charged_pages;
+	uint32_t stock_bytes;
 };
 
 struct cp_slab_cache {
@@ -53,7 +59,10 @@ struct cp_slab_cache {
 	uint32_t object_size;      /* bytes (for reports) */
 	uint32_t objects_per_slab; /* >= 1 */
 	unsigned order;            /* pages per slab = 1 << order */
-	bool accounted;            /* SLAB_ACCOUNT: slabs charged to ctx->memcg */
+	bool accounted;            /* SLAB_ACCOUNT: charged to ctx->memcg */
+	/* 0: the slab pages are charged (4.11); > 0: each object is charged
+	 * this many bytes and the pages are not (5.9+ obj_cgroup) */
+	uint32_t obj_charge;
 	enum cp_migratetype migratetype; /* of its slab pages */
 	unsigned owner;            /* memory owner id (cp_mem_register_owner) */
 	struct cp_mem *mem;
@@ -90,6 +99,12 @@ struct cp_slab_geometry {
  * On failure the cache needs no release. */
 int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 		       const struct cp_slab_geometry *g);
+
+/* Charge each object of an accounted cache its slot size plus extra
+ * bytes instead of charging slab pages (5.9+ obj_cgroup accounting,
+ * profile.h slab_obj_charge_extra). Before the first allocation; a cache
+ * that is not SLAB_ACCOUNT stays uncharged. */
+void cp_slab_cache_charge_objects(struct cp_slab_cache *c, uint32_t extra);
 
 /* Free the host memory of the cache. Pages still held stay counted in
  * mem (the model is being torn down). */

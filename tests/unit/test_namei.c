@@ -33,6 +33,12 @@ static int ext4_61_patched(void **state)
 	return 0;
 }
 
+static int xfs_6x_patched(void **state)
+{
+	*state = fsfix_new("xfs", "linux-6.x", CP_POLICY_PATCHED, 100000);
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	fsfix_free(*state);
@@ -63,6 +69,37 @@ static void create_leaves_dentry_on_lru_pinning_inode(void **state)
 	assert_int_equal(f->vs.v[CP_VM_DENTRIES_ALLOCATED], 2);
 	assert_int_equal(f->vs.v[CP_VM_INODES_ALLOCATED], 2);
 	assert_int_equal(f->fs.nr_create, 1);
+	fsfix_check(f);
+}
+
+/* 6.14+ fs/dcache.c (measured on 6.18.44, profile.c): DNAME_INLINE_LEN
+ * is 40, so a 39-character name stays in the dentry, and a 40-character
+ * one takes 24 + 41 = 65 B, a kmalloc-rcl-96 object; in a memcg each
+ * object is charged its slot + 8 B (dentry 200, name 104, xfs_inode
+ * 968 with the built-in profile's 960 B slot; xfs_ili not accounted),
+ * each cache's stock charging its first page: 3 pages. */
+static void linux_6x_puts_a_40_char_name_in_kmalloc_rcl_96(void **state)
+{
+	struct fsfix *f = *state;
+	struct cp_memcg cg;
+	struct cp_alloc_ctx in_cg = f->ctx;
+
+	assert_string_equal(f->fs.name_cache.name, "kmalloc-rcl-96");
+	assert_int_equal(f->fs.name_cache.object_size, 96);
+	assert_int_equal(f->fs.name_cache.objects_per_slab, 42);
+	assert_int_equal(f->fs.name_cache.migratetype, CP_MIGRATE_RECLAIMABLE);
+	assert_int_equal(cp_fs_create(&f->fs, f->fs.root, 1, 39, &f->ctx, NULL), 0);
+	assert_int_equal(f->fs.name_cache.nr_objects, 0);
+	cp_memcg_init(&cg, 1, UINT64_MAX);
+	in_cg.memcg = &cg;
+	assert_int_equal(cp_fs_create(&f->fs, f->fs.root, 2, NAME40, &in_cg, NULL), 0);
+	assert_int_equal(f->fs.name_cache.nr_objects, 1);
+	assert_int_equal(f->fs.dentry_cache.obj_charge, 200);
+	assert_int_equal(f->fs.name_cache.obj_charge, 104);
+	assert_int_equal(f->fs.inode_cache.obj_charge, 968);
+	assert_int_equal(f->fs.ili_cache.obj_charge, 0);
+	assert_int_equal(cg.usage_pages, 3); /* a page from each cache's stock */
+	assert_true(cp_memcg_check(&cg));
 	fsfix_check(f);
 }
 
@@ -324,6 +361,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(create_leaves_dentry_on_lru_pinning_inode,
 						xfs_411_legacy, teardown),
+		cmocka_unit_test_setup_teardown(linux_6x_puts_a_40_char_name_in_kmalloc_rcl_96,
+						xfs_6x_patched, teardown),
 		cmocka_unit_test_setup_teardown(create_of_existing_name_is_a_lookup,
 						xfs_411_patched, teardown),
 		cmocka_unit_test_setup_teardown(create_allocates_inode_nofs_and_dentry_kernel,

@@ -1,7 +1,8 @@
 /*
  * test_slab.c - SLUB granularity: memory returns only when a slab
  * empties, partial slabs are reused (most recently freed into first),
- * SLAB_ACCOUNT caches charge per memcg, re-entrant reclaim is safe.
+ * SLAB_ACCOUNT caches charge per memcg (slab pages, or objects through
+ * the byte stock), re-entrant reclaim is safe.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -215,6 +216,102 @@ static void charge_over_memcg_limit_fails_cleanly(void **state)
 	check_all(f);
 }
 
+/* 5.9+ obj_cgroup accounting (mm/slab.h obj_full_size, mm/memcontrol.c
+ * obj_cgroup_charge): an xfs_inode object is charged 1024 + 8 = 1032 B,
+ * a whole page at a time with the rest stocked, and the order-2 slab's
+ * four pages are not charged. By hand: objects 1, 4, 8, 12 and 16 find
+ * less than 1032 B in the stock (0, 1000, 968, 936, 904) and charge a
+ * page each, so 3 objects hold 1 page and 16 objects 5 (16 x 1032 =
+ * 16512 B; 4.11's slab charging would give 4 and 4). */
+static void objects_charged_slot_size_plus_pointer_a_page_at_a_time(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_memcg cg;
+	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_slab_obj o;
+	int i;
+
+	cp_memcg_init(&cg, 1, UINT64_MAX);
+	in_cg.memcg = &cg;
+	cp_slab_cache_charge_objects(&f->inode, 8);
+	assert_int_equal(f->inode.obj_charge, 968); /* 960 + 8: the fixture's slot */
+	f->inode.object_size = 1024;                /* as 6.18's slabinfo gives it */
+	cp_slab_cache_charge_objects(&f->inode, 8);
+	assert_int_equal(f->inode.obj_charge, 1032);
+	for (i = 1; i <= 16; i++) {
+		assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), 0);
+		if (i == 3)
+			assert_int_equal(cg.usage_pages, 1);
+	}
+	assert_int_equal(cg.usage_pages, 5);
+	assert_int_equal(cg.nr_owner[f->inode.owner], 5);
+	assert_int_equal(f->inode.parts[1].stock_bytes, 3968);
+	assert_int_equal(cp_slab_pages(&f->inode), 4); /* one slab, uncharged */
+	assert_true(cp_memcg_check(&cg));
+	check_all(f);
+}
+
+/* refill_obj_stock(): freed bytes return to the stock, which gives back
+ * its whole pages only once it holds more than a page. From 5 pages and
+ * a 3968 B stock (above), freeing the 16 objects one by one uncharges a
+ * page at frees 1, 5, 9 and 13 (stock 5000, 5032, 5064, 5096 B) and
+ * leaves one page charged with no object: 4096 B is not more than a
+ * page. The slab's pages go back to the buddy with its last object. */
+static void freed_objects_return_pages_once_the_stock_exceeds_a_page(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_memcg cg;
+	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_slab_obj o[16];
+	int i;
+
+	cp_memcg_init(&cg, 1, UINT64_MAX);
+	in_cg.memcg = &cg;
+	f->inode.object_size = 1024;
+	cp_slab_cache_charge_objects(&f->inode, 8);
+	for (i = 0; i < 16; i++)
+		assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o[i]), 0);
+	cp_slab_free(&f->inode, o[0]);
+	assert_int_equal(cg.usage_pages, 4);
+	assert_int_equal(f->inode.parts[1].stock_bytes, 904);
+	for (i = 1; i < 13; i++)
+		cp_slab_free(&f->inode, o[i]);
+	assert_int_equal(cg.usage_pages, 1);
+	for (i = 13; i < 16; i++)
+		cp_slab_free(&f->inode, o[i]);
+	assert_int_equal(cg.usage_pages, 1);
+	assert_int_equal(f->inode.parts[1].stock_bytes, 4096);
+	assert_int_equal(f->mem.nr_owner[f->inode.owner], 0);
+	assert_true(cp_memcg_check(&cg));
+	check_all(f);
+}
+
+/* A charge over the limit fails (no reclaim hook) and allocates nothing;
+ * objects the stock still covers need no charge. Limit 1 page: objects
+ * 1-3 fit (1032 x 3 = 3096 B), the 4th needs a second page. */
+static void object_charge_over_limit_fails_cleanly(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_memcg cg;
+	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_slab_obj o;
+	int i;
+
+	cp_memcg_init(&cg, 1, 1);
+	in_cg.memcg = &cg;
+	f->inode.object_size = 1024;
+	cp_slab_cache_charge_objects(&f->inode, 8);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), 0);
+	assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), -CP_ENOSPC);
+	assert_int_equal(f->inode.nr_objects, 3);
+	assert_int_equal(f->inode.parts[1].stock_bytes, 1000);
+	assert_int_equal(cg.usage_pages, 1);
+	assert_int_equal(cg.failcnt, 1);
+	assert_true(cp_memcg_check(&cg));
+	check_all(f);
+}
+
 /* Re-entrancy: the direct reclaim hook frees objects of the very cache
  * that is allocating (the dcache shrinker during d_alloc). */
 struct reentry {
@@ -300,6 +397,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(accounted_cache_charges_slab_pages_per_memcg, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(charge_over_memcg_limit_fails_cleanly, setup, teardown),
+		cmocka_unit_test_setup_teardown(objects_charged_slot_size_plus_pointer_a_page_at_a_time,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(freed_objects_return_pages_once_the_stock_exceeds_a_page,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(object_charge_over_limit_fails_cleanly, setup, teardown),
 		cmocka_unit_test_setup_teardown(allocation_survives_reclaim_freeing_the_same_cache,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(host_failure_takes_no_pages, setup, teardown),

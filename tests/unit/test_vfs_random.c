@@ -256,7 +256,9 @@ static void run(const char *fs_name, const char *kernel, enum cp_ref_policy poli
 
 	r.f = fsfix_new(fs_name, kernel, policy, 6000);
 	cp_rng_init(&r.rng, seed, 1);
-	cp_memcg_init(&r.cg[0], 1, 20);
+	/* small enough that 5.9+ per-object charges (about 1 KiB a file)
+	 * also reach it often */
+	cp_memcg_init(&r.cg[0], 1, 10);
 	cp_memcg_init(&r.cg[1], 2, UINT64_MAX);
 	for (i = 0; i < 3; i++)
 		r.ctxs[i] = r.f->ctx;
