@@ -86,7 +86,8 @@ static void usage(FILE *out)
 		"                        the model against them (no root needed; the\n"
 		"                        kernel profile matches the kernel they ran on)\n"
 		"  --json FILE           write the model run, the real runs and the table as\n"
-		"                        JSON ('-' for stdout)\n"
+		"                        JSON ('-' for stdout); the real runs go there as\n"
+		"                        soon as they are done, so a model that fails keeps them\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"Exit status: 0 done; 1 a run failed (real or model) or an output could not\n"
@@ -758,6 +759,32 @@ static int load_real(const struct validate_opts *vo, const char *scenario, uint6
 	return CLI_EXIT_OK;
 }
 
+/* The real runs into the --json file before the model runs, as `real
+ * --json` would write them: should the model fail, they are kept, and
+ * `validate --real FILE` runs the model against them again. The full
+ * JSON replaces them at the end. */
+static int keep_real_runs(const char *path, const struct cp_run_result *runs, size_t n)
+{
+	const struct cp_run_result **p = calloc(n, sizeof(*p));
+	struct cp_diag diag = { "" };
+	size_t i;
+	int rc;
+
+	if (!p) {
+		fprintf(stderr, "cachepressure validate: out of memory\n");
+		return -CP_ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		p[i] = &runs[i];
+	rc = cp_report_json_write(path, p, n, &diag);
+	if (rc)
+		fprintf(stderr, "cachepressure validate: --json %s\n", diag.msg);
+	else
+		fprintf(stderr, "cachepressure validate: the real runs are in %s\n", path);
+	free(p);
+	return rc;
+}
+
 /* validate --real FILE: the model against real runs measured before. */
 static int validate_from_file(const struct validate_opts *vo)
 {
@@ -966,6 +993,8 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (done == 0)
 		goto out;
+	if (vo.json && strcmp(vo.json, "-") != 0 && keep_real_runs(vo.json, runs, done) != 0)
+		exit_code = CLI_EXIT_FAIL;
 	rc = model_slabs(&ms, runs, done, &h, "", CLI_EXIT_FAIL);
 	if (rc) {
 		exit_code = rc;

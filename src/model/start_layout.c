@@ -310,7 +310,7 @@ static int mark_movable_fillers(struct cp_mem *m, const struct cp_buddy *b, uint
 }
 
 /* One type: take its pageblocks whole, split them, set their type, free
- * its fragments. 0 or -CP_ENOMEM. */
+ * its fragments. 0, -CP_ENOMEM or -CP_ENOSPC (no free pageblock left). */
 static int apply_type(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
 		      const struct cp_start_layout *l, unsigned t)
 {
@@ -325,8 +325,12 @@ static int apply_type(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
 	if (!pfns)
 		return -CP_ENOMEM;
 	for (i = 0; i < nr; i++) {
-		rc = cp_buddy_alloc(b, CP_BUDDY_PAGEBLOCK_ORDER, CP_MIGRATE_MOVABLE, 0, &pfns[i]);
-		CP_BUG_ON(rc); /* the zone was sized for them */
+		/* the zone was sized for them (zone.c leaves two pageblocks
+		 * for alignment); should it not hold them, say so */
+		if (cp_buddy_alloc(b, CP_BUDDY_PAGEBLOCK_ORDER, CP_MIGRATE_MOVABLE, 0, &pfns[i])) {
+			cp_free(pfns);
+			return -CP_ENOSPC;
+		}
 		rc = cp_buddy_split_page(b, pfns[i], CP_BUDDY_PAGEBLOCK_ORDER, NULL);
 		CP_BUG_ON(rc);
 		rc = cp_buddy_set_pageblock_migratetype(b, pfns[i], (enum cp_migratetype)t);

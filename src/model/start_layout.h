@@ -39,7 +39,9 @@ int cp_start_layout_extra_pages(const struct cp_start_layout *l, uint64_t *pages
  * pageblocks, give them the type while all their pages are allocated
  * (set_pageblock_migratetype), free the fragments. The pages left
  * allocated in MOVABLE pageblocks become m's movable fillers. The zone
- * must have the room (cp_start_layout_extra_pages). 0 or -CP_ENOMEM.
+ * must have the room (cp_start_layout_extra_pages, in whole free
+ * pageblocks). 0, -CP_ENOMEM, or -CP_ENOSPC when it has not (b is then
+ * half laid: release it).
  */
 int cp_start_layout_apply(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
 			  const struct cp_start_layout *l);

@@ -226,7 +226,11 @@ static int init_zone(struct cp_mem *m, struct cp_mem_zone *z, const struct cp_me
 		rc = cp_start_layout_apply(m, &z->buddy, z->start_pfn, layout);
 		if (rc) {
 			cp_buddy_release(&z->buddy);
-			return rc;
+			return rc == -CP_ENOSPC
+				       ? cp_diag_set(diag, rc,
+						     "memory: the measured start layout does not fit in a zone of %u pages",
+						     bp.nr_pages)
+				       : rc;
 		}
 	}
 	z->free_pages = z->buddy.nr_free_pages;
@@ -352,9 +356,14 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		if (!zp.blocks[i])
 			continue;
 		/* the measured blocks below pageblock_order, in the zone's
-		 * free memory (scaled down when they do not fit) */
-		cp_start_layout_plan(zp.blocks[i], zp.pageblocks[i], zp.pages[i] - zp.reserve[i],
-				     &layout[i]);
+		 * free memory (scaled down when they do not fit); their
+		 * pageblocks are taken whole from free memory that starts
+		 * where the reserve ends and need not end on a boundary:
+		 * two pageblocks of it cannot hold any */
+		uint64_t room = zp.pages[i] - zp.reserve[i];
+
+		room = room > 2 * CP_BUDDY_PAGEBLOCK_PAGES ? room - 2 * CP_BUDDY_PAGEBLOCK_PAGES : 0;
+		cp_start_layout_plan(zp.blocks[i], zp.pageblocks[i], room, &layout[i]);
 		if (cp_start_layout_extra_pages(&layout[i], &extra[i]))
 			return cp_diag_set(diag, -CP_ENOMEM, "memory: no memory for the start layout");
 		extra_sum += extra[i];
