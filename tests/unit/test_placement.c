@@ -366,64 +366,55 @@ static void start_layout_places_measured_fragments(void **state)
 	cp_mem_release(&m);
 }
 
+/* 4000 order-0 UNMOVABLE fragments measured, more than the free memory
+ * of a ZONE_PAGES zone with reserve pages reserved: cp_mem_init boots
+ * it with want of them on the free lists and the rest of the free
+ * memory as it was. */
+static void boot_with_4000_fragments(uint64_t reserve, uint64_t want)
+{
+	static const struct cp_mem_start_free sf = {
+		.blocks = { [CP_MIGRATE_UNMOVABLE] = { 4000 } },
+	};
+	struct cp_mem_params mp = {
+		.total_pages = ZONE_PAGES,
+		.reserve_pages = reserve,
+		.min_free_kbytes = 128,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.memcg_reclaim_retries = 5,
+		.start_free = &sf,
+	};
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem m;
+
+	assert_int_equal(cp_mem_init(&m, &mp, &vs, NULL), 0);
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, 0, CP_MIGRATE_UNMOVABLE), want);
+	assert_int_equal(m.free_pages, ZONE_PAGES - reserve);
+	assert_true(cp_buddy_check(&m.zones[0].buddy));
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 /* More measured fragments than free memory: scaled down in proportion
  * to the free memory less the two pageblocks alignment may cost (4000
  * order-0 unmovable into 2048 free pages -> 2048 - 1024 = 1024). */
 static void start_layout_scales_to_the_free_memory(void **state)
 {
-	static const struct cp_mem_start_free sf = {
-		.blocks = { [CP_MIGRATE_UNMOVABLE] = { 4000 } },
-	};
-	struct cp_mem_params mp = {
-		.total_pages = ZONE_PAGES,
-		.min_free_kbytes = 128,
-		.watermark_scale_factor = 10,
-		.min_free_kbytes_max = 65536,
-		.memcg_reclaim_retries = 5,
-		.start_free = &sf,
-	};
-	struct cp_vmstat vs = { { 0 } };
-	struct cp_mem m;
-
 	(void)state;
-	assert_int_equal(cp_mem_init(&m, &mp, &vs, NULL), 0);
-	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, 0, CP_MIGRATE_UNMOVABLE), 1024);
-	assert_int_equal(m.free_pages, ZONE_PAGES);
-	assert_true(cp_mem_check(&m));
-	cp_mem_release(&m);
+	boot_with_4000_fragments(0, 1024);
 }
 
 /* The start layout takes whole pageblocks from the zone's free memory,
  * which starts where the boot reserve ends, not on a pageblock boundary:
  * fragments scaled to fill the free memory to the page would need up to
- * two pageblocks the alignment cost. They are scaled to the free memory
- * less two pageblocks (1024 pages), and the zone boots. By hand: 2048
- * pages, 300 reserved, 1748 free; 4000 order-0 unmovable fragments with
- * 8 measured pageblocks scaled to 4000 x 724 / 4000 = 724. */
+ * two pageblocks the alignment cost (the model crashed on such a layout).
+ * They are scaled to the free memory less two pageblocks, and the zone
+ * boots. By hand: 2048 pages, 300 reserved, 1748 free; 4000 order-0
+ * fragments scaled to 1748 - 1024 = 724. */
 static void start_layout_fits_a_zone_whose_reserve_is_not_pageblock_aligned(void **state)
 {
-	static const struct cp_mem_start_free sf = {
-		.blocks = { [CP_MIGRATE_UNMOVABLE] = { 4000 } },
-	};
-	struct cp_mem_params mp = {
-		.total_pages = ZONE_PAGES,
-		.reserve_pages = 300,
-		.min_free_kbytes = 128,
-		.watermark_scale_factor = 10,
-		.min_free_kbytes_max = 65536,
-		.memcg_reclaim_retries = 5,
-		.start_free = &sf,
-	};
-	struct cp_vmstat vs = { { 0 } };
-	struct cp_mem m;
-
 	(void)state;
-	assert_int_equal(cp_mem_init(&m, &mp, &vs, NULL), 0);
-	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[0].buddy, 0, CP_MIGRATE_UNMOVABLE), 724);
-	assert_int_equal(m.free_pages, ZONE_PAGES - 300);
-	assert_true(cp_buddy_check(&m.zones[0].buddy));
-	assert_true(cp_mem_check(&m));
-	cp_mem_release(&m);
+	boot_with_4000_fragments(300, 724);
 }
 
 int main(void)

@@ -216,6 +216,18 @@ static void charge_over_memcg_limit_fails_cleanly(void **state)
 	check_all(f);
 }
 
+/* The fixture's xfs_inode cache with 6.18's 1024-byte slots, charged
+ * object by object (+ 8 B), and a task context in memcg cg (id 1). */
+static void inode_objects_charged_in(struct fixture *f, struct cp_memcg *cg, uint64_t limit,
+				     struct cp_alloc_ctx *in_cg)
+{
+	cp_memcg_init(cg, 1, limit);
+	*in_cg = f->ctx;
+	in_cg->memcg = cg;
+	f->inode.object_size = 1024; /* as 6.18's slabinfo gives it */
+	cp_slab_cache_charge_objects(&f->inode, 8);
+}
+
 /* 5.9+ obj_cgroup accounting (mm/slab.h obj_full_size, mm/memcontrol.c
  * obj_cgroup_charge): an xfs_inode object is charged 1024 + 8 = 1032 B,
  * a whole page at a time with the rest stocked, and the order-2 slab's
@@ -227,16 +239,13 @@ static void objects_charged_slot_size_plus_pointer_a_page_at_a_time(void **state
 {
 	struct fixture *f = *state;
 	struct cp_memcg cg;
-	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_alloc_ctx in_cg;
 	struct cp_slab_obj o;
 	int i;
 
-	cp_memcg_init(&cg, 1, UINT64_MAX);
-	in_cg.memcg = &cg;
 	cp_slab_cache_charge_objects(&f->inode, 8);
 	assert_int_equal(f->inode.obj_charge, 968); /* 960 + 8: the fixture's slot */
-	f->inode.object_size = 1024;                /* as 6.18's slabinfo gives it */
-	cp_slab_cache_charge_objects(&f->inode, 8);
+	inode_objects_charged_in(f, &cg, UINT64_MAX, &in_cg);
 	assert_int_equal(f->inode.obj_charge, 1032);
 	for (i = 1; i <= 16; i++) {
 		assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), 0);
@@ -261,14 +270,11 @@ static void freed_objects_return_pages_once_the_stock_exceeds_a_page(void **stat
 {
 	struct fixture *f = *state;
 	struct cp_memcg cg;
-	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_alloc_ctx in_cg;
 	struct cp_slab_obj o[16];
 	int i;
 
-	cp_memcg_init(&cg, 1, UINT64_MAX);
-	in_cg.memcg = &cg;
-	f->inode.object_size = 1024;
-	cp_slab_cache_charge_objects(&f->inode, 8);
+	inode_objects_charged_in(f, &cg, UINT64_MAX, &in_cg);
 	for (i = 0; i < 16; i++)
 		assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o[i]), 0);
 	cp_slab_free(&f->inode, o[0]);
@@ -293,14 +299,11 @@ static void object_charge_over_limit_fails_cleanly(void **state)
 {
 	struct fixture *f = *state;
 	struct cp_memcg cg;
-	struct cp_alloc_ctx in_cg = f->ctx;
+	struct cp_alloc_ctx in_cg;
 	struct cp_slab_obj o;
 	int i;
 
-	cp_memcg_init(&cg, 1, 1);
-	in_cg.memcg = &cg;
-	f->inode.object_size = 1024;
-	cp_slab_cache_charge_objects(&f->inode, 8);
+	inode_objects_charged_in(f, &cg, 1, &in_cg);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), 0);
 	assert_int_equal(cp_slab_alloc(&f->inode, &in_cg, &o), -CP_ENOSPC);
