@@ -33,6 +33,9 @@ enum cp_owner {
 	CP_NR_FIXED_OWNERS
 };
 
+/* The page size of the modelled machines (x86-64, 4 KiB). */
+#define CP_PAGE_BYTES 4096u
+
 #define CP_MAX_OWNERS 32
 #define CP_OWNER_NAME_LEN 24
 

@@ -60,8 +60,6 @@
 #include "core/alloc.h"
 #include "core/bug.h"
 
-#define SLAB_PAGE_BYTES 4096u
-
 int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 		       const struct cp_slab_geometry *g)
 {
@@ -210,9 +208,9 @@ static void refill_obj_stock(struct cp_slab_cache *c, struct cp_slab_part *p, ui
 {
 	uint64_t stock = (uint64_t)p->stock_bytes + bytes, pages;
 
-	if (stock > SLAB_PAGE_BYTES) {
-		pages = stock / SLAB_PAGE_BYTES;
-		stock %= SLAB_PAGE_BYTES;
+	if (stock > CP_PAGE_BYTES) {
+		pages = stock / CP_PAGE_BYTES;
+		stock %= CP_PAGE_BYTES;
 		CP_BUG_ON(p->charged_pages < pages);
 		p->charged_pages -= pages;
 		cp_memcg_uncharge(p->memcg, c->owner, pages);
@@ -227,7 +225,7 @@ static void refill_obj_stock(struct cp_slab_cache *c, struct cp_slab_part *p, ui
  * -CP_ENOSPC. */
 static int obj_cgroup_charge(struct cp_slab_cache *c, unsigned idx, struct cp_alloc_ctx *ctx)
 {
-	uint64_t pages = (c->obj_charge + SLAB_PAGE_BYTES - 1) / SLAB_PAGE_BYTES;
+	uint64_t pages = (c->obj_charge + CP_PAGE_BYTES - 1) / CP_PAGE_BYTES;
 	struct cp_slab_part *p = &c->parts[idx];
 	int rc;
 
@@ -240,7 +238,7 @@ static int obj_cgroup_charge(struct cp_slab_cache *c, unsigned idx, struct cp_al
 		return rc;
 	p = &c->parts[idx]; /* reclaim may have freed into it (not moved) */
 	p->charged_pages += pages;
-	refill_obj_stock(c, p, (uint32_t)(pages * SLAB_PAGE_BYTES - c->obj_charge));
+	refill_obj_stock(c, p, (uint32_t)(pages * CP_PAGE_BYTES - c->obj_charge));
 	return 0;
 }
 
@@ -452,7 +450,7 @@ bool cp_slab_check(const struct cp_slab_cache *c)
 		if (n != p->nr_partial)
 			return false;
 		if (p->memcg && c->obj_charge &&
-		    p->charged_pages * SLAB_PAGE_BYTES !=
+		    p->charged_pages * CP_PAGE_BYTES !=
 			    p->nr_objects * c->obj_charge + p->stock_bytes)
 			return false;
 		partial_seen += n;

@@ -87,7 +87,6 @@
 #include "model/gfp.h"
 #include "model/profile.h"
 
-#define PAGE_BYTES 4096u
 #define POOL_CHUNK_SHIFT 12
 #define DEAD_TYPE 0xff
 
@@ -105,7 +104,7 @@ static uint32_t hash_key(uint64_t key, uint32_t nr_buckets)
 
 static uint8_t pages_of(uint32_t bytes)
 {
-	uint32_t n = (bytes + PAGE_BYTES - 1) / PAGE_BYTES;
+	uint32_t n = (bytes + CP_PAGE_BYTES - 1) / CP_PAGE_BYTES;
 
 	return (uint8_t)(n ? n : 1);
 }
@@ -116,7 +115,7 @@ int cp_xfs_buftarg_init(struct cp_xfs_buftarg *bt, struct cp_mem *mem,
 {
 	int rc;
 
-	CP_BUG_ON(inode_cluster_bytes > 255u * PAGE_BYTES || dir_block_bytes > 255u * PAGE_BYTES);
+	CP_BUG_ON(inode_cluster_bytes > 255u * CP_PAGE_BYTES || dir_block_bytes > 255u * CP_PAGE_BYTES);
 	memset(bt, 0, sizeof(*bt));
 	bt->mem = mem;
 	bt->inverted_isolate = kernel->xfs_buf_lru_first_visit_frees;
@@ -341,7 +340,7 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 		bt->nr_created++;
 	} else {
 		bt->nr_reads++;
-		bt->nr_read_bytes += (uint64_t)bp->b_pages * PAGE_BYTES;
+		bt->nr_read_bytes += (uint64_t)bp->b_pages * CP_PAGE_BYTES;
 	}
 	hash_grow(bt);
 	*idx = i;
@@ -431,7 +430,7 @@ uint64_t cp_xfs_buf_push_dirty(struct cp_xfs_buftarg *bt, uint64_t lsn_limit)
 		if (bp->b_lsn >= lsn_limit)
 			break;
 		bt->nr_writes++;
-		bt->nr_write_bytes += (uint64_t)bp->b_pages * PAGE_BYTES;
+		bt->nr_write_bytes += (uint64_t)bp->b_pages * CP_PAGE_BYTES;
 		cp_xfs_buf_written(bt, bp->b_index);
 		n++;
 	}

@@ -24,7 +24,7 @@
 #include "model/vmstat.h"
 #include "sim/sim.h"
 
-#define CP_PAGE_SIZE 4096u
+#define CP_PAGE_SIZE CP_PAGE_BYTES
 
 struct cp_world;
 struct cp_daemons;
