@@ -57,6 +57,7 @@ static const struct {
 	{ "cpu", "copy_bandwidth" },	 { "cpu", "memory_bandwidth" },
 	{ "cpu", "read_syscall_ns" },
 	{ "cpu", "page_cached_ns" },	 { "cpu", "page_insert_ns" },
+	{ "cpu", "page_insert_page_ns" },
 	{ "cpu", "lru_evict_ns" },	 { "cpu", "lru_evict_page_ns" },
 	{ "cpu", "lru_move_ns" },	 { "cpu", "lru_move_page_ns" },
 	{ "cpu", "slab_scan_ns" },
@@ -66,6 +67,8 @@ static const struct {
 	{ "device", "max_request" },	 { "device", "queue_depth" },
 	{ "readahead", "read_ahead_kb" },
 };
+
+_Static_assert(sizeof(keys) / sizeof(keys[0]) <= CP_CALIB_MAX, "CP_CALIB_MAX too small");
 
 void cp_calibration_init(struct cp_calibration *c, const char *name)
 {

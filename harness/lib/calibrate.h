@@ -30,7 +30,7 @@
 
 struct cp_diag;
 
-#define CP_CALIB_MAX 32
+#define CP_CALIB_MAX 40
 
 /* One key of the profile. */
 struct cp_calib_value {

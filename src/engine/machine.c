@@ -52,6 +52,7 @@ static const struct cp_key keys[] = {
 	KEY("cpu", "read_syscall_ns", CP_KEY_NS, read_syscall_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "page_cached_ns", CP_KEY_NS, page_cached_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "page_insert_ns", CP_KEY_NS, page_insert_ns, REQ, 0, NOLIMIT),
+	KEY("cpu", "page_insert_page_ns", CP_KEY_NS, page_insert_page_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "lru_evict_ns", CP_KEY_NS, lru_evict_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "lru_evict_page_ns", CP_KEY_NS, lru_evict_page_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "lru_move_ns", CP_KEY_NS, lru_move_ns, REQ, 0, NOLIMIT),

@@ -41,8 +41,9 @@ struct cp_machine {
 					* copying CPUs together (optional; 0 = not
 					* known: no shared limit) */
 	uint64_t read_syscall_ns;     /* fixed cost of one read() */
-	uint64_t page_cached_ns;      /* per cached page read() touches */
-	uint64_t page_insert_ns;      /* per page readahead allocates and inserts */
+	uint64_t page_cached_ns;      /* per cached folio a read() touches */
+	uint64_t page_insert_ns;      /* per folio readahead allocates and inserts */
+	uint64_t page_insert_page_ns; /* per page of such a folio beyond its first */
 	uint64_t lru_evict_ns;        /* per folio reclaim evicts */
 	uint64_t lru_evict_page_ns;   /* per page of an evicted folio beyond its first */
 	uint64_t lru_move_ns;         /* per folio reclaim isolates and puts back

@@ -3,14 +3,22 @@
  *
  * Each kind of work has a fixed cost per unit (the machine and
  * filesystem profiles give them, with their sources); copying is priced
- * by bandwidth. The sum is the time the work takes on one CPU that
- * nothing else wants; the engine stretches it when CPUs are shared.
+ * by bandwidth. The page cache's work is priced per folio, as the kernel
+ * does it: a read() looks up and marks each folio it copies from once
+ * (filemap_get_read_batch(), folio_mark_accessed()), readahead allocates,
+ * charges, inserts and completes each folio once (filemap_add_folio(),
+ * folio_end_read()), with a small cost for each further page of a large
+ * folio (scripts/measure-read-cost.sh). Order-0 pages are one-page
+ * folios, so 4.11's costs are per page. The sum is the time the work
+ * takes on one CPU that nothing else wants; the engine stretches it
+ * when CPUs are shared.
  *
  * SIMPLIFIED: costs are linear in the counts. No cache effects (a page
  * copied twice costs the same both times), no per-CPU differences, no
  * frequency scaling. Kernel functions whose cost each unit stands for:
- * filemap_read()/copy_page_to_iter() (copy, cached page),
- * page_cache_ra_unbounded() + filemap_add_folio() (insert),
+ * filemap_read()/copy_page_to_iter() (copy, cached folio),
+ * page_cache_ra_order()/page_cache_ra_unbounded() + filemap_add_folio()
+ * (insert, per folio and per page),
  * shrink_folio_list()/__remove_mapping() (LRU eviction, per folio and
  * per page), shrink_active_list() and isolate_lru_folios()'s skips (LRU
  * move, the same), list_lru_walk_one() (slab scan),
@@ -92,7 +100,9 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 
 /* Folios handled whole: a fixed cost per folio and a smaller one per
  * page beyond each folio's first (measured: scripts/measure-reclaim-cost.sh
- * - a 35-page folio costs about five order-0 ones to evict, not 35). */
+ * - a 35-page folio costs about five order-0 ones to evict, not 35;
+ * scripts/measure-read-cost.sh - a 140-page readahead folio costs about
+ * 25 order-0 ones to read in). */
 static uint64_t folio_cost(uint64_t folios, uint64_t pages, uint64_t folio_ns,
 			   uint64_t page_ns)
 {
@@ -108,6 +118,7 @@ void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *
 		.read_syscall_ns = m->read_syscall_ns,
 		.page_cached_ns = m->page_cached_ns,
 		.page_insert_ns = m->page_insert_ns,
+		.page_insert_page_ns = m->page_insert_page_ns,
 		.lru_evict_ns = m->lru_evict_ns,
 		.lru_evict_page_ns = m->lru_evict_page_ns,
 		.lru_move_ns = m->lru_move_ns,
@@ -139,8 +150,9 @@ uint64_t cp_work_cpu_ns(const struct cp_work_cost *c, const struct cp_work *w)
 	if (w->nr_copied_bytes)
 		ns = cp_transfer_ns(w->nr_copied_bytes, c->copy_bandwidth_bps);
 	ns = sat_add(ns, sat_mul(w->nr_read_calls, c->read_syscall_ns));
-	ns = sat_add(ns, sat_mul(w->nr_cached_pages, c->page_cached_ns));
-	ns = sat_add(ns, sat_mul(w->nr_inserted_pages, c->page_insert_ns));
+	ns = sat_add(ns, sat_mul(w->nr_cached_folios, c->page_cached_ns));
+	ns = sat_add(ns, folio_cost(w->nr_inserted_folios, w->nr_inserted_pages,
+				    c->page_insert_ns, c->page_insert_page_ns));
 	ns = sat_add(ns, folio_cost(w->nr_lru_evicted_folios, w->nr_lru_evicted_pages,
 				    c->lru_evict_ns, c->lru_evict_page_ns));
 	ns = sat_add(ns, folio_cost(w->nr_lru_moved_folios, w->nr_lru_moved_pages,
@@ -158,7 +170,8 @@ void cp_work_add(struct cp_work *dst, const struct cp_work *src)
 {
 	dst->nr_copied_bytes += src->nr_copied_bytes;
 	dst->nr_read_calls += src->nr_read_calls;
-	dst->nr_cached_pages += src->nr_cached_pages;
+	dst->nr_cached_folios += src->nr_cached_folios;
+	dst->nr_inserted_folios += src->nr_inserted_folios;
 	dst->nr_inserted_pages += src->nr_inserted_pages;
 	dst->nr_lru_evicted_folios += src->nr_lru_evicted_folios;
 	dst->nr_lru_evicted_pages += src->nr_lru_evicted_pages;

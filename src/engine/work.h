@@ -19,8 +19,9 @@ struct cp_machine;
 struct cp_work {
 	uint64_t nr_copied_bytes;         /* copied from the page cache to user space */
 	uint64_t nr_read_calls;           /* read() system calls */
-	uint64_t nr_cached_pages;         /* cached pages read() found (lookup + mark accessed) */
-	uint64_t nr_inserted_pages;       /* pages allocated and added to the page cache */
+	uint64_t nr_cached_folios;        /* cached folios read() found (lookup + mark accessed) */
+	uint64_t nr_inserted_folios;      /* folios allocated and added to the page cache */
+	uint64_t nr_inserted_pages;       /* their pages */
 	uint64_t nr_lru_evicted_folios;   /* folios reclaim evicted from the LRU lists */
 	uint64_t nr_lru_evicted_pages;    /* their pages */
 	uint64_t nr_lru_moved_folios;     /* folios reclaim isolated and put back on a
@@ -42,6 +43,7 @@ struct cp_work_cost {
 	uint64_t read_syscall_ns;
 	uint64_t page_cached_ns;
 	uint64_t page_insert_ns;
+	uint64_t page_insert_page_ns;
 	uint64_t lru_evict_ns;
 	uint64_t lru_evict_page_ns;
 	uint64_t lru_move_ns;

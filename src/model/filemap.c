@@ -147,12 +147,13 @@ static unsigned ra_folio_order(uint32_t index, unsigned new_order, uint32_t last
 /*
  * Read the window [start, wend) of mapping id (start is a missing page):
  * large folios first when the mapping has them, then order-0 pages for
- * what is left. *inserted counts pages inserted. Returns 0 or the error
- * of an order-0 insertion (the pages before it stay).
+ * what is left. *inserted counts pages inserted, *folios the folios they
+ * make. Returns 0 or the error of an order-0 insertion (the pages before
+ * it stay).
  */
 static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uint32_t *wendp,
 		       uint32_t ra_pages, struct cp_file_ra_state *ra, struct cp_alloc_ctx *ctx,
-		       uint32_t *inserted)
+		       uint32_t *inserted, uint32_t *folios)
 {
 	const struct cp_mapping *m = &pc->mappings[id];
 	unsigned marker_order = 0;
@@ -199,6 +200,7 @@ static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uin
 			if (j == start)
 				marker_order = order;
 			*inserted += 1u << order;
+			(*folios)++;
 			j += 1u << order;
 		}
 	}
@@ -211,6 +213,7 @@ static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uin
 		if (rc)
 			goto out;
 		(*inserted)++;
+		(*folios)++;
 	}
 out:
 	if (ra) {
@@ -272,6 +275,7 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 	uint32_t end = index + nr, i = index;
 	const struct cp_mapping *m = &pc->mappings[id];
 	struct read_marks rm = { .first = index, .last_head = CP_NIL, .ra = ra };
+	uint32_t cached_head = CP_NIL;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -283,6 +287,12 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		uint32_t slot = m->base + i;
 
 		if (pc->pages[slot].flags & CP_PG_RESIDENT) {
+			uint32_t head = cp_folio_head(pc, slot);
+
+			/* filemap_get_read_batch(): one lookup per folio */
+			if (head != cached_head)
+				res->nr_cached_folios++;
+			cached_head = head;
 			mark_read(pc, m, i, &rm, ctx->cpu);
 			res->nr_cached_pages++;
 			i++;
@@ -291,10 +301,11 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		{
 			/* a readahead window of missing pages */
 			uint32_t wend = i + ra_pages < m->nr_index ? i + ra_pages : m->nr_index;
-			uint32_t j, inserted = 0;
+			uint32_t j, inserted = 0, folios = 0;
 
-			rc = read_window(pc, id, i, &wend, ra_pages, ra, ctx, &inserted);
+			rc = read_window(pc, id, i, &wend, ra_pages, ra, ctx, &inserted, &folios);
 			res->nr_inserted_pages += inserted;
+			res->nr_inserted_folios += folios;
 			if (!sparse)
 				note_io(res, (uint64_t)inserted * 4096);
 			if (rc) {
@@ -320,7 +331,7 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 }
 
 int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
-			    struct cp_alloc_ctx *ctx)
+			    struct cp_alloc_ctx *ctx, uint32_t *folios)
 {
 	uint32_t end = index + nr;
 	unsigned gfp = ctx->gfp;
@@ -351,6 +362,7 @@ int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index
 			if (rc)
 				return rc;
 		}
+		(*folios)++;
 		index += 1u << order;
 	}
 	return 0;

@@ -36,7 +36,9 @@ struct cp_file_ra_state {
 /* What one read() call did. */
 struct cp_read_result {
 	uint64_t nr_cached_pages;   /* found resident */
+	uint64_t nr_cached_folios;  /* the folios they are in */
 	uint64_t nr_inserted_pages; /* missing: allocated, inserted, read */
+	uint64_t nr_inserted_folios; /* the folios they were inserted as */
 	uint64_t nr_io_requests;    /* device reads submitted (readahead windows) */
 	uint64_t io_bytes[64];      /* size of each request, in order (first 64) */
 	uint64_t nr_io_bytes;       /* bytes read from the device: /proc/self/io read_bytes */
@@ -69,10 +71,11 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
  * order of that length (at most MAX_PAGECACHE_ORDER), no larger than
  * index's alignment, tried with __GFP_NORETRY and one order less each
  * time it fails, order 0 last without NORETRY; each folio covers the
- * next part of the range. Pages already cached are skipped. Returns 0 or
- * the error of an order-0 insertion (the pages before it stay).
+ * next part of the range. Pages already cached are skipped. *folios
+ * counts the folios inserted. Returns 0 or the error of an order-0
+ * insertion (the pages before it stay).
  */
 int cp_filemap_write_folios(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
-			    struct cp_alloc_ctx *ctx);
+			    struct cp_alloc_ctx *ctx, uint32_t *folios);
 
 #endif /* CP_FILEMAP_H */

@@ -63,7 +63,8 @@ static int reader_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	w->nr_pages_accessed += n;
 	work.nr_read_calls = 1;
 	work.nr_copied_bytes = (uint64_t)n * CP_PAGE_SIZE;
-	work.nr_cached_pages = res.nr_cached_pages;
+	work.nr_cached_folios = res.nr_cached_folios;
+	work.nr_inserted_folios = res.nr_inserted_folios;
 	work.nr_inserted_pages = res.nr_inserted_pages;
 	cp_task_end(&r->task, &work, now_ns, out);
 	for (i = 0; i < res.nr_io_requests; i++) {

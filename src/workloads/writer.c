@@ -87,15 +87,19 @@ static void end_writeback(struct cp_writer *wr, uint64_t now_ns)
 	}
 }
 
-/* One write() of n pages at the writer's position. */
-static int write_chunk(struct cp_writer *wr, uint32_t n)
+/* One write() of n pages at the writer's position; *folios counts the
+ * folios it inserts. */
+static int write_chunk(struct cp_writer *wr, uint32_t n, uint32_t *folios)
 {
 	struct cp_world *w = wr->task.w;
 	uint32_t p;
 	int rc;
 
+	*folios = 0;
 	if (w->write_large_folios)
-		return cp_filemap_write_folios(&w->pc, wr->mapping, wr->pos, n, &wr->task.ctx);
+		return cp_filemap_write_folios(&w->pc, wr->mapping, wr->pos, n, &wr->task.ctx,
+					       folios);
+	*folios = n;
 	for (p = wr->pos; p < wr->pos + n; p++) {
 		rc = cp_write_one_page(w, wr->mapping, p, &wr->task.ctx);
 		if (rc)
@@ -109,7 +113,7 @@ static int writer_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	struct cp_writer *wr = priv;
 	struct cp_world *w = wr->task.w;
 	struct cp_work work = { 0 };
-	uint32_t n;
+	uint32_t n, folios;
 	int rc;
 
 	(void)e;
@@ -122,16 +126,17 @@ static int writer_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	}
 	cp_task_begin(&wr->task);
 	n = wr->nr_pages - wr->pos < WRITE_PAGES ? wr->nr_pages - wr->pos : WRITE_PAGES;
-	rc = write_chunk(wr, n);
+	rc = write_chunk(wr, n, &folios);
 	if (rc) {
 		cp_world_fail(w, wr->task.name, rc);
 		out->next = CP_STEP_STOP;
 		return 0;
 	}
 	/* a write() costs what a read() of the same pages does: the system
-	 * call, the copy (here from user space) and the page insertions */
+	 * call, the copy (here from user space) and the folio insertions */
 	work.nr_read_calls = 1;
 	work.nr_copied_bytes = (uint64_t)n * CP_PAGE_SIZE;
+	work.nr_inserted_folios = folios;
 	work.nr_inserted_pages = n;
 	cp_task_end(&wr->task, &work, now_ns, out);
 	wr->io_done_ns = cp_world_write(w, now_ns, (uint64_t)n * CP_PAGE_SIZE);

@@ -17,7 +17,8 @@ SRC=${2:?usage: profiles_have_sources.sh CLI SOURCE_DIR}
 MACHINE_KEYS="machine.name machine.description machine.cpus machine.ram
 machine.reserve machine.process machine.thp machine.nr_zones
 machine.min_free_kbytes machine.watermark_scale_factor cpu.copy_bandwidth
-cpu.read_syscall_ns cpu.page_cached_ns cpu.page_insert_ns cpu.lru_evict_ns
+cpu.read_syscall_ns cpu.page_cached_ns cpu.page_insert_ns cpu.page_insert_page_ns
+cpu.lru_evict_ns
 cpu.lru_evict_page_ns cpu.lru_move_ns cpu.lru_move_page_ns
 cpu.slab_scan_ns cpu.object_free_ns device.model device.read_bandwidth
 device.write_bandwidth device.read_latency device.write_latency

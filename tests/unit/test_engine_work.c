@@ -31,9 +31,9 @@ static void machine_costs(struct cp_work_cost *c)
 	cp_work_cost_from_machine(c, &m);
 }
 
-/* One 1 MiB read() of cached data: 1000 (syscall)
+/* One 1 MiB read() of cached order-0 pages: 1000 (syscall)
  * + ceil(2^20 * 1e9 / 2^30) = ceil(976562.5) = 976563 (copy)
- * + 256 pages x 50 = 12800 (lookups) = 990363 ns. */
+ * + 256 folios x 50 = 12800 (lookups) = 990363 ns. */
 static void cached_read_costs_syscall_copy_and_lookups(void **state)
 {
 	struct cp_work_cost c;
@@ -43,8 +43,43 @@ static void cached_read_costs_syscall_copy_and_lookups(void **state)
 	machine_costs(&c);
 	w.nr_read_calls = 1;
 	w.nr_copied_bytes = 1 << 20;
-	w.nr_cached_pages = 256;
+	w.nr_cached_folios = 256;
 	assert_int_equal(cp_work_cpu_ns(&c, &w), 990363);
+}
+
+/* filemap_read() looks up and marks a folio once, whatever its size:
+ * the same 1 MiB in two order-7 folios costs 1000 + 976563 + 2 x 50 =
+ * 977663 ns. */
+static void cached_read_of_large_folios_costs_a_lookup_per_folio(void **state)
+{
+	struct cp_work_cost c;
+	struct cp_work w = { 0 };
+
+	(void)state;
+	machine_costs(&c);
+	w.nr_read_calls = 1;
+	w.nr_copied_bytes = 1 << 20;
+	w.nr_cached_folios = 2;
+	assert_int_equal(cp_work_cpu_ns(&c, &w), 977663);
+}
+
+/* Readahead allocates, charges, inserts and completes a folio once, and
+ * each further page of a large folio costs page_insert_page_ns (measured:
+ * scripts/measure-read-cost.sh): one order-8 folio = 400 + 255 x 7 =
+ * 2185 ns; 256 order-0 folios = 256 x 400 = 102400 ns. */
+static void insertion_costs_per_folio_plus_per_further_page(void **state)
+{
+	struct cp_work_cost c;
+	struct cp_work w = { 0 };
+
+	(void)state;
+	machine_costs(&c);
+	c.page_insert_page_ns = 7;
+	w.nr_inserted_folios = 1;
+	w.nr_inserted_pages = 256;
+	assert_int_equal(cp_work_cpu_ns(&c, &w), 2185);
+	w.nr_inserted_folios = 256;
+	assert_int_equal(cp_work_cpu_ns(&c, &w), 102400);
 }
 
 /* Every field has its own unit cost:
@@ -63,6 +98,7 @@ static void each_kind_of_work_has_its_unit_cost(void **state)
 	c.mkdir_lookup_ns = 1500;
 	c.stat_cpu_ns = 1500;
 	c.inode_read_ns = 20000;
+	w.nr_inserted_folios = 32;
 	w.nr_inserted_pages = 32;
 	w.nr_lru_evicted_folios = 1000;
 	w.nr_lru_evicted_pages = 1000;
@@ -188,6 +224,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cached_read_costs_syscall_copy_and_lookups),
+		cmocka_unit_test(cached_read_of_large_folios_costs_a_lookup_per_folio),
+		cmocka_unit_test(insertion_costs_per_folio_plus_per_further_page),
 		cmocka_unit_test(each_kind_of_work_has_its_unit_cost),
 		cmocka_unit_test(lru_work_costs_per_folio_plus_per_further_page),
 		cmocka_unit_test(machine_costs_leave_filesystem_costs_zero),

@@ -79,6 +79,7 @@ static void good_profile_sets_every_key_in_integer_units(void **state)
 	assert_int_equal(m.read_syscall_ns, 1000);  /* bare number: ns */
 	assert_int_equal(m.page_cached_ns, 50);
 	assert_int_equal(m.page_insert_ns, 400);
+	assert_int_equal(m.page_insert_page_ns, 7);
 	assert_int_equal(m.lru_evict_ns, 100);
 	assert_int_equal(m.lru_evict_page_ns, 10);
 	assert_int_equal(m.lru_move_ns, 30);

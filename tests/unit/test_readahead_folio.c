@@ -234,7 +234,9 @@ static void sync_miss_after_hits_restarts_at_order_2(void **state)
 	folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
 	res = do_read(f, id, 640, 660, 640, &ra);
 	assert_int_equal(res.nr_cached_pages, 20);
+	assert_int_equal(res.nr_cached_folios, 20);
 	assert_int_equal(res.nr_inserted_pages, 640);
+	assert_int_equal(res.nr_inserted_folios, 160);
 	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, 160);
 	assert_int_equal(ra.marker_order, 2);
 	assert_int_equal(ra.window_end, 1300);
@@ -472,21 +474,52 @@ static void profiles_give_xfs_large_folios_from_6_1(void **state)
 	assert_true(cp_kernel_profile_find("linux-6.x")->xfs_large_folios);
 }
 
+/*
+ * filemap_get_read_batch(): a read() of cached data looks each folio up
+ * once, whatever its size (the cost model prices a cached folio, not a
+ * page). After the sync miss at 0 (window [0, 640) in order-2 folios, as
+ * above), a read of [0, 640) touches 160 folios, and a read of [2, 10)
+ * three: [0, 4), [4, 8), [8, 12).
+ */
+static void cached_read_counts_each_folio_once(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { 0 };
+	struct cp_read_result res;
+	uint32_t id = new_file(f, 2000, true);
+
+	(void)state;
+	res = do_read(f, id, 0, 640, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 640);
+	assert_int_equal(res.nr_inserted_folios, 160);
+	assert_int_equal(res.nr_cached_folios, 0);
+	res = do_read(f, id, 0, 640, 640, &ra);
+	assert_int_equal(res.nr_cached_pages, 640);
+	assert_int_equal(res.nr_cached_folios, 160);
+	assert_int_equal(res.nr_inserted_folios, 0);
+	res = do_read(f, id, 2, 8, 640, &ra);
+	assert_int_equal(res.nr_cached_pages, 8);
+	assert_int_equal(res.nr_cached_folios, 3);
+	fixture_free(f);
+}
+
 /* 6.6+ iomap_write_begin -> __filemap_get_folio(fgf_set_order(len)): a
  * 1 MiB write at index 0 of a fresh zone is one order-8 folio; a write of
  * 10 pages at index 6 is order 1 (__ffs(6)) then order 3 for the 8 left. */
 static void write_folio_order_follows_the_write_length_and_alignment(void **state)
 {
 	struct fixture *f = fixture_new(16384, 128);
-	uint32_t id = new_file(f, 512, true);
+	uint32_t id = new_file(f, 512, true), folios = 0;
 
 	(void)state;
-	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 256, &f->ctx), 0);
+	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 256, &f->ctx, &folios), 0);
 	assert_folio(f, id, 0, 8);
+	assert_int_equal(folios, 1);
 	assert_int_equal(f->pc.mappings[id].nrpages, 256);
-	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 262, 10, &f->ctx), 0);
+	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 262, 10, &f->ctx, &folios), 0);
 	assert_folio(f, id, 262, 1);
 	assert_folio(f, id, 264, 3);
+	assert_int_equal(folios, 3);
 	assert_int_equal(f->pc.mappings[id].nrpages, 266);
 	assert_int_equal(f->nr_wakes, 0);
 	fixture_free(f);
@@ -501,13 +534,14 @@ static void write_folio_order_follows_the_write_length_and_alignment(void **stat
 static void write_folio_falls_back_one_order_at_a_time(void **state)
 {
 	struct fixture *f = fixture_new(4096, 4);
-	uint32_t id = new_file(f, 8, true);
+	uint32_t id = new_file(f, 8, true), folios = 0;
 
 	(void)state;
 	fragment_to_order_0(f);
 	assert_false(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 1));
 	f->nr_wakes = 0;
-	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 8, &f->ctx), 0);
+	assert_int_equal(cp_filemap_write_folios(&f->pc, id, 0, 8, &f->ctx, &folios), 0);
+	assert_int_equal(folios, 8);
 	assert_int_equal(f->nr_wakes, 7);
 	assert_int_equal(f->last_wake_order, 1);
 	assert_int_equal(f->pc.mappings[id].nrpages, 8);
@@ -660,6 +694,7 @@ int main(void)
 		cmocka_unit_test(ra_order_6_17_ramps_from_ra_order_not_the_marker_folio),
 		cmocka_unit_test(ra_order_6_17_sync_miss_restarts_at_0_and_async_end_is_aligned),
 		cmocka_unit_test(profiles_keep_ra_order_in_state_from_6_17),
+		cmocka_unit_test(cached_read_counts_each_folio_once),
 		cmocka_unit_test(write_folio_order_follows_the_write_length_and_alignment),
 		cmocka_unit_test(write_folio_falls_back_one_order_at_a_time),
 		cmocka_unit_test(profiles_give_xfs_large_folio_writes_from_6_6),
