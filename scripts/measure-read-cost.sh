@@ -30,8 +30,8 @@
 #                               it beyond the order-0 folio cost:
 #   further ns/page           = ((missL - cachedL) - folios_L x order-0
 #                               miss ns/folio) / (pages - folios_L)
-# Cleans up everything it made (mount, loop device, image) on every exit
-# path, signals included.
+# Cleans up everything it made (mount, loop device, image) and puts back
+# the loop device's read_ahead_kb, on every exit path, signals included.
 set -euo pipefail
 reps=5
 build=$(dirname "$0")/../build
@@ -58,9 +58,13 @@ done
 dir=$(mktemp -d /dev/shm/cachepressure-read-cost.XXXXXX)
 mnt=$dir/mnt
 loop=
+ra_file=
+ra_old=
 cleanup() {
 	set +e
 	mountpoint -q "$mnt" && umount "$mnt"
+	# a queue setting outlives losetup -d: put back what the device had
+	[ -n "$ra_old" ] && echo "$ra_old" > "$ra_file"
 	[ -n "$loop" ] && losetup -d "$loop"
 	loop=
 	rm -rf "$dir"
@@ -84,7 +88,9 @@ one_read() {
 
 truncate -s 2G "$dir/img"
 loop=$(losetup --find --show "$dir/img")
-echo "$ra_kb" > "/sys/block/${loop#/dev/}/queue/read_ahead_kb"
+ra_file=/sys/block/${loop#/dev/}/queue/read_ahead_kb
+ra_old=$(cat "$ra_file")
+echo "$ra_kb" > "$ra_file"
 mkfs.xfs -q -f "$loop"
 mount -o noatime "$loop" "$mnt"
 dd if=/dev/zero of="$mnt/G" bs=1M count=1024 status=none
