@@ -106,23 +106,18 @@ done | tee "$dir/results"
 
 awk -v pages=262144 '
 	{ m = ++n[$1]; ms[$1, m] = $2; fo[$1, m] = $3 }
-	function med(k,   i, j, t, v, c) {
+	# median of a[k, 1..n[k]]
+	function med(a, k,   i, j, t, v, c) {
 		c = n[k]
-		for (i = 1; i <= c; i++) v[i] = ms[k, i]
-		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++)
-			if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
-	}
-	function medf(k,   i, j, t, v, c) {
-		c = n[k]
-		for (i = 1; i <= c; i++) v[i] = fo[k, i]
+		for (i = 1; i <= c; i++) v[i] = a[k, i]
 		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++)
 			if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 		return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
 	}
 	END {
-		c0 = med("cached0"); cl = med("cachedL"); m0 = med("miss0"); ml = med("missL")
-		f0 = medf("miss0"); fl = medf("missL")
+		c0 = med(ms, "cached0"); cl = med(ms, "cachedL")
+		m0 = med(ms, "miss0"); ml = med(ms, "missL")
+		f0 = med(fo, "miss0"); fl = med(fo, "missL")
 		printf "cached: order 0 %.1f ns/page, large folios %.1f ns/page (medians of %d runs, ms: %.1f, %.1f)\n",
 			c0 * 1e6 / pages, cl * 1e6 / pages, n["cached0"], c0, cl
 		per0 = (f0 > 0) ? (m0 - c0) * 1e6 / f0 : 0

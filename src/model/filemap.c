@@ -275,7 +275,6 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 	uint32_t end = index + nr, i = index;
 	const struct cp_mapping *m = &pc->mappings[id];
 	struct read_marks rm = { .first = index, .last_head = CP_NIL, .ra = ra };
-	uint32_t cached_head = CP_NIL;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -287,12 +286,11 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		uint32_t slot = m->base + i;
 
 		if (pc->pages[slot].flags & CP_PG_RESIDENT) {
-			uint32_t head = cp_folio_head(pc, slot);
-
-			/* filemap_get_read_batch(): one lookup per folio */
-			if (head != cached_head)
+			/* filemap_get_read_batch(): one lookup per folio, counted
+			 * at its first page (folios are aligned to their order
+			 * in index space) or where the read() starts in it */
+			if (!(i & ((1u << pc->pages[slot].order) - 1)) || i == index)
 				res->nr_cached_folios++;
-			cached_head = head;
 			mark_read(pc, m, i, &rm, ctx->cpu);
 			res->nr_cached_pages++;
 			i++;

@@ -31,20 +31,26 @@ static void machine_costs(struct cp_work_cost *c)
 	cp_work_cost_from_machine(c, &m);
 }
 
+/* The cost of one 1 MiB read() of cached data held in `folios` folios. */
+static uint64_t cached_mib_read_ns(uint64_t folios)
+{
+	struct cp_work_cost c;
+	struct cp_work w = { 0 };
+
+	machine_costs(&c);
+	w.nr_read_calls = 1;
+	w.nr_copied_bytes = 1 << 20;
+	w.nr_cached_folios = folios;
+	return cp_work_cpu_ns(&c, &w);
+}
+
 /* One 1 MiB read() of cached order-0 pages: 1000 (syscall)
  * + ceil(2^20 * 1e9 / 2^30) = ceil(976562.5) = 976563 (copy)
  * + 256 folios x 50 = 12800 (lookups) = 990363 ns. */
 static void cached_read_costs_syscall_copy_and_lookups(void **state)
 {
-	struct cp_work_cost c;
-	struct cp_work w = { 0 };
-
 	(void)state;
-	machine_costs(&c);
-	w.nr_read_calls = 1;
-	w.nr_copied_bytes = 1 << 20;
-	w.nr_cached_folios = 256;
-	assert_int_equal(cp_work_cpu_ns(&c, &w), 990363);
+	assert_int_equal(cached_mib_read_ns(256), 990363);
 }
 
 /* filemap_read() looks up and marks a folio once, whatever its size:
@@ -52,15 +58,8 @@ static void cached_read_costs_syscall_copy_and_lookups(void **state)
  * 977663 ns. */
 static void cached_read_of_large_folios_costs_a_lookup_per_folio(void **state)
 {
-	struct cp_work_cost c;
-	struct cp_work w = { 0 };
-
 	(void)state;
-	machine_costs(&c);
-	w.nr_read_calls = 1;
-	w.nr_copied_bytes = 1 << 20;
-	w.nr_cached_folios = 2;
-	assert_int_equal(cp_work_cpu_ns(&c, &w), 977663);
+	assert_int_equal(cached_mib_read_ns(2), 977663);
 }
 
 /* Readahead allocates, charges, inserts and completes a folio once, and

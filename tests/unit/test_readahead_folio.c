@@ -457,6 +457,7 @@ static void mapping_without_large_folios_reads_order_0_pages(void **state)
 	(void)state;
 	res = do_read(f, id, 0, 1280, 640, &ra);
 	assert_int_equal(res.nr_inserted_pages, 1280);
+	assert_int_equal(res.nr_inserted_folios, 1280); /* each page its own folio */
 	assert_int_equal(res.nr_io_requests, 2);
 	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC], 0);
 	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_FAIL], 0);
