@@ -275,6 +275,7 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 	uint32_t end = index + nr, i = index;
 	const struct cp_mapping *m = &pc->mappings[id];
 	struct read_marks rm = { .first = index, .last_head = CP_NIL, .ra = ra };
+	uint32_t next_cached = CP_NIL; /* the index after the last cached page copied */
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -288,9 +289,10 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		if (pc->pages[slot].flags & CP_PG_RESIDENT) {
 			/* filemap_get_read_batch(): one lookup per folio, counted
 			 * at its first page (folios are aligned to their order
-			 * in index space) or where the read() starts in it */
-			if (!(i & ((1u << pc->pages[slot].order) - 1)) || i == index)
+			 * in index space) or where the copying enters it */
+			if (!(i & ((1u << pc->pages[slot].order) - 1)) || i != next_cached)
 				res->nr_cached_folios++;
+			next_cached = i + 1;
 			mark_read(pc, m, i, &rm, ctx->cpu);
 			res->nr_cached_pages++;
 			i++;
