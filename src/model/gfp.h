@@ -22,5 +22,10 @@ enum cp_gfp_bits {
 #define CP_GFP_KERNEL (CP_GFP_RECLAIM | CP_GFP_IO | CP_GFP_FS)
 #define CP_GFP_NOFS (CP_GFP_RECLAIM | CP_GFP_IO)
 #define CP_GFP_KERNEL_ACCOUNT (CP_GFP_KERNEL | CP_GFP_ACCOUNT)
+/* GFP_HIGHUSER_MOVABLE of a user page fault (do_anonymous_page): may
+ * reclaim with __GFP_FS; charged to the task's memcg (mem_cgroup_charge,
+ * 4.11 mem_cgroup_try_charge with GFP_KERNEL); MOVABLE is the caller's
+ * migratetype */
+#define CP_GFP_HIGHUSER_MOVABLE (CP_GFP_KERNEL | CP_GFP_ACCOUNT)
 
 #endif /* CP_GFP_H */

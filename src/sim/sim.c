@@ -282,10 +282,10 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 
 	if (rc)
 		return rc;
-	/* mostly fs_mark's table of names (-n of them): scales like the run */
-	rc = cp_mem_take(&r->w.mem, CP_OWNER_PROCESS,
-			 cp_mul_div_u64(m->process_bytes, r->sc->ram_bytes, m->ram_bytes) /
-				 CP_PAGE_SIZE);
+	/* the readers' buffers and the processes' libc: the same at any
+	 * scale (fs_mark's tables of names come and go with its workers,
+	 * workloads/creator.c) */
+	rc = cp_mem_take(&r->w.mem, CP_OWNER_PROCESS, m->process_bytes / CP_PAGE_SIZE);
 	if (rc == -CP_ENOMEM)
 		return rc;
 	if (rc)
@@ -930,6 +930,17 @@ static int pcp_tune_counters(const struct cp_world *w, struct cp_run_result *out
 	return rc;
 }
 
+/* fs_mark's names[] pages faulted in, all creators (the whole run). */
+static uint64_t names_faults(const struct run *r)
+{
+	uint64_t sum = 0;
+	size_t g;
+
+	for (g = 0; g < r->sc->nr_creators; g++)
+		sum += r->groups[g].nr_names_faults;
+	return sum;
+}
+
 static int fill_counters(struct run *r)
 {
 	struct cp_world *w = &r->w;
@@ -965,6 +976,10 @@ static int fill_counters(struct run *r)
 		{ "cp_xfs_buf_vmalloc", w->fs.bt.nr_vmalloc },
 		{ "cp_xfs_buf_dir_writes", w->fs.bt.nr_writes },
 		{ "cp_xfs_buf_scanned", w->fs.bt.shrinker.nr_scanned_total },
+		/* the whole run: fs_mark workers' names[] page faults; the
+		 * processes' pages left at the end (the static part) */
+		{ "cp_fsmark_names_faults", names_faults(r) },
+		{ "cp_end_process_pages", w->mem.nr_owner[CP_OWNER_PROCESS] },
 	};
 	size_t i;
 	int rc;

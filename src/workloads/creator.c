@@ -16,14 +16,28 @@
  * A step creates one file. Its CPU cost is the filesystem profile's
  * create cost plus the reclaim the allocations triggered.
  *
+ * Each worker is a new process each loop (fork per -d directory, exit at
+ * the loop's end; strace of fs_mark 3.3 shows a clone and exit_group per
+ * directory per loop) whose table of names, -n entries of struct
+ * name_entry (208 bytes), is an anonymous mapping it fills as it
+ * creates: every 4 KiB of entries is a page fault, an order-0 movable
+ * page charged to the memcg with GFP_HIGHUSER_MOVABLE (do_anonymous_page)
+ * - in a memory cgroup at its limit that charge reclaims with __GFP_FS,
+ * so the superblock shrinker may run, which the readers' NOFS page-cache
+ * charges and XFS's transactions never allow. The worker's exit frees
+ * the table. The fault's CPU time is in create_cpu_ns (fs_mark's
+ * measured create rate includes it).
+ *
  * SIMPLIFIED: fs_mark's per-loop fork and the parent's bookkeeping take
- * no time; the random part of each name is a unique id.
+ * no time; the random part of each name is a unique id; the workers'
+ * other memory (stack, libc) is the machine profile's static `process`.
  */
 #include "workloads/creator.h"
 
 #include <cachepressure/error.h>
 
 #include "core/list.h"
+#include "model/gfp.h"
 
 uint64_t cp_creator_name_id(unsigned worker, uint64_t i)
 {
@@ -66,6 +80,38 @@ static bool pick_subdir(struct cp_creator_worker *cw, uint64_t now_ns)
 	return true;
 }
 
+/* The worker writes the name of its next file into its names[] table:
+ * fault in the page that entry reaches (do_anonymous_page), charged to
+ * the worker's memcg. Returns 0 or the allocation's error. */
+static int touch_name_entry(struct cp_creator_worker *cw)
+{
+	struct cp_world *w = cw->task.w;
+	uint64_t need = ((cw->files_in_loop + 1) * CP_FS_MARK_NAME_ENTRY_BYTES + CP_PAGE_SIZE - 1) /
+			CP_PAGE_SIZE;
+	struct cp_alloc_ctx ctx = cw->task.ctx;
+	int rc;
+
+	ctx.gfp = CP_GFP_HIGHUSER_MOVABLE;
+	while (cw->names_pages < need) {
+		rc = cp_mem_alloc(&w->mem, CP_OWNER_PROCESS, 1, &ctx);
+		if (rc)
+			return rc;
+		cw->names_pages++;
+		cw->group->nr_names_faults++;
+	}
+	return 0;
+}
+
+/* exit(): the worker's names[] table goes back (uncharged). */
+static void free_names(struct cp_creator_worker *cw)
+{
+	struct cp_world *w = cw->task.w;
+
+	if (cw->names_pages)
+		cp_mem_free(&w->mem, CP_OWNER_PROCESS, cw->names_pages, cw->task.ctx.memcg);
+	cw->names_pages = 0;
+}
+
 /* One loop finished by this worker: the last one to finish starts the
  * next loop for everybody. Returns true when fs_mark is done. */
 static bool loop_done(struct cp_creator_worker *cw, struct cp_engine *e, struct cp_step *out)
@@ -76,6 +122,7 @@ static bool loop_done(struct cp_creator_worker *cw, struct cp_engine *e, struct 
 	cw->in_loop = false;
 	cw->loops_done++;
 	put_subdir(cw); /* the worker process exits */
+	free_names(cw);
 	if (++g->nr_done_loop < g->nr_workers) {
 		out->next = CP_STEP_BLOCK;
 		return false;
@@ -158,6 +205,9 @@ static int creator_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 			g->nr_subdirs_made++;
 		work.nr_mkdir_lookups = 1;
 	}
+	rc = touch_name_entry(cw);
+	if (rc)
+		goto fail;
 	rc = cp_fs_create(&w->fs, g->subdirs ? cw->subdir : cw->dir,
 			  cp_creator_name_id(cw->index, cw->nr_files), (unsigned)g->name_len,
 			  &cw->task.ctx, NULL);
@@ -188,6 +238,7 @@ static void creator_stopped(struct cp_engine *e, void *priv, uint64_t now_ns)
 	(void)e;
 	(void)now_ns;
 	put_subdir(priv);
+	free_names(priv);
 }
 
 const struct cp_actor_ops cp_creator_ops = {

@@ -118,6 +118,23 @@ static void fsmark_creates_files_and_subdirectories(void **state)
 	rig_free(&g);
 }
 
+/* fs_mark's workers fill their names[] tables (fs_mark.h struct
+ * name_entry, 208 B a file) as they create: each loop a worker faults in
+ * ceil(1500 x 208 / 4096) = ceil(76.2) = 77 pages, 2 workers x 3 loops =
+ * 462 faults; each worker's exit frees its table, so the processes hold
+ * only the machine profile's static memory at the end (machine-test.ini
+ * process = 16M: 4096 pages). */
+static void fsmark_workers_fault_in_and_free_their_names(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_fsmark_names_faults", -1), 462);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_end_process_pages", -1), 4096);
+	rig_free(&g);
+}
+
 /* /proc/pagetypeinfo's view when the measured phase starts: the free
  * pages by zone and migratetype (measured_free_*) are the free lists of
  * that moment, so over the zones and types they add up to the free blocks
@@ -359,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reader_counts_device_bytes_per_completed_pass),
 		cmocka_unit_test(fsmark_creates_files_and_subdirectories),
+		cmocka_unit_test(fsmark_workers_fault_in_and_free_their_names),
 		cmocka_unit_test(runs_are_deterministic),
 		cmocka_unit_test(measured_free_adds_up_to_buddyinfo_start),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
