@@ -1,12 +1,19 @@
 /*
  * intmath.h - integer helpers the kernel has in lib/ and
- * include/linux/log2.h, bitops.h (int_sqrt, ilog2, __ffs,
- * rounddown_pow_of_two).
+ * include/linux/log2.h, bitops.h, math.h (int_sqrt, ilog2, __ffs,
+ * rounddown_pow_of_two, DIV_ROUND_UP).
  */
 #ifndef CP_INTMATH_H
 #define CP_INTMATH_H
 
 #include <stdint.h>
+
+/* n / d rounded up (include/linux/math.h DIV_ROUND_UP), without the
+ * overflow of (n + d - 1) / d near UINT64_MAX. d > 0. */
+static inline uint64_t cp_div_round_up(uint64_t n, uint64_t d)
+{
+	return n / d + (n % d != 0);
+}
 
 /* Floor of the square root of x (lib/math/int_sqrt.c int_sqrt, by the
  * classic bit-by-bit method). */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/intmath.h"
 #include "core/rng.h"
 #include "model/fs_profile.h"
 #include "model/gfp.h"
@@ -405,7 +406,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 	if (!r->files || !r->writers)
 		return -CP_ENOMEM;
 	for (i = 0; i < sc->nr_files; i++) {
-		uint64_t pages = (sc->files[i].size_bytes + CP_PAGE_SIZE - 1) / CP_PAGE_SIZE;
+		uint64_t pages = cp_div_round_up(sc->files[i].size_bytes, CP_PAGE_SIZE);
 
 		if (pages >= CP_NIL)
 			return cp_diag_set(diag, -CP_EINVAL,
@@ -673,7 +674,7 @@ static int setup_readers(struct run *r, struct cp_diag *diag)
 			cp_mapping_set_large_folios(&r->w.pc, rd->mapping);
 		rd->ra.order_in_state = r->w.cfg->kernel->readahead_order_in_state;
 		rd->nr_pages = r->w.pc.mappings[rd->mapping].nr_index;
-		rd->read_pages = (uint32_t)((rs + CP_PAGE_SIZE - 1) / CP_PAGE_SIZE);
+		rd->read_pages = (uint32_t)cp_div_round_up(rs, CP_PAGE_SIZE);
 		rd->sparse = sc->files[fi].sparse;
 		rd->max_passes = streamer ? 1 : 0;
 		if (!streamer) {

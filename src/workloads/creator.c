@@ -36,6 +36,7 @@
 
 #include <cachepressure/error.h>
 
+#include "core/intmath.h"
 #include "core/list.h"
 #include "model/gfp.h"
 
@@ -86,8 +87,8 @@ static bool pick_subdir(struct cp_creator_worker *cw, uint64_t now_ns)
 static int touch_name_entry(struct cp_creator_worker *cw)
 {
 	struct cp_world *w = cw->task.w;
-	uint64_t need = ((cw->files_in_loop + 1) * CP_FS_MARK_NAME_ENTRY_BYTES + CP_PAGE_SIZE - 1) /
-			CP_PAGE_SIZE;
+	uint64_t need = cp_div_round_up((cw->files_in_loop + 1) * CP_FS_MARK_NAME_ENTRY_BYTES,
+					CP_PAGE_SIZE);
 	struct cp_alloc_ctx ctx = cw->task.ctx;
 	int rc;
 

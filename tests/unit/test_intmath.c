@@ -50,6 +50,18 @@ static void int_sqrt_floors(void **state)
 	assert_int_equal(cp_int_sqrt(160), 12); /* inactive ratio at 16 GiB */
 }
 
+/* DIV_ROUND_UP: 20800 bytes (100 fs_mark name entries) take 6 pages,
+ * 4096 exactly 1, 0 none; near UINT64_MAX, where n + d - 1 would wrap,
+ * (2^64 - 1) / 4096 rounds up to 2^52. */
+static void div_round_up_rounds_up_without_overflow(void **state)
+{
+	(void)state;
+	assert_int_equal(cp_div_round_up(20800, 4096), 6);
+	assert_int_equal(cp_div_round_up(4096, 4096), 1);
+	assert_int_equal(cp_div_round_up(0, 4096), 0);
+	assert_int_equal(cp_div_round_up(UINT64_MAX, 4096), 1ULL << 52);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -57,6 +69,7 @@ int main(void)
 		cmocka_unit_test(ffs_is_the_lowest_set_bit),
 		cmocka_unit_test(rounddown_pow_of_two_keeps_the_top_bit),
 		cmocka_unit_test(int_sqrt_floors),
+		cmocka_unit_test(div_round_up_rounds_up_without_overflow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
