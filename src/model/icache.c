@@ -203,6 +203,8 @@ int cp_icache_new_inode(struct cp_icache *ic, uint64_t ino, struct cp_alloc_ctx 
 	hash_maybe_grow(ic);
 	hash_insert(ic, inode);
 	count(ic, CP_VM_INODES_ALLOCATED, 1);
+	/* inode_init_always(): the VFS's nr_inodes counts it from here */
+	count(ic, CP_VM_INODES_INIT, 1);
 	*out = inode;
 	return 0;
 }
@@ -223,6 +225,9 @@ int cp_iget(struct cp_icache *ic, uint64_t ino, struct cp_alloc_ctx *ctx,
 		inode->i_state = (uint16_t)(CP_I_ALLOCATED | (inode->i_state & CP_I_XFS_DIRTY));
 		inode->i_count = 1;
 		ic->nr_iget_recycled++;
+		/* xfs_reinit_inode() -> inode_init_always(): counted in
+		 * nr_inodes again (__destroy_inode uncounted it at eviction) */
+		count(ic, CP_VM_INODES_INIT, 1);
 		r = CP_IGET_RECYCLED;
 	} else if (inode) {
 		CP_BUG_ON(inode->i_state & CP_I_FREEING);

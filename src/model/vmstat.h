@@ -25,6 +25,7 @@
 	X(INODES_ALLOCATED, "cp_inodes_allocated") \
 	X(INODES_EVICTED, "cp_inodes_evicted") \
 	X(INODES_FREED, "cp_inodes_freed") \
+	X(INODES_INIT, "cp_inodes_init") \
 	X(OOM, "cp_oom") \
 	X(PAGEBLOCKS_CLAIMED, "cp_pageblocks_claimed") \
 	X(PCP_BULK_FREE_PAGES, "cp_pcp_bulk_free_pages") \

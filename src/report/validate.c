@@ -113,10 +113,15 @@ static const struct counter_row counter_rows[] = {
 	  { .counter = "nr_dentry_end", .series_col = "nr_dentry" },
 	  "cp_dentries_allocated - cp_dentries_freed",
 	  "nr_dentry_end - nr_dentry at the first sample (dentry-state, whole machine)" },
+	/* inode-nr's nr_inodes is the VFS's count (get_nr_inodes):
+	 * inode_init_always() adds, __destroy_inode() at eviction subtracts,
+	 * so XFS's reclaimable inodes - evicted, their xfs_inode not yet
+	 * freed - are not in it */
 	{ "inodes added",
-	  { .counter = "cp_inodes_allocated", .minus = "cp_inodes_freed" },
+	  { .counter = "cp_inodes_init", .minus = "cp_inodes_evicted" },
 	  { .counter = "nr_inodes_end", .series_col = "nr_inodes" },
-	  "cp_inodes_allocated - cp_inodes_freed",
+	  "cp_inodes_init - cp_inodes_evicted (inode_init_always - __destroy_inode: "
+	  "XFS's reclaimable inodes not counted, as in nr_inodes)",
 	  "nr_inodes_end - nr_inodes at the first sample (inode-nr, whole machine)" },
 };
 

@@ -64,6 +64,9 @@ static void evicted_inode_is_reclaimable_until_xfs_reclaim(void **state)
 	assert_int_equal(cp_fs_nr_cached_objects(&f->fs), 3);
 	assert_int_equal(f->vs.v[CP_VM_INODES_EVICTED], 3);
 	assert_int_equal(f->vs.v[CP_VM_INODES_FREED], 0);
+	/* the VFS's nr_inodes (inode_init_always - __destroy_inode) no
+	 * longer counts them: root + 3 created, 3 evicted */
+	assert_int_equal(f->vs.v[CP_VM_INODES_INIT] - f->vs.v[CP_VM_INODES_EVICTED], 1);
 	cp_xfs_ail_push(&f->fs.xfs, UINT64_MAX); /* clean them first */
 	assert_int_equal(cp_xfs_reclaim_inodes_nr(&f->fs.xfs, 3, &f->ctx), 0);
 	assert_int_equal(cp_xfs_reclaim_inodes_count(&f->fs.xfs), 0);
@@ -164,12 +167,15 @@ static void lookup_recycles_reclaimable_inode(void **state)
 	struct fsfix *f = *state;
 	struct cp_inode *inode;
 	enum cp_iget_result res;
-	uint64_t inodes0;
+	uint64_t inodes0, init0;
 
 	make_reclaimable(f, 2);
 	inodes0 = f->fs.ic.nr_inodes;
+	init0 = f->vs.v[CP_VM_INODES_INIT];
 	assert_int_equal(cp_iget(&f->fs.ic, 2, &f->ctx, &inode, &res), 0);
 	assert_int_equal(res, CP_IGET_RECYCLED);
+	/* xfs_reinit_inode -> inode_init_always: in nr_inodes again */
+	assert_int_equal(f->vs.v[CP_VM_INODES_INIT], init0 + 1);
 	assert_int_equal(inode->i_count, 1);
 	assert_false(inode->i_state & CP_I_RECLAIMABLE);
 	assert_true(inode->i_state & CP_I_XFS_DIRTY);
