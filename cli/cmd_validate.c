@@ -529,6 +529,20 @@ static void print_measured_free(const struct cp_run_result *model,
 		}
 	end_line(any, "/proc/pagetypeinfo after the data files were written");
 	any = false;
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
+		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
+			cp_measured_free_half_block_counter_name(zones[z], t, name, sizeof(name));
+			/* "measured_free_" ZONE_TYPE "_order8_pages": ZONE_TYPE */
+			snprintf(label, sizeof(label), "%.*s",
+				 (int)(strlen(name) - strlen("measured_free_") -
+				       strlen("_order8_pages")),
+				 name + strlen("measured_free_"));
+			print_item(model, runs, nr_real, name, label,
+				   "# of which in free blocks of order >= 8, real mean / model:", &any);
+		}
+	end_line(any, "half a pageblock or more: a claim of its pageblock needs no other "
+		      "free page; /proc/pagetypeinfo");
+	any = false;
 	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
 		cp_measured_file_counter_name(zones[z], name, sizeof(name));
 		print_item(model, runs, nr_real, name, zone_label[z],

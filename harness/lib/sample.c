@@ -417,12 +417,20 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 		if (cp_pagetypeinfo_parse_zone(text, start_zones[model_zones[z][0]][0], blocks))
 			continue;
 		for (t = 0; !rc && t < 3; t++) {
-			uint64_t pages = 0;
+			uint64_t pages = 0, half = 0;
 
-			for (o = 0; o < 11; o++)
+			for (o = 0; o < 11; o++) {
 				pages += blocks[t][o] << o;
+				if (o >= (int)CP_MEASURED_FREE_HALF_BLOCK_ORDER)
+					half += blocks[t][o] << o;
+			}
 			cp_measured_free_counter_name(model_zones[z][1], (unsigned)t, name, sizeof(name));
 			rc = set(r, name, (int64_t)pages, diag);
+			if (rc)
+				break;
+			cp_measured_free_half_block_counter_name(model_zones[z][1], (unsigned)t, name,
+								 sizeof(name));
+			rc = set(r, name, (int64_t)half, diag);
 		}
 	}
 	if (!rc)

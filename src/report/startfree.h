@@ -38,6 +38,14 @@ void cp_pcp_counter_name(const char *when, unsigned zone, char *buf, size_t len)
  * (/proc/pagetypeinfo) and model alike: "measured_free_dma32_movable_pages". */
 void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size_t len);
 
+/* Of those, the pages in free blocks of order 8 or more - half a
+ * pageblock: try_to_claim_block() claims such a block's pageblock on its
+ * free pages alone, without a watermark boost when the block is a whole
+ * pageblock - "measured_free_normal_movable_order8_pages". */
+#define CP_MEASURED_FREE_HALF_BLOCK_ORDER 8u
+void cp_measured_free_half_block_counter_name(unsigned zone, unsigned type, char *buf,
+					      size_t len);
+
 /* The zone's file LRU pages (nr_zone_active_file + nr_zone_inactive_file)
  * then, real and model alike: "measured_file_dma32_pages". */
 void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len);

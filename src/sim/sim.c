@@ -215,6 +215,8 @@ struct run {
 	/* free pages by zone type and pageblock migratetype then (the real
 	 * harness's measured_free_* counters, /proc/pagetypeinfo) */
 	uint64_t measured_free[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
+	/* of those, in free blocks of CP_MEASURED_FREE_HALF_BLOCK_ORDER or more */
+	uint64_t measured_free_half_block[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	uint64_t measured_file[CP_NR_ZONE_TYPES]; /* file LRU pages by zone then */
 	/* the event counters then: the real harness reports each /proc/vmstat
 	 * counter as its delta over the measured phase, and so does the
@@ -516,9 +518,13 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 
 		for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
 			r->buddyinfo_start[o] += z->buddy.nr_free[o];
-			for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++)
-				r->measured_free[z->type][mt] +=
-					(uint64_t)z->buddy.free_area[o][mt].nr << o;
+			for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
+				uint64_t pages = (uint64_t)z->buddy.free_area[o][mt].nr << o;
+
+				r->measured_free[z->type][mt] += pages;
+				if (o >= CP_MEASURED_FREE_HALF_BLOCK_ORDER)
+					r->measured_free_half_block[z->type][mt] += pages;
+			}
 		}
 		for (uint32_t pb = 0; pb < z->buddy.nr_pageblocks; pb++)
 			r->measured_pageblocks[z->type][z->buddy.pageblock_mt[pb]]++;
@@ -1024,6 +1030,11 @@ static int fill_counters(struct run *r)
 		for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
 			cp_measured_free_counter_name((unsigned)i, mt, name, sizeof(name));
 			rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_free[i][mt]);
+			if (rc)
+				return rc;
+			cp_measured_free_half_block_counter_name((unsigned)i, mt, name, sizeof(name));
+			rc = cp_run_result_set_counter(out, name,
+						       (int64_t)r->measured_free_half_block[i][mt]);
 			if (rc)
 				return rc;
 			cp_pageblocks_counter_name("measured", (unsigned)i, mt, name, sizeof(name));

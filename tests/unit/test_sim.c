@@ -138,7 +138,9 @@ static void fsmark_workers_fault_in_and_free_their_names(void **state)
 /* /proc/pagetypeinfo's view when the measured phase starts: the free
  * pages by zone and migratetype (measured_free_*) are the free lists of
  * that moment, so over the zones and types they add up to the free blocks
- * of /proc/buddyinfo then (buddyinfo_start_order_N, 2^N pages each); and
+ * of /proc/buddyinfo then (buddyinfo_start_order_N, 2^N pages each), and
+ * their part in blocks of order 8 or more (measured_free_*_order8_pages)
+ * to buddyinfo's orders 8..10; and
  * pgalloc_* count from that moment on, so a file that is not cached at
  * the start is in them: its 16 MiB (4096 pages) at least. */
 static void measured_free_adds_up_to_buddyinfo_start(void **state)
@@ -149,25 +151,37 @@ static void measured_free_adds_up_to_buddyinfo_start(void **state)
 		"measured_free_dma32_movable_pages", "measured_free_dma32_reclaimable_pages",
 	};
 	struct rig g;
-	int64_t by_type = 0, by_order = 0;
+	int64_t by_type = 0, by_order = 0, half_by_type = 0, half_by_order = 0;
 	size_t i;
 
 	(void)state;
 	rig_run_on(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int64_t v = cp_run_result_counter(&g.res, names[i], 0);
+		char half[64];
+		int64_t v = cp_run_result_counter(&g.res, names[i], 0), h;
 
+		/* "..._pages" -> "..._order8_pages" */
+		snprintf(half, sizeof(half), "%.*s_order8_pages",
+			 (int)(strlen(names[i]) - strlen("_pages")), names[i]);
+		h = cp_run_result_counter(&g.res, half, v ? -1 : 0);
 		assert_true(v >= 0);
+		assert_true(h >= 0 && h <= v);
 		by_type += v;
+		half_by_type += h;
 	}
 	for (i = 0; i < 11; i++) {
 		char name[48];
+		int64_t pages;
 
 		snprintf(name, sizeof(name), "buddyinfo_start_order_%zu", i);
-		by_order += cp_run_result_counter(&g.res, name, -1) << i;
+		pages = cp_run_result_counter(&g.res, name, -1) << i;
+		by_order += pages;
+		if (i >= 8)
+			half_by_order += pages;
 	}
 	assert_true(by_type > 0);
 	assert_int_equal(by_type, by_order);
+	assert_int_equal(half_by_type, half_by_order);
 	assert_true(cp_run_result_counter(&g.res, "pgalloc_normal", 0) +
 			    cp_run_result_counter(&g.res, "pgalloc_dma32", 0) >=
 		    4096);
