@@ -82,6 +82,14 @@
  *   compaction migrates with compact_unevictable_allowed = 1); other
  *   process memory stays where it is, as do slab and XFS buffer pages
  *   (unmovable anyway).
+ * - The zone holds the free blocks a run measured, the page cache's room
+ *   and the fillers of those blocks' pageblocks, not the balloon's
+ *   pageblocks (millions of pages of the real Normal zone in the global
+ *   rows). The real scanners walk them: a 6.18 global 2G set-up's
+ *   proactive compaction scanned 3.9 - 4.4 M pages for free targets and
+ *   migrated 14 - 15 K pages; the model's scans 0.48 M and migrates 55 K,
+ *   and leaves free blocks of order 8 the kernel's does not
+ *   (docs/fidelity.md, session 14).
  * - No fast_find_migrateblock / fast_isolate_freepages (the free list
  *   searches that jump the scanners), no PG_migrate_skip pageblock hints
  *   (isolation_suitable, update_pageblock_skip, compaction_restarting),
