@@ -146,12 +146,12 @@ static int main_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp
 	struct cp_creator_group *g = cp_container_of(priv, struct cp_creator_group, main_task);
 	unsigned i;
 
-	(void)now_ns;
 	if (cp_task_gate(&g->main_task, out))
 		return 0;
 	if (!g->workers_started) {
 		/* fs_mark starts: fork one worker per directory */
 		g->workers_started = true;
+		g->start_ns = now_ns;
 		for (i = 0; i < g->nr_workers; i++)
 			cp_engine_wake(e, g->workers[i].task.id);
 	}
@@ -161,7 +161,10 @@ static int main_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp
 
 static void main_stopped(struct cp_engine *e, void *priv, uint64_t now_ns)
 {
-	(void)now_ns;
+	struct cp_creator_group *g = cp_container_of(priv, struct cp_creator_group, main_task);
+
+	g->stopped = true;
+	g->stop_ns = now_ns;
 	cp_task_stopped(e, priv);
 }
 

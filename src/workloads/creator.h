@@ -43,6 +43,10 @@ struct cp_creator_group {
 	 * done, so other actors can stop with it or start after it */
 	struct cp_task main_task;
 	bool workers_started;
+	/* when the workers were forked and when the main process exited:
+	 * fs_mark's run time (the real harness times the process) */
+	uint64_t start_ns, stop_ns;
+	bool stopped;
 };
 
 extern const struct cp_actor_ops cp_creator_ops;
