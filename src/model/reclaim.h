@@ -103,9 +103,10 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest
 			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order);
 
 /*
- * The same pass a priority at a time, as kswapd runs it: allocations go
- * on between two iterations of balance_pgdat()'s loop, and each
- * iteration begins by asking whether the node is balanced now.
+ * The same pass one turn of its priority loop at a time, for a caller
+ * that lets allocations go on between turns, as they do beside the
+ * kernel's kswapd: each turn begins by asking whether the node is
+ * balanced now. cp_balance_pgdat() runs the turns back to back.
  * _begin() is the prologue (the boosts, PAGEOUTRUN, DEF_PRIORITY);
  * _iterate() one turn of the loop - the balance check, then at most one
  * kswapd_shrink_node() - returning the pages it reclaimed and setting

@@ -135,6 +135,26 @@ static void fsmark_workers_fault_in_and_free_their_names(void **state)
 	rig_free(&g);
 }
 
+/* fs_mark's run time, files and rate under the real harness's names: 2
+ * workers x 1500 files x 3 loops = 9000 files; the run time covers at
+ * least their create CPU work spread over the box's 2 CPUs, 9000 x
+ * 20 000 ns / 2 = 90 ms; the rate is files over that time. */
+static void fsmark_run_time_and_rate_as_the_harness_reports_them(void **state)
+{
+	struct rig g;
+	int64_t ns, files;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	files = cp_run_result_counter(&g.res, "fs_mark_files", -1);
+	ns = cp_run_result_counter(&g.res, "fs_mark_ns", -1);
+	assert_int_equal(files, 9000);
+	assert_true(ns >= 90000000);
+	assert_int_equal(cp_run_result_counter(&g.res, "fs_mark_files_per_sec", -1),
+			 files * 1000000000 / ns);
+	rig_free(&g);
+}
+
 /* /proc/pagetypeinfo's view when the measured phase starts: the free
  * pages by zone and migratetype (measured_free_*) are the free lists of
  * that moment, so over the zones and types they add up to the free blocks
@@ -392,6 +412,7 @@ int main(void)
 		cmocka_unit_test(fsmark_creates_files_and_subdirectories),
 		cmocka_unit_test(fsmark_workers_fault_in_and_free_their_names),
 		cmocka_unit_test(runs_are_deterministic),
+		cmocka_unit_test(fsmark_run_time_and_rate_as_the_harness_reports_them),
 		cmocka_unit_test(measured_free_adds_up_to_buddyinfo_start),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
