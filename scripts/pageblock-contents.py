@@ -7,7 +7,10 @@
 # how many such pageblocks hold how many free-or-flagless pages (buckets
 # of 64). The start layout's assumption (start_layout.c: the MOVABLE
 # pageblocks around the free fragments are filled with pages compaction
-# can move) is checked against it.
+# can move) is checked against it. Then where in the zone the free pages
+# are: their share in each tenth of its span, lowest pfns first (the
+# compaction free scanner starts at the top), and how many of the span's
+# 64-pageblock stretches hold none (docs/fidelity.md, session 14).
 #
 #   scripts/pageblock-contents.py [ZONE ...]     (default: Normal DMA32)
 #
@@ -70,6 +73,22 @@ def main(zones):
               % (zone, n, ', '.join('%s %d' % kv for kv in sorted(total.items()))))
         print('  pageblocks by free-or-flagless pages (0-63, 64-127, ..., 512): %s'
               % ' '.join(str(buckets[i]) for i in range(9)))
+        where(flags, spanned)
+
+
+def where(flags, spanned):
+    """The free pages' share of each tenth of the span; the empty
+    stretches of 64 pageblocks."""
+    buddy = 1 << KPF['buddy']
+    free = [1 if (v & buddy or v == 0) else 0 for v in flags]
+    total = sum(free) or 1
+    tenths = [sum(free[i * spanned // 10:(i + 1) * spanned // 10]) for i in range(10)]
+    stretch = 64 * 512
+    runs = [sum(free[i:i + stretch]) for i in range(0, spanned, stretch)]
+    print('  free or flagless pages by tenth of the span, lowest pfns first: %s'
+          % ' '.join('%.0f%%' % (100.0 * t / total) for t in tenths))
+    print('  stretches of 64 pageblocks with none: %d of %d'
+          % (sum(1 for r in runs if r == 0), len(runs)))
 
 
 if __name__ == '__main__':
