@@ -41,6 +41,7 @@
 #include "proc.h"
 #include "resident.h"
 #include "sample.h"
+#include "sbtrace.h"
 #include "sig.h"
 
 #define MIB (1024ULL * 1024ULL)
@@ -72,6 +73,7 @@ struct world {
 	struct cp_balloon bal;
 	struct cp_balloon topup[CP_BALLOON_MAX_TOPUPS]; /* more balloons (see inflate_topups) */
 	struct cp_pcp_shrink pcp; /* per-CPU lists held short while the balloon fills */
+	struct cp_sbtrace sbt;    /* the superblock shrinker's frees (tracefs instance) */
 	struct child ch[MAX_CHILDREN];
 	size_t nr_ch;
 };
@@ -514,6 +516,14 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 	if (rc)
 		return rc;
 	progress(R, "%s on %s (noatime)", cp_fs_name(s->opts.fs), R->w.mnt.path);
+	/* made before the balloon, so its ring buffer is not taken from the
+	 * memory the run gets; without tracefs the count is left out */
+	snprintf(name, sizeof(name), "cachepressure-%d-%u", (int)getpid(), rep + 1);
+	rc = cp_sbtrace_create(&R->w.sbt, name, CP_SBTRACE_BUFFER_KB, diag);
+	if (rc == -CP_ENOENT)
+		rc = 0;
+	if (rc)
+		return rc;
 	rc = record_queue_limits(R);
 	if (!rc) /* the running kernel's objects, for the model (validate) */
 		rc = cp_sampler_record_slabs(R->r, s->opts.fs, diag);
@@ -585,6 +595,9 @@ static int world_teardown(struct run *R, struct cp_diag *diag)
 	for (i = 0; i < CP_BALLOON_MAX_TOPUPS; i++)
 		cp_balloon_deflate(&R->w.topup[i]);
 	cp_balloon_deflate(&R->w.bal);
+	e = cp_sbtrace_remove(&R->w.sbt, &d);
+	if (e && !rc)
+		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
 	e = cp_mount_remove(&R->w.mnt, &d);
 	if (e && !rc)
 		rc = cp_diag_set(diag, e, "cleanup: %s", d.msg);
@@ -912,6 +925,22 @@ static int record_fs_mark(struct run *R, struct child *c, uint64_t ns)
 	return rc;
 }
 
+/* The superblock shrinker's calls and frees over the measured phase
+ * (sbtrace.h), and the events the buffer lost (then a lower bound). */
+static int record_sb_frees(struct run *R, struct cp_diag *diag)
+{
+	struct cp_sbtrace_sum sum;
+	int rc = cp_sbtrace_end(&R->w.sbt, &sum, diag);
+
+	if (!rc)
+		rc = cp_run_result_set_counter(R->r, "sb_shrinker_calls", (int64_t)sum.calls);
+	if (!rc)
+		rc = cp_run_result_set_counter(R->r, "sb_shrinker_freed", (int64_t)sum.freed);
+	if (!rc)
+		rc = cp_run_result_set_counter(R->r, "sb_shrinker_trace_lost", (int64_t)sum.lost);
+	return rc;
+}
+
 static int measure_phase(struct run *R, struct cp_diag *diag)
 {
 	const struct cp_real_plan *p = R->p;
@@ -923,6 +952,11 @@ static int measure_phase(struct run *R, struct cp_diag *diag)
 	size_t i;
 	int rc;
 
+	if (R->w.sbt.created) {
+		rc = cp_sbtrace_begin(&R->w.sbt, diag);
+		if (rc)
+			return rc;
+	}
 	t0 = cp_proc_now_ns();
 	rc = cp_sampler_begin(&R->smp, R->s->opts.confine, R->w.cg.created ? &R->w.cg : NULL,
 			      R->w.lo.dev, t0, R->r, diag);
@@ -1008,6 +1042,8 @@ stop:
 	cp_sampler_sample(&R->smp, cp_proc_now_ns(), R->r, NULL);
 	R->r->duration_ns = cp_proc_now_ns() - t0;
 	rc = cp_sampler_end(&R->smp, R->r, diag);
+	if (!rc && R->w.sbt.created)
+		rc = record_sb_frees(R, diag);
 	if (rc)
 		goto out;
 	for (i = 0; i < R->w.nr_ch; i++) {

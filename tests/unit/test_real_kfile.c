@@ -19,6 +19,7 @@
 #include "balloon.h"
 #include "kfile.h"
 #include "sample.h"
+#include "sbtrace.h"
 
 /* /proc/meminfo: "Name:   N kB" -> bytes; names keep their parentheses. */
 static void meminfo_lines_become_bytes(void **state)
@@ -456,9 +457,57 @@ static void sampler_columns_start_with_time(void **state)
 	assert_int_equal(n, 8);
 }
 
+/* An instance's trace file (6.18 mm_shrink_slab_end format): each
+ * super_cache_scan line is one do_shrink_slab() call whose "last shrinker
+ * return val" is what it freed; the header, other shrinkers' lines and a
+ * call that freed nothing add no objects: 2 calls + 1 empty = 3 calls,
+ * 7 + 1024 = 1031 objects. */
+static void sbtrace_sums_the_superblock_shrinkers_frees(void **state)
+{
+	static const char *const lines[] = {
+		"# tracer: nop\n",
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n",
+		"            bash-30776   [000] ..... 38536.743766: mm_shrink_slab_end: "
+		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 unused scan count 2 new scan "
+		"count 2 total_scan 0 last shrinker return val 7\n",
+		"         kswapd0-94      [001] ..... 38537.000001: mm_shrink_slab_end: "
+		"xfs_buftarg_shrink_scan+0x0/0x90 00000000aa: nid: 0 unused scan count 0 new scan "
+		"count 0 total_scan 0 last shrinker return val 500\n",
+		"         fs_mark-26053   [000] ..... 38538.1: mm_shrink_slab_end: "
+		"super_cache_scan+0x0/0x210 0000000062565106: nid: 0 unused scan count 0 new scan "
+		"count 0 total_scan 0 last shrinker return val 1024\n",
+		"         fs_mark-26053   [000] ..... 38538.2: mm_shrink_slab_end: "
+		"super_cache_scan+0x0/0x210 0000000062565106: nid: 0 unused scan count 0 new scan "
+		"count 0 total_scan 0 last shrinker return val 0\n",
+	};
+	struct cp_sbtrace_sum sum = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cp_sbtrace_add_line(lines[i], &sum);
+	assert_int_equal(sum.calls, 3);
+	assert_int_equal(sum.freed, 1031);
+}
+
+/* The instance is named like the harness's other resources, never
+ * anything else. */
+static void sbtrace_refuses_a_name_not_ours(void **state)
+{
+	struct cp_sbtrace t;
+	struct cp_diag d = { { 0 } };
+
+	(void)state;
+	assert_int_equal(cp_sbtrace_create(&t, "foo", 64, &d), -CP_EINVAL);
+	assert_int_equal(cp_sbtrace_create(&t, "cachepressure/../x", 64, &d), -CP_EINVAL);
+	assert_false(t.created);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sbtrace_sums_the_superblock_shrinkers_frees),
+		cmocka_unit_test(sbtrace_refuses_a_name_not_ours),
 		cmocka_unit_test(meminfo_lines_become_bytes),
 		cmocka_unit_test(vmstat_lines_are_name_value),
 		cmocka_unit_test(xfs_ig_line_is_found_among_others),

@@ -1,0 +1,70 @@
+/*
+ * sbtrace.h - the objects the superblock shrinker frees during the
+ * measured phase, counted by a tracefs instance of the run's own.
+ *
+ * /proc/vmstat counts the objects shrinkers were asked to scan
+ * (slabs_scanned), not what they freed. The tracepoint
+ * vmscan:mm_shrink_slab_end carries, for each do_shrink_slab() call, the
+ * shrinker's scan function and what the call freed ("last shrinker
+ * return val"). The harness makes an instance under the tracefs mount
+ * (instances/cachepressure-PID-REP: a ring buffer and event switches of
+ * its own, so the system's tracing is not touched), enables that one
+ * event with the filter `shrink.function == super_cache_scan && retval
+ * > 0` (the calls that freed something, on every superblock's shrinker:
+ * ours carries nearly all the objects), clears it when the measured
+ * phase starts, sums the frees when it ends, and removes the instance.
+ * Events the buffer could not hold are counted (per_cpu/cpuN/stats
+ * "overrun"): the sum is then a lower bound.
+ */
+#ifndef CP_SBTRACE_H
+#define CP_SBTRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CP_SBTRACE_PATH_MAX 512
+/* The instance's ring buffer, KiB a CPU (records of about 72 bytes: the
+ * event's fields end at byte 64); overruns are counted. */
+#define CP_SBTRACE_BUFFER_KB 4096u
+#define CP_SBTRACE_PREFIX "cachepressure"
+
+struct cp_diag;
+
+struct cp_sbtrace {
+	char path[CP_SBTRACE_PATH_MAX]; /* the instance directory */
+	bool created;                   /* we made it: we remove it */
+};
+
+/* What the instance saw between cp_sbtrace_begin() and now. */
+struct cp_sbtrace_sum {
+	uint64_t calls; /* do_shrink_slab() calls on a superblock shrinker that freed */
+	uint64_t freed; /* the objects they freed */
+	uint64_t lost;  /* events the ring buffer overwrote (overrun) */
+};
+
+/* Creates TRACEFS/instances/NAME (NAME starts with "cachepressure" and
+ * holds no '/') with buffer_kb KiB a CPU, tracing off, and the filtered
+ * event enabled. tracefs is the mount at /sys/kernel/tracing, else
+ * /sys/kernel/debug/tracing. -CP_ENOENT when there is no tracefs or no
+ * such event (the caller goes on without the count), -CP_EINVAL for a bad
+ * name, -CP_EBUSY when the instance exists, -CP_ESYS otherwise. */
+int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb,
+		      struct cp_diag *diag);
+
+/* Empties the buffer and turns tracing on. */
+int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag);
+
+/* Turns tracing off and sums the buffer's events and the CPUs' overruns. */
+int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_diag *diag);
+
+/* Adds one line of the instance's trace file to sum: a
+ * "mm_shrink_slab_end: super_cache_scan+..." line counts a call and its
+ * "last shrinker return val N" (N > 0) as frees; other lines (the
+ * header, other shrinkers) are skipped. */
+void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
+
+/* Disables the event and removes the instance, if we made it. 0 or
+ * -CP_ESYS with diag naming what was left. */
+int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag);
+
+#endif
