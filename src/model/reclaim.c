@@ -32,7 +32,6 @@
 
 #include <string.h>
 
-#include "core/bug.h"
 #include "model/gfp.h"
 
 void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecache *pc,
@@ -119,28 +118,30 @@ static bool kswapd_shrink_node(struct cp_reclaim *r, struct cp_scan_control *sc,
 	return sc->nr_scanned >= sc->nr_to_reclaim;
 }
 
-void cp_balance_pgdat_begin(struct cp_reclaim *r, struct cp_balance *bp, unsigned order,
-			    unsigned highest_zoneidx, struct cp_alloc_ctx *ctx)
+uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx,
+			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order)
 {
+	struct cp_scan_control sc = {
+		.gfp = CP_GFP_KERNEL,
+		.is_kswapd = true,
+		.ctx = ctx,
+	};
+	/* zone_boosts[]: each zone's boost when kswapd starts; their sum is
+	 * the boosted reclaim's target */
+	uint64_t zone_boosts[CP_MEM_MAX_ZONES] = { 0 };
+	uint64_t boost = 0, nr_boost_reclaim;
 	unsigned i;
 
-	memset(bp, 0, sizeof(*bp));
-	bp->active = true;
-	bp->sc.gfp = CP_GFP_KERNEL;
-	bp->sc.is_kswapd = true;
-	bp->sc.ctx = ctx;
 	if (highest_zoneidx > cp_reclaim_top_zone(r))
 		highest_zoneidx = cp_reclaim_top_zone(r);
-	bp->order = order;
-	bp->highest_zoneidx = highest_zoneidx;
 	/* sc.reclaim_idx = highest_zoneidx: the eligible zones */
-	bp->sc.reclaim_idx = highest_zoneidx;
-	bp->sc.zone_limited = highest_zoneidx < cp_reclaim_top_zone(r);
+	sc.reclaim_idx = highest_zoneidx;
+	sc.zone_limited = highest_zoneidx < cp_reclaim_top_zone(r);
 	for (i = 0; i <= highest_zoneidx; i++) {
-		bp->zone_boosts[i] = r->mem->zones[i].buddy.watermark_boost;
-		bp->boost += bp->zone_boosts[i];
+		zone_boosts[i] = r->mem->zones[i].buddy.watermark_boost;
+		boost += zone_boosts[i];
 	}
-	bp->nr_boost_reclaim = bp->boost;
+	nr_boost_reclaim = boost;
 
 	r->kswapd_wanted = false;
 	r->nr_kswapd_runs++;
@@ -148,83 +149,47 @@ void cp_balance_pgdat_begin(struct cp_reclaim *r, struct cp_balance *bp, unsigne
 	 * (cleared when kswapd sleeps, daemons.c) */
 	cp_mem_set_reclaim_active(r->mem, true);
 	cp_count(r->vm.vmstat, CP_VM_PAGEOUTRUN, 1);
-	bp->sc.priority = CP_DEF_PRIORITY;
-}
+restart:
+	sc.priority = CP_DEF_PRIORITY;
+	do {
+		uint64_t before = sc.nr_reclaimed, nr_reclaimed;
+		bool raise_priority = true;
+		bool balanced = cp_pgdat_balanced(r, order, highest_zoneidx);
 
-uint64_t cp_balance_pgdat_iterate(struct cp_reclaim *r, struct cp_balance *bp, bool *done)
-{
-	struct cp_scan_control *sc = &bp->sc;
-	uint64_t before = sc->nr_reclaimed, nr_reclaimed;
-	bool raise_priority = true, balanced;
-
-	CP_BUG_ON(!bp->active);
-	*done = false;
-	balanced = cp_pgdat_balanced(r, bp->order, bp->highest_zoneidx);
-	if (!balanced && bp->nr_boost_reclaim) {
-		/* restart: an unbalanced node drops the boost reclaim and
-		 * starts over at DEF_PRIORITY */
-		bp->nr_boost_reclaim = 0;
-		sc->priority = CP_DEF_PRIORITY;
-	}
-	if (!bp->nr_boost_reclaim && balanced) {
-		*done = true;
-		return 0;
-	}
-	/* boosted reclaim never goes below DEF_PRIORITY - 2 */
-	if (bp->nr_boost_reclaim && sc->priority == CP_DEF_PRIORITY - 2)
-		raise_priority = false;
-	sc->nr_scanned = 0;
-	if (kswapd_shrink_node(r, sc, &bp->order))
-		raise_priority = false;
-	nr_reclaimed = sc->nr_reclaimed - before;
-	bp->nr_boost_reclaim -= bp->nr_boost_reclaim < nr_reclaimed ? bp->nr_boost_reclaim
-								     : nr_reclaimed;
-	if (bp->nr_boost_reclaim && !nr_reclaimed) {
-		*done = true;
-		return 0;
-	}
-	if (raise_priority || !nr_reclaimed)
-		sc->priority--;
-	if (sc->priority < 1)
-		*done = true;
-	return nr_reclaimed;
-}
-
-uint64_t cp_balance_pgdat_end(struct cp_reclaim *r, struct cp_balance *bp,
-			      unsigned *reclaim_order)
-{
-	unsigned i;
-
-	CP_BUG_ON(!bp->active);
-	if (bp->boost) {
+		if (!balanced && nr_boost_reclaim) {
+			nr_boost_reclaim = 0;
+			goto restart;
+		}
+		if (!nr_boost_reclaim && balanced)
+			break;
+		/* boosted reclaim never goes below DEF_PRIORITY - 2 */
+		if (nr_boost_reclaim && sc.priority == CP_DEF_PRIORITY - 2)
+			raise_priority = false;
+		sc.nr_scanned = 0;
+		if (kswapd_shrink_node(r, &sc, &order))
+			raise_priority = false;
+		nr_reclaimed = sc.nr_reclaimed - before;
+		nr_boost_reclaim -= nr_boost_reclaim < nr_reclaimed ? nr_boost_reclaim : nr_reclaimed;
+		if (nr_boost_reclaim && !nr_reclaimed)
+			break;
+		if (raise_priority || !nr_reclaimed)
+			sc.priority--;
+	} while (sc.priority >= 1);
+	if (boost) {
 		/* each eligible zone drops the boost it had at the start */
-		for (i = 0; i <= bp->highest_zoneidx; i++) {
+		for (i = 0; i <= highest_zoneidx; i++) {
 			struct cp_buddy *b = &r->mem->zones[i].buddy;
 
-			b->watermark_boost -= b->watermark_boost < bp->zone_boosts[i]
-						      ? b->watermark_boost
-						      : bp->zone_boosts[i];
+			b->watermark_boost -= b->watermark_boost < zone_boosts[i] ? b->watermark_boost
+										 : zone_boosts[i];
 		}
 		/* there is likely room now: defragment pageblocks */
 		cp_reclaim_wake_kcompactd(r, CP_BUDDY_PAGEBLOCK_ORDER);
 	}
 	snapshot_refaults(r);
 	if (reclaim_order)
-		*reclaim_order = bp->order;
-	bp->active = false;
-	return bp->sc.nr_reclaimed;
-}
-
-uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx,
-			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order)
-{
-	struct cp_balance bp;
-	bool done = false;
-
-	cp_balance_pgdat_begin(r, &bp, order, highest_zoneidx, ctx);
-	while (!done)
-		cp_balance_pgdat_iterate(r, &bp, &done);
-	return cp_balance_pgdat_end(r, &bp, reclaim_order);
+		*reclaim_order = order;
+	return sc.nr_reclaimed;
 }
 
 /* The priority loop shared by direct and memcg reclaim. */

@@ -14,19 +14,6 @@
 
 #define CP_KSWAPD_ZONE_UNSET UINT32_MAX
 
-/* A balance_pgdat() in progress: the state of its priority loop between
- * two of kswapd's steps (cp_balance_pgdat_begin/_iterate/_end). */
-struct cp_balance {
-	bool active;
-	struct cp_scan_control sc;
-	unsigned order;          /* sc.order: drops to 0 once compact_gap is reclaimed */
-	unsigned highest_zoneidx;
-	/* each eligible zone's boost when the pass began; their sum is
-	 * the boosted reclaim's target */
-	uint64_t zone_boosts[CP_MEM_MAX_ZONES];
-	uint64_t boost, nr_boost_reclaim;
-};
-
 struct cp_reclaim {
 	struct cp_vmscan vm;
 	struct cp_mem *mem;
@@ -101,24 +88,6 @@ static inline unsigned cp_reclaim_top_zone(const struct cp_reclaim *r)
  */
 uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx,
 			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order);
-
-/*
- * The same pass one turn of its priority loop at a time, for a caller
- * that lets allocations go on between turns, as they do beside the
- * kernel's kswapd: each turn begins by asking whether the node is
- * balanced now. cp_balance_pgdat() runs the turns back to back.
- * _begin() is the prologue (the boosts, PAGEOUTRUN, DEF_PRIORITY);
- * _iterate() one turn of the loop - the balance check, then at most one
- * kswapd_shrink_node() - returning the pages it reclaimed and setting
- * *done when the loop is over; _end() the epilogue (boosts dropped,
- * kcompactd woken after boosted reclaim, refaults snapshot), returning
- * the pass's pages and, in *reclaim_order (may be NULL), sc.order.
- */
-void cp_balance_pgdat_begin(struct cp_reclaim *r, struct cp_balance *bp, unsigned order,
-			    unsigned highest_zoneidx, struct cp_alloc_ctx *ctx);
-uint64_t cp_balance_pgdat_iterate(struct cp_reclaim *r, struct cp_balance *bp, bool *done);
-uint64_t cp_balance_pgdat_end(struct cp_reclaim *r, struct cp_balance *bp,
-			      unsigned *reclaim_order);
 
 /*
  * do_try_to_free_pages(): direct reclaim in the allocating task's context:
