@@ -11,10 +11,12 @@
  * next to the program), and say so (harness/lib/calib_profile.c).
  */
 #include <cachepressure/error.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "calib_profile.h"
@@ -32,6 +34,8 @@ static void usage(FILE *out)
 		"                               [--name NAME] [--file-size SIZE] [--files N]\n"
 		"                               [--kernel BZIMAGE [--vm-mem SIZE] [--vm-cpus N]\n"
 		"                                [--timeout DURATION] [--accel auto|kvm|tcg]]\n"
+		"       cachepressure calibrate --mean FILE --mean FILE [--mean FILE ...]\n"
+		"                               [-o FILE] [--name NAME]\n"
 		"\n"
 		"Measures this machine, as root, on a filesystem of its own (sparse\n"
 		"image, loop device with direct I/O, xfs; removed afterwards): the cached\n"
@@ -68,7 +72,16 @@ static void usage(FILE *out)
 		"  --timeout DURATION  for the guest (default 5 min + 5 min per GiB of\n"
 		"                  --file-size + 1 s per 200 --files); a guest that takes\n"
 		"                  longer is killed and its console kept: exit 1\n"
-		"  --accel MODE    auto (default: KVM when /dev/kvm works, else TCG), kvm, tcg\n",
+		"  --accel MODE    auto (default: KVM when /dev/kvm works, else TCG), kvm, tcg\n"
+		"\n"
+		"Averaging (no root needed, measures nothing)\n"
+		"  --mean FILE     a profile calibrate wrote; given two or more times, the\n"
+		"                  profile written is their mean: each rate, cost and\n"
+		"                  latency averaged (its comment lists every value), the\n"
+		"                  settings (CPUs, RAM, zones, watermarks, readahead) as\n"
+		"                  they agree, or an error naming the one that differs.\n"
+		"                  For calibrations taken before and after a set of real\n"
+		"                  runs, as scripts/validate-grid.sh does\n",
 		CP_REAL_DEFAULT_WORKDIR);
 }
 
@@ -102,6 +115,54 @@ static const char *find_source(const char *given, char *buf, size_t len)
 	return NULL;
 }
 
+/* Writes the profile c to -o or stdout, the keys nobody measured copied
+ * from src. */
+static int write_profile(const struct cp_calibrate_opts *o, const struct cp_calibration *c,
+			 const struct cp_calib_source *src)
+{
+	FILE *out = o->output ? fopen(o->output, "w") : stdout;
+	int rc;
+
+	if (!out) {
+		fprintf(stderr, "cachepressure calibrate: cannot write %s: %s\n", o->output,
+			strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	cp_calib_profile_write(out, c, src);
+	rc = out == stdout ? fflush(out) : fclose(out);
+	if (rc) {
+		fprintf(stderr, "cachepressure calibrate: writing %s failed\n",
+			o->output ? o->output : "stdout");
+		return CLI_EXIT_FAIL;
+	}
+	if (o->output)
+		fprintf(stderr, "cachepressure calibrate: wrote %s\n", o->output);
+	return CLI_EXIT_OK;
+}
+
+/* --mean: the profile averaging the calibrated profiles given; the keys
+ * none measured are copied from the first. */
+static int write_mean(const struct cp_calibrate_opts *o, const char *command,
+		      struct cp_calibration *c, struct cp_calib_source *src, struct cp_diag *diag)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc;
+
+	cp_calibration_init(c, o->name);
+	rc = cp_calib_mean(c, o->mean, o->nr_mean, diag);
+	if (!rc)
+		rc = cp_calib_source_load(src, o->mean[0], diag);
+	if (rc) {
+		fprintf(stderr, "cachepressure calibrate: %s\n", diag->msg);
+		return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+	}
+	snprintf(c->command, sizeof(c->command), "%s", command);
+	gmtime_r(&now, &tm);
+	strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return write_profile(o, c, src);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct cp_calibrate_opts opts;
@@ -110,7 +171,6 @@ int cmd_calibrate(int argc, char **argv)
 	struct cp_diag diag = { "" };
 	char command[512] = "cachepressure", srcbuf[PATH_MAX + 64];
 	const char *src_path;
-	FILE *out;
 	size_t len = strlen(command);
 	int i, rc;
 
@@ -133,6 +193,12 @@ int cmd_calibrate(int argc, char **argv)
 		free(c);
 		fprintf(stderr, "cachepressure calibrate: out of memory\n");
 		return CLI_EXIT_FAIL;
+	}
+	if (opts.nr_mean) {
+		rc = write_mean(&opts, command, c, src, &diag);
+		free(src);
+		free(c);
+		return rc;
 	}
 	/* inside a lab guest the host copies the unmeasured keys */
 	src_path = opts.guest_disk ? opts.from : find_source(opts.from, srcbuf, sizeof(srcbuf));
@@ -166,21 +232,8 @@ int cmd_calibrate(int argc, char **argv)
 		free(c);
 		return rc == -CP_EPERM || rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 	}
-	out = opts.output ? fopen(opts.output, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "cachepressure calibrate: cannot write %s\n", opts.output);
-		free(src);
-		free(c);
-		return CLI_EXIT_FAIL;
-	}
-	cp_calib_profile_write(out, c, src);
-	rc = out == stdout ? fflush(out) : fclose(out);
-	if (rc)
-		fprintf(stderr, "cachepressure calibrate: writing %s failed\n",
-			opts.output ? opts.output : "stdout");
-	else if (opts.output)
-		fprintf(stderr, "cachepressure calibrate: wrote %s\n", opts.output);
+	rc = write_profile(&opts, c, src);
 	free(src);
 	free(c);
-	return rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	return rc;
 }

@@ -163,42 +163,95 @@ int cp_calib_source_parse(struct cp_calib_source *s, const char *name, const cha
 
 /* ---- a lab guest's profile ------------------------------------------ */
 
-/* The guest's fs_mark paragraph: "... one worker: N files/s, measured
- * with `CMD` ..." (CMD wrapped over "; " comment lines). */
-static void guest_fs_mark(struct cp_calibration *c, const char *text, size_t len)
+/* The fs_mark paragraph closing a profile calibrate wrote: "... one
+ * worker: N files/s, measured with `CMD` ..." (CMD wrapped over "; "
+ * comment lines, joined again into how). false when there is none. */
+static bool fs_mark_rate(const char *text, size_t len, unsigned long long *rate, char *how,
+			 size_t how_len)
 {
 	static const char head[] = "fs_mark create rate for empty files on xfs, one worker: ";
 	char *copy = cp_malloc(len + 1), *p, *q;
-	unsigned long long rate;
 	size_t n = 0;
+	bool found = false;
 
 	if (!copy)
-		return;
+		return false;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	p = strstr(copy, head);
-	if (p && sscanf(p + strlen(head), "%llu files/s", &rate) == 1 && rate > 0) {
-		c->fs_mark_files_per_sec = rate;
-		c->fs_mark_how[0] = '\0';
+	if (p && sscanf(p + strlen(head), "%llu files/s", rate) == 1 && *rate > 0) {
+		found = true;
+		how[0] = '\0';
 		q = strstr(p, "measured with `");
 		if (q) {
-			for (q += strlen("measured with "); *q && n + 1 < sizeof(c->fs_mark_how); q++) {
+			for (q += strlen("measured with "); *q && n + 1 < how_len; q++) {
 				if (strncmp(q, "\n; ", 3) == 0) {
-					c->fs_mark_how[n++] = ' ';
+					how[n++] = ' ';
 					q += 2;
 					continue;
 				}
-				c->fs_mark_how[n++] = *q;
+				how[n++] = *q;
 				if (*q == '`' && n > 1)
 					break;
 			}
-			c->fs_mark_how[n] = '\0';
+			how[n] = '\0';
 		}
-		if (n < sizeof(c->fs_mark_how))
-			snprintf(c->fs_mark_how + n, sizeof(c->fs_mark_how) - n,
-				 " on a fresh xfs on the virtio disk inside the lab guest");
 	}
 	cp_free(copy);
+	return found;
+}
+
+/* The guest's fs_mark paragraph, said to be the guest's. */
+static void guest_fs_mark(struct cp_calibration *c, const char *text, size_t len)
+{
+	unsigned long long rate;
+	size_t n;
+
+	if (!fs_mark_rate(text, len, &rate, c->fs_mark_how, sizeof(c->fs_mark_how)))
+		return;
+	c->fs_mark_files_per_sec = rate;
+	n = strlen(c->fs_mark_how);
+	if (n < sizeof(c->fs_mark_how))
+		snprintf(c->fs_mark_how + n, sizeof(c->fs_mark_how) - n,
+			 " on a fresh xfs on the virtio disk inside the lab guest");
+}
+
+/* Sets v's how and range from the comment of k, a key a calibrate wrote
+ * as measured; returns the characters of how, each line '\n'-ended. The
+ * writer starts a measured key's comment with "measured: "; lines before
+ * it belong to the unmeasured key above ("; KEY: not measured ...",
+ * "; KEY ="). */
+static size_t take_measured_comment(struct cp_calib_value *v, const struct cp_calib_src_key *k)
+{
+	const char *p = k->comment, *q;
+	size_t used = 0;
+
+	v->range[0] = '\0';
+	v->how[0] = '\0';
+	for (q = k->comment; *q; q += strcspn(q, "\n"), q += *q == '\n')
+		if (strncmp(q, "measured: ", 10) == 0)
+			p = q;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > 7 && strncmp(p, "range: ", 7) == 0) {
+			snprintf(v->range, sizeof(v->range), "%.*s", (int)(n - 7), p + 7);
+		} else if (used + n + 2 < sizeof(v->how)) {
+			const char *line = p;
+			size_t ln = n;
+
+			if (ln >= 10 && strncmp(line, "measured: ", 10) == 0) {
+				line += 10;
+				ln -= 10;
+			}
+			used += (size_t)snprintf(v->how + used, sizeof(v->how) - used, "%.*s\n",
+						 (int)ln, line);
+		}
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	return used;
 }
 
 int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
@@ -214,43 +267,14 @@ int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
 	for (i = 0; !rc && i < c->nr; i++) {
 		struct cp_calib_value *v = &c->v[i];
 		const struct cp_calib_src_key *k = cp_calib_source_find(g, v->section, v->key);
-		const char *p, *q;
-		size_t used = 0;
+		size_t used;
 
 		if (strcmp(v->key, "name") == 0 || strcmp(v->key, "description") == 0)
 			continue;
 		if (!k || !k->value[0])
 			continue;
 		copy_str(v->value, sizeof(v->value), k->value);
-		v->range[0] = '\0';
-		v->how[0] = '\0';
-		/* The guest's writer starts a measured key's comment with
-		 * "measured: "; lines before it belong to the unmeasured key
-		 * above ("; KEY: not measured ...", "; KEY ="). */
-		p = k->comment;
-		for (q = k->comment; *q; q += strcspn(q, "\n"), q += *q == '\n')
-			if (strncmp(q, "measured: ", 10) == 0)
-				p = q;
-		while (*p) {
-			size_t n = strcspn(p, "\n");
-
-			if (n > 7 && strncmp(p, "range: ", 7) == 0) {
-				snprintf(v->range, sizeof(v->range), "%.*s", (int)(n - 7), p + 7);
-			} else if (used + n + 2 < sizeof(v->how)) {
-				const char *line = p;
-				size_t ln = n;
-
-				if (ln >= 10 && strncmp(line, "measured: ", 10) == 0) {
-					line += 10;
-					ln -= 10;
-				}
-				used += (size_t)snprintf(v->how + used, sizeof(v->how) - used,
-							 "%.*s\n", (int)ln, line);
-			}
-			p += n;
-			if (*p == '\n')
-				p++;
-		}
+		used = take_measured_comment(v, k);
 		if (note && used < sizeof(v->how))
 			snprintf(v->how + used, sizeof(v->how) - used, "%s", note);
 		else if (used)
@@ -265,6 +289,329 @@ int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
 		return cp_diag_set(diag, -CP_EINVAL, "the guest's profile holds no measured value");
 	guest_fs_mark(c, text, len);
 	return 0;
+}
+
+/* ---- the mean of calibrations ---------------------------------------- */
+
+/* One input of cp_calib_mean. */
+struct mean_input {
+	struct cp_calib_source src;
+	char *text;
+	size_t len;
+	char host[384], kernel[128];
+};
+
+static int read_text(const char *path, char **text, size_t *len, struct cp_diag *diag)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return cp_diag_set(diag, -CP_ENOENT, "%s: %s", path, strerror(errno));
+	for (;;) {
+		if (n + 4096 > cap) {
+			char *b = cp_realloc(buf, cap + 65536);
+
+			if (!b) {
+				cp_free(buf);
+				fclose(f);
+				return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+			}
+			buf = b;
+			cap += 65536;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		cp_free(buf);
+		fclose(f);
+		return cp_diag_set(diag, -CP_ENOENT, "%s: read error", path);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* The header calibrate writes before the first section, "Machine profile
+ * of HOST, written by `CMD` on DATE, kernel KERNEL. ...", its wrapped
+ * comment lines joined: HOST and KERNEL. false when it is not there. */
+static bool header_host_kernel(const char *text, char *host, size_t host_len, char *kernel,
+			       size_t kernel_len)
+{
+	char joined[2048];
+	const char *p = text, *h, *e;
+	size_t n = 0;
+
+	while (*p == ';' && n + 2 < sizeof(joined)) {
+		size_t len = strcspn(p, "\n");
+		const char *line = p + 1;
+
+		if (*line == ' ')
+			line++;
+		n += (size_t)snprintf(joined + n, sizeof(joined) - n, "%s%.*s", n ? " " : "",
+				      (int)(len - (size_t)(line - p)), line);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	joined[n < sizeof(joined) ? n : sizeof(joined) - 1] = '\0';
+	h = strstr(joined, "Machine profile of ");
+	e = h ? strstr(h, ", written by `") : NULL;
+	if (!e)
+		return false;
+	h += strlen("Machine profile of ");
+	snprintf(host, host_len, "%.*s", (int)(e - h), h);
+	e = strchr(e + strlen(", written by `"), '`'); /* the command's end */
+	h = e ? strstr(e, ", kernel ") : NULL;
+	if (!h)
+		return false;
+	h += strlen(", kernel ");
+	n = strcspn(h, " ");
+	if (n && h[n - 1] == '.')
+		n--;
+	snprintf(kernel, kernel_len, "%.*s", (int)n, h);
+	return n > 0;
+}
+
+/* A calibrate-written key is measured when its comment starts so. */
+static bool src_key_measured(const struct cp_calib_src_key *k)
+{
+	return k && strncmp(k->comment, "measured: ", 10) == 0;
+}
+
+/* value = NUMBER UNIT ("17409M", "74us", "1467"): true with the number
+ * and the unit (pointing into value); integral: no fraction given. */
+static bool split_number(const char *value, double *x, const char **unit, bool *integral)
+{
+	char *end;
+
+	errno = 0;
+	*x = strtod(value, &end);
+	if (end == value || errno || !(*x >= 0))
+		return false;
+	*unit = end;
+	*integral = !memchr(value, '.', (size_t)(end - value)) &&
+		    !memchr(value, 'e', (size_t)(end - value));
+	return true;
+}
+
+/* One drifting key of the mean: the mean value and how it came. */
+static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
+		    const char *const *paths, struct cp_diag *diag)
+{
+	double sum = 0, lo = 0, hi = 0;
+	const char *unit0 = NULL, *value0 = NULL;
+	bool integral = true, have_range = true;
+	char list[512] = "", range_note[32] = "";
+	size_t i, used, ll = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct cp_calib_src_key *k = cp_calib_source_find(&in[i].src, v->section,
+									 v->key);
+		struct cp_calib_value r;
+		const char *unit;
+		double x, a, b;
+		bool in_integral;
+		char *mid;
+
+		if (!split_number(k->value, &x, &unit, &in_integral))
+			return cp_diag_set(diag, -CP_EINVAL, "%s: [%s] %s = %s: not a number to "
+					   "average", paths[i], v->section, v->key, k->value);
+		if (unit0 && strcmp(unit, unit0) != 0)
+			return cp_diag_set(diag, -CP_EINVAL, "[%s] %s: %s has %s, %s has %s: not the "
+					   "same unit", v->section, v->key, paths[0], value0, paths[i],
+					   k->value);
+		if (!unit0)
+			value0 = k->value;
+		unit0 = unit;
+		integral = integral && in_integral;
+		sum += x;
+		if (ll < sizeof(list))
+			ll += (size_t)snprintf(list + ll, sizeof(list) - ll, "%s%s %s",
+					       i ? (i + 1 == n ? " and " : ", ") : "", paths[i],
+					       k->value);
+		/* the range: the widest "LO..HI" (same unit) over the inputs */
+		memset(&r, 0, sizeof(r));
+		take_measured_comment(&r, k);
+		mid = strstr(r.range, "..");
+		if (!have_range || !mid) {
+			have_range = false;
+			continue;
+		}
+		*mid = '\0';
+		{
+			const char *ua, *ub;
+			bool ia, ib;
+
+			if (!split_number(r.range, &a, &ua, &ia) ||
+			    !split_number(mid + 2, &b, &ub, &ib) ||
+			    strncmp(ua, unit, strlen(unit)) != 0 || ua[strlen(unit)] ||
+			    strncmp(ub, unit, strlen(unit)) != 0 ||
+			    (ub[strlen(unit)] && ub[strlen(unit)] != ' ')) {
+				have_range = false;
+				continue;
+			}
+			if (i == 0)
+				copy_str(range_note, sizeof(range_note), ub + strlen(unit));
+		}
+		lo = i == 0 || a < lo ? a : lo;
+		hi = i == 0 || b > hi ? b : hi;
+	}
+	if (integral)
+		snprintf(v->value, sizeof(v->value), "%.0f%s", sum / (double)n, unit0);
+	else
+		snprintf(v->value, sizeof(v->value), "%.6g%s", sum / (double)n, unit0);
+	/* how: the inputs' values, then how the first measured it */
+	used = take_measured_comment(v, cp_calib_source_find(&in[0].src, v->section, v->key));
+	{
+		char first[sizeof(v->how)];
+
+		snprintf(first, sizeof(first), "%.*s", used ? (int)used - 1 : 0, v->how);
+		cp_calib_text(v->how, sizeof(v->how),
+			      "the mean of %zu calibrations, %s; each measured as %s says: %s", n,
+			      list, paths[0], first);
+	}
+	if (have_range) /* the first input's note after it, "(p5..p95)", kept */
+		snprintf(v->range, sizeof(v->range), "%.*g%s..%.*g%s%s", integral ? 15 : 6, lo,
+			 unit0, integral ? 15 : 6, hi, unit0, range_note);
+	else
+		v->range[0] = '\0';
+	v->measured = true;
+	return 0;
+}
+
+int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
+		  struct cp_diag *diag)
+{
+	struct mean_input *in;
+	double rate_sum = 0;
+	char rates[512] = "";
+	size_t i, j, rl = 0, nr_rates = 0;
+	int rc = 0;
+
+	if (n < 2)
+		return cp_diag_set(diag, -CP_EINVAL, "--mean needs at least 2 profiles, got %zu", n);
+	in = cp_calloc(n, sizeof(*in));
+	if (!in)
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	for (i = 0; i < n && !rc; i++) {
+		rc = read_text(paths[i], &in[i].text, &in[i].len, diag);
+		if (!rc)
+			rc = cp_calib_source_parse(&in[i].src, paths[i], in[i].text, in[i].len,
+						   diag);
+		if (!rc && !header_host_kernel(in[i].text, in[i].host, sizeof(in[i].host),
+					       in[i].kernel, sizeof(in[i].kernel)))
+			rc = cp_diag_set(diag, -CP_EINVAL, "%s: not a profile calibrate wrote (no "
+					 "\"Machine profile of HOST, written by ...\" header)",
+					 paths[i]);
+		if (!rc && i && (strcmp(in[i].host, in[0].host) || strcmp(in[i].kernel, in[0].kernel)))
+			rc = cp_diag_set(diag, -CP_EINVAL, "%s is of %s, kernel %s; %s of %s, kernel "
+					 "%s: calibrations of one machine and kernel only", paths[i],
+					 in[i].host, in[i].kernel, paths[0], in[0].host, in[0].kernel);
+	}
+	for (i = 0; !rc && i < c->nr; i++) {
+		struct cp_calib_value *v = &c->v[i];
+		const struct cp_calib_src_key *k0 = cp_calib_source_find(&in[0].src, v->section,
+									  v->key);
+		size_t measured = 0;
+		bool same = true;
+
+		if (strcmp(v->key, "name") == 0)
+			continue;
+		for (j = 0; j < n; j++) {
+			const struct cp_calib_src_key *k = cp_calib_source_find(&in[j].src, v->section,
+										 v->key);
+
+			measured += src_key_measured(k);
+			if (!k != !k0 || (k && strcmp(k->value, k0->value) != 0))
+				same = false;
+		}
+		if (measured != 0 && measured != n) {
+			rc = cp_diag_set(diag, -CP_EINVAL, "[%s] %s is measured in %zu of the %zu "
+					 "profiles: calibrations of one kind only", v->section, v->key,
+					 measured, n);
+			break;
+		}
+		if (strcmp(v->key, "description") == 0 && k0) {
+			copy_str(v->value, sizeof(v->value), k0->value);
+			snprintf(v->how, sizeof(v->how), "as in %s", paths[0]);
+			v->measured = true;
+			continue;
+		}
+		if (!measured) {
+			/* copied from the first input; the others must agree */
+			if (!same)
+				rc = cp_diag_set(diag, -CP_EINVAL, "[%s] %s, not measured, differs "
+						 "between %s and the others: copied from different "
+						 "profiles", v->section, v->key, paths[0]);
+			continue;
+		}
+		if (same) {
+			size_t used;
+
+			copy_str(v->value, sizeof(v->value), k0->value);
+			used = take_measured_comment(v, k0);
+			if (used)
+				v->how[used - 1] = '\0';
+			if (used + 64 < sizeof(v->how))
+				snprintf(v->how + used - 1, sizeof(v->how) - used + 1,
+					 "\n(the same in all %zu calibrations averaged)", n);
+			v->measured = true;
+			continue;
+		}
+		if (!v->drifts) {
+			const struct cp_calib_src_key *kd = NULL;
+
+			for (j = 1; j < n && !kd; j++) {
+				kd = cp_calib_source_find(&in[j].src, v->section, v->key);
+				if (kd && strcmp(kd->value, k0->value) == 0)
+					kd = NULL;
+			}
+			rc = cp_diag_set(diag, -CP_EINVAL, "[%s] %s: %s has %s, %s has %s: a setting "
+					 "of the machine, not a rate; calibrations of one setup only",
+					 v->section, v->key, paths[0], k0->value, paths[j - 1],
+					 kd ? kd->value : "?");
+			break;
+		}
+		rc = mean_key(v, in, n, paths, diag);
+	}
+	for (i = 0; !rc && i < n; i++) {
+		unsigned long long rate;
+		char how[256];
+
+		if (!fs_mark_rate(in[i].text, in[i].len, &rate, how, sizeof(how)))
+			continue;
+		if (!nr_rates)
+			snprintf(c->fs_mark_how, sizeof(c->fs_mark_how), "%s", how);
+		rate_sum += (double)rate;
+		nr_rates++;
+		if (rl < sizeof(rates))
+			rl += (size_t)snprintf(rates + rl, sizeof(rates) - rl, "%s%s %llu",
+					       rl ? ", " : "", paths[i], rate);
+	}
+	if (!rc && nr_rates) {
+		size_t hl = strlen(c->fs_mark_how);
+
+		c->fs_mark_files_per_sec = (uint64_t)(rate_sum / (double)nr_rates + 0.5);
+		if (hl < sizeof(c->fs_mark_how))
+			snprintf(c->fs_mark_how + hl, sizeof(c->fs_mark_how) - hl,
+				 " (the mean of %s files/s)", rates);
+	}
+	if (!rc) {
+		copy_str(c->host, sizeof(c->host), in[0].host);
+		copy_str(c->kernel, sizeof(c->kernel), in[0].kernel);
+	}
+	for (i = 0; i < n; i++)
+		cp_free(in[i].text);
+	cp_free(in);
+	return rc;
 }
 
 /* ---- writing ------------------------------------------------------- */

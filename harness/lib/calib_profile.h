@@ -55,6 +55,21 @@ const struct cp_calib_src_key *cp_calib_source_find(const struct cp_calib_source
 int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
 			const char *note, struct cp_diag *diag);
 
+/* The mean of n >= 2 profiles calibrate wrote (paths), of one machine
+ * and kernel, into c (cp_calibration_init'ed): a key measured in all with
+ * the same value keeps it; one whose values differ, a rate or cost that
+ * drifts (cp_calib_value.drifts), gets the mean (its unit kept, rounded
+ * to a whole number when the inputs were whole), the inputs' values in
+ * its comment and the widest of their ranges; the fs_mark create rate,
+ * the mean of theirs. Keys no input measured stay unmeasured (they must
+ * agree: the writer copies them from the first input). c's host and
+ * kernel are the inputs'. -CP_EINVAL naming the file and key when a
+ * setting differs (cpus, ram, zones, ...), a key is measured in some
+ * only, a value is not a number or units differ, or a file is not a
+ * calibrated profile; -CP_ENOENT when one cannot be read. */
+int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
+		  struct cp_diag *diag);
+
 /* Writes the profile: a header naming c->host, c->command, c->date and
  * c->kernel; each measured key with "measured: HOW" (and "range: ")
  * comment lines above it; each unmeasured key copied from src (may be

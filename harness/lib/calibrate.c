@@ -45,27 +45,44 @@
 #define SYSCALLS 1000000
 #define HOW_CHARS 512
 
+/* Every key of the profile in order; drifts: a rate or cost of the
+ * machine that moves between calibrations (`calibrate --mean` averages
+ * it), where the others are settings and sizes that must agree. */
 static const struct {
 	const char *section, *key;
+	bool drifts;
 } keys[] = {
-	{ "machine", "name" },		 { "machine", "description" },
-	{ "machine", "cpus" },		 { "machine", "ram" },
-	{ "machine", "reserve" },	 { "machine", "process" },
-	{ "machine", "thp" },		 { "machine", "nr_zones" },
-	{ "machine", "dma32" },
-	{ "machine", "min_free_kbytes" }, { "machine", "watermark_scale_factor" },
-	{ "cpu", "copy_bandwidth" },	 { "cpu", "memory_bandwidth" },
-	{ "cpu", "read_syscall_ns" },
-	{ "cpu", "page_cached_ns" },	 { "cpu", "page_insert_ns" },
-	{ "cpu", "page_insert_page_ns" },
-	{ "cpu", "lru_evict_ns" },	 { "cpu", "lru_evict_page_ns" },
-	{ "cpu", "lru_move_ns" },	 { "cpu", "lru_move_page_ns" },
-	{ "cpu", "slab_scan_ns" },
-	{ "cpu", "object_free_ns" },	 { "device", "model" },
-	{ "device", "read_bandwidth" },	 { "device", "write_bandwidth" },
-	{ "device", "read_latency" },	 { "device", "write_latency" },
-	{ "device", "max_request" },	 { "device", "queue_depth" },
-	{ "readahead", "read_ahead_kb" },
+	{ "machine", "name", false },
+	{ "machine", "description", false },
+	{ "machine", "cpus", false },
+	{ "machine", "ram", false },
+	{ "machine", "reserve", true }, /* SUnreclaim etc. at calibration */
+	{ "machine", "process", false },
+	{ "machine", "thp", false },
+	{ "machine", "nr_zones", false },
+	{ "machine", "dma32", false },
+	{ "machine", "min_free_kbytes", false },
+	{ "machine", "watermark_scale_factor", false },
+	{ "cpu", "copy_bandwidth", true },
+	{ "cpu", "memory_bandwidth", true },
+	{ "cpu", "read_syscall_ns", true },
+	{ "cpu", "page_cached_ns", true },
+	{ "cpu", "page_insert_ns", true },
+	{ "cpu", "page_insert_page_ns", true },
+	{ "cpu", "lru_evict_ns", true },
+	{ "cpu", "lru_evict_page_ns", true },
+	{ "cpu", "lru_move_ns", true },
+	{ "cpu", "lru_move_page_ns", true },
+	{ "cpu", "slab_scan_ns", true },
+	{ "cpu", "object_free_ns", true },
+	{ "device", "model", false },
+	{ "device", "read_bandwidth", true },
+	{ "device", "write_bandwidth", true },
+	{ "device", "read_latency", true },
+	{ "device", "write_latency", true },
+	{ "device", "max_request", false },
+	{ "device", "queue_depth", false },
+	{ "readahead", "read_ahead_kb", false },
 };
 
 _Static_assert(sizeof(keys) / sizeof(keys[0]) <= CP_CALIB_MAX, "CP_CALIB_MAX too small");
@@ -78,6 +95,7 @@ void cp_calibration_init(struct cp_calibration *c, const char *name)
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && i < CP_CALIB_MAX; i++) {
 		c->v[i].section = keys[i].section;
 		c->v[i].key = keys[i].key;
+		c->v[i].drifts = keys[i].drifts;
 	}
 	c->nr = i;
 	snprintf(c->v[0].value, sizeof(c->v[0].value), "%s", name);

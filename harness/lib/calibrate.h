@@ -37,6 +37,8 @@ struct cp_calib_value {
 	const char *section;  /* "machine", "cpu", "device", "readahead" */
 	const char *key;
 	bool measured;        /* false: copy it from the source profile */
+	bool drifts;          /* a rate or cost that moves between calibrations
+			       * (averaged by cp_calib_mean); else a setting */
 	char value[96];
 	char how[1024];       /* what produced it: the method and command */
 	char range[64];       /* "lo..hi" over repeated measurements, or "" */

@@ -246,6 +246,7 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 
 	struct cp_real_opts lab; /* lab_option() fills its lab and guest_disk */
 	const char *lab_given = NULL;
+	const char *measure_opt = NULL; /* the last option that shapes a measurement */
 
 	memset(&t, 0, sizeof(t));
 	memset(&lab, 0, sizeof(lab));
@@ -265,6 +266,7 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		} else if ((m = opt_value(argc, argv, &i, "--file-size", &v))) {
 			if (m < 0)
 				goto missing;
+			measure_opt = "--file-size";
 			if (cp_parse_size(v, &t.file_bytes) || t.file_bytes < CP_CALIB_MIN_FILE_BYTES ||
 			    t.file_bytes % (1ULL << 20))
 				return cp_diag_set(diag, -CP_EINVAL,
@@ -274,6 +276,7 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		} else if ((m = opt_value(argc, argv, &i, "--files", &v))) {
 			if (m < 0)
 				goto missing;
+			measure_opt = "--files";
 			if (cp_parse_count(v, &t.nr_files) || t.nr_files < 1 ||
 			    t.nr_files > CP_CALIB_MAX_FILES)
 				return cp_diag_set(diag, -CP_EINVAL,
@@ -282,6 +285,7 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		} else if ((m = opt_value(argc, argv, &i, "--workdir", &v))) {
 			if (m < 0)
 				goto missing;
+			measure_opt = "--workdir";
 			if (workdir_value(v, &t.workdir, diag))
 				return -CP_EINVAL;
 		} else if ((m = opt_value(argc, argv, &i, "--output", &v)) ||
@@ -292,7 +296,15 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		} else if ((m = opt_value(argc, argv, &i, "--from", &v))) {
 			if (m < 0)
 				goto missing;
+			measure_opt = "--from";
 			t.from = v;
+		} else if ((m = opt_value(argc, argv, &i, "--mean", &v))) {
+			if (m < 0)
+				goto missing;
+			if (t.nr_mean == CP_CALIB_MEAN_MAX)
+				return cp_diag_set(diag, -CP_EINVAL, "--mean given more than %d times",
+						   CP_CALIB_MEAN_MAX);
+			t.mean[t.nr_mean++] = v;
 		} else if ((m = opt_value(argc, argv, &i, "--name", &v))) {
 			if (m < 0)
 				goto missing;
@@ -306,6 +318,20 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		continue;
 missing:
 		return cp_diag_set(diag, -CP_EINVAL, "option '%s' needs a value", a);
+	}
+	if (t.nr_mean) {
+		/* averaging measures nothing: no option that shapes a measurement */
+		const char *measuring = lab.lab.kernel ? "--kernel"
+				      : lab.guest_disk ? "--guest-disk"
+				      : lab_given	 ? lab_given
+							 : measure_opt;
+
+		if (measuring)
+			return cp_diag_set(diag, -CP_EINVAL, "--mean averages profiles already "
+					   "measured: %s does not go with it", measuring);
+		if (t.nr_mean < 2)
+			return cp_diag_set(diag, -CP_EINVAL, "--mean needs two profiles or more "
+					   "(--mean A.ini --mean B.ini)");
 	}
 	if (lab_given && !lab.lab.kernel)
 		return cp_diag_set(diag, -CP_EINVAL, "%s needs --kernel BZIMAGE", lab_given);
