@@ -31,6 +31,7 @@
 #include <cachepressure/error.h>
 #include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,6 +253,44 @@ static int add_reader_row(struct cp_validate_table *t, const struct cp_run_resul
 	return 0;
 }
 
+/* The bytes re-read per second of fs_mark's run, or false when the run
+ * has no fs_mark time. */
+static bool rate_value(const struct cp_run_result *r, int64_t *v)
+{
+	int64_t ns = cp_run_result_counter(r, "fs_mark_ns", 0);
+
+	if (ns <= 0)
+		return false;
+	*v = llround((double)cp_validate_total_bytes(r) * 1e9 / (double)ns);
+	return true;
+}
+
+/* "re-read per fs_mark s": the readers' bytes over fs_mark's run time.
+ * The re-reads happen while fs_mark creates, so a fs_mark slower on the
+ * day re-reads more; the rate is the reclaim behaviour without the
+ * create speed (docs/fidelity.md, session 15). */
+static int add_rate_row(struct cp_validate_table *t, const struct cp_run_result *model,
+			const struct cp_run_result *real, size_t nr_real, int64_t *v)
+{
+	struct cp_validate_row *row;
+	int64_t m;
+	size_t i, n = 0;
+
+	if (!rate_value(model, &m))
+		return 0;
+	for (i = 0; i < nr_real; i++)
+		if (!real[i].failed && rate_value(&real[i], &v[n]))
+			n++;
+	if (n == 0 || !(row = new_row(t, CP_VALIDATE_COUNTER, "re-read B per fs_mark s")))
+		return 0;
+	row->model_src = "the readers' bytes read from the device * 1e9 / fs_mark_ns";
+	row->real_src = "the readers' bytes read from the device * 1e9 / fs_mark_ns";
+	if (cp_validate_row_compute(row, v, n, m))
+		return -CP_EINVAL;
+	t->nr_rows++;
+	return 0;
+}
+
 int cp_validate_table_build(const struct cp_run_result *model, const struct cp_run_result *real,
 			    size_t nr_real, struct cp_validate_table *t, struct cp_diag *diag)
 {
@@ -287,6 +326,8 @@ int cp_validate_table_build(const struct cp_run_result *model, const struct cp_r
 		if (row && !(rc = cp_validate_row_compute(row, v, n, cp_validate_total_bytes(model))))
 			t->nr_rows++;
 	}
+	if (!rc && nr_readers > 0)
+		rc = add_rate_row(t, model, real, nr_real, v);
 	for (k = 0; !rc && k < sizeof(counter_rows) / sizeof(counter_rows[0]); k++) {
 		const struct counter_row *cr = &counter_rows[k];
 		struct cp_validate_row *row;

@@ -197,6 +197,43 @@ static void table_rows_from_model_and_real_runs(void **state)
 	assert_true(fabs(r->pct) < 1e-12);
 }
 
+/* Bytes re-read per second of fs_mark: total bytes * 1e9 / fs_mark_ns.
+ * Model 120 B in 2 s = 60 B/s; real 140 B in 1 s, 180 B in 4 s = 140
+ * and 45 B/s (mean 92.5); the failed run left out. */
+static void reread_rate_divides_total_by_fs_mark_time(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	const struct cp_validate_row *r;
+
+	assert_int_equal(cp_run_result_set_counter(&f->model, "fs_mark_ns", 2000000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[0], "fs_mark_ns", 1000000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[1], "fs_mark_ns", 4000000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[2], "fs_mark_ns", 1), 0);
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 3, &t, NULL), 0);
+	r = row_named(&t, "re-read B per fs_mark s");
+	assert_non_null(r);
+	assert_int_equal(r->model, 60);
+	assert_int_equal(r->real.n, 2);
+	assert_int_equal(r->real.min, 45);
+	assert_int_equal(r->real.max, 140);
+	assert_true(r->real.mean == 92.5);
+	/* right after the total */
+	assert_int_equal(t.rows[3].kind, CP_VALIDATE_COUNTER);
+	assert_string_equal(t.rows[3].name, "re-read B per fs_mark s");
+}
+
+/* Without fs_mark's time on the model side there is no rate row. */
+static void reread_rate_needs_fs_mark_time(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+
+	assert_int_equal(cp_run_result_set_counter(&f->real[0], "fs_mark_ns", 1000000000), 0);
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 3, &t, NULL), 0);
+	assert_null(row_named(&t, "re-read B per fs_mark s"));
+}
+
 static void every_real_run_failed_is_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -309,6 +346,9 @@ int main(void)
 		cmocka_unit_test(one_run_has_no_sd_and_zero_mean_no_percent),
 		cmocka_unit_test_setup_teardown(table_rows_from_model_and_real_runs, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(reread_rate_divides_total_by_fs_mark_time, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(reread_rate_needs_fs_mark_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_real_run_failed_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_merges_model_real_runs_and_table, setup,
 						teardown),
