@@ -15,6 +15,12 @@
 # Buffers, PageTables, KernelStack and Percpu (memory no counter names:
 # XFS buffers' folios among it), in MiB. The model's series has the same
 # per-zone columns (free_dma32, free_normal, file_dma32, boost_normal).
+# And to OUT.buddy, per sample: the milliseconds, "DMA32" and its free
+# blocks of order 0 - 10 (/proc/buddyinfo), "Normal" and its 11, then
+# pgscan_kswapd and workingset_refault_file of /proc/vmstat (cumulative):
+# during the global 16G row's worst reclaim the kernel's Normal zone holds
+# hundreds of free order-8 blocks and none of order 9 for a second or two
+# (docs/fidelity.md, session 15).
 # Exit status: COMMAND's.
 set -u
 case ${1:-} in
@@ -23,6 +29,7 @@ esac
 [ $# -ge 2 ] || { echo "sample-zones: usage: sample-zones.sh OUT COMMAND [ARG...]" >&2; exit 2; }
 out=$1
 shift
+: >"$out.buddy"
 "$@" >"$out.txt" 2>"$out.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null' INT TERM HUP
@@ -49,6 +56,12 @@ while kill -0 $pid 2>/dev/null; do
 		printf " free=%d cached=%d sreclaimable=%d sunreclaim=%d anon=%d other=%d\n", \
 			mi["MemFree"] / 1024, mi["Cached"] / 1024, mi["SReclaimable"] / 1024, \
 			mi["SUnreclaim"] / 1024, mi["AnonPages"] / 1024, other / 1024 }'
+	{ cat /proc/buddyinfo; echo VMSTAT; cat /proc/vmstat; } | awk -v t=$t '
+	/^VMSTAT/ { v = 1; next }
+	!v && $1 == "Node" && $2 == "0," && ($4 == "DMA32" || $4 == "Normal") {
+		s = $4; for (i = 5; i <= 15; i++) s = s " " $i; z[$4] = s }
+	v && ($1 == "pgscan_kswapd" || $1 == "workingset_refault_file") { vm[$1] = $2 }
+	END { print t, z["DMA32"], z["Normal"], vm["pgscan_kswapd"], vm["workingset_refault_file"] }' >>"$out.buddy"
 	sleep 0.25
 done >"$out.zones"
 wait $pid
