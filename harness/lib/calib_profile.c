@@ -479,8 +479,8 @@ static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
 			      list, paths[0], first);
 	}
 	if (have_range) /* the first input's note after it, "(p5..p95)", kept */
-		snprintf(v->range, sizeof(v->range), "%.*g%s..%.*g%s%s", integral ? 15 : 6, lo,
-			 unit0, integral ? 15 : 6, hi, unit0, range_note);
+		cp_calib_text(v->range, sizeof(v->range), "%.*g%s..%.*g%s%s", integral ? 15 : 6,
+			      lo, unit0, integral ? 15 : 6, hi, unit0, range_note);
 	else
 		v->range[0] = '\0';
 	v->measured = true;
@@ -601,8 +601,8 @@ int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 
 		c->fs_mark_files_per_sec = (uint64_t)(rate_sum / (double)nr_rates + 0.5);
 		if (hl < sizeof(c->fs_mark_how))
-			snprintf(c->fs_mark_how + hl, sizeof(c->fs_mark_how) - hl,
-				 " (the mean of %s files/s)", rates);
+			cp_calib_text(c->fs_mark_how + hl, sizeof(c->fs_mark_how) - hl,
+				      " (the mean of %s files/s)", rates);
 	}
 	if (!rc) {
 		copy_str(c->host, sizeof(c->host), in[0].host);
