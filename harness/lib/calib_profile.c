@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "kfile.h"
 
 /* Copies src into dst[len], cut at len - 1 characters. */
 static void copy_str(char *dst, size_t len, const char *src)
@@ -301,44 +302,6 @@ struct mean_input {
 	char host[384], kernel[128];
 };
 
-static int read_text(const char *path, char **text, size_t *len, struct cp_diag *diag)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f)
-		return cp_diag_set(diag, -CP_ENOENT, "%s: %s", path, strerror(errno));
-	for (;;) {
-		if (n + 4096 > cap) {
-			char *b = cp_realloc(buf, cap + 65536);
-
-			if (!b) {
-				cp_free(buf);
-				fclose(f);
-				return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
-			}
-			buf = b;
-			cap += 65536;
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		cp_free(buf);
-		fclose(f);
-		return cp_diag_set(diag, -CP_ENOENT, "%s: read error", path);
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 /* The header calibrate writes before the first section, "Machine profile
  * of HOST, written by `CMD` on DATE, kernel KERNEL. ...", its wrapped
  * comment lines joined: HOST and KERNEL. false when it is not there. */
@@ -402,6 +365,14 @@ static bool split_number(const char *value, double *x, const char **unit, bool *
 	return true;
 }
 
+/* s is unit, alone or followed by a space and a note ("100us (p5..p95)"). */
+static bool unit_is(const char *s, const char *unit)
+{
+	size_t n = strlen(unit);
+
+	return strncmp(s, unit, n) == 0 && (s[n] == '\0' || s[n] == ' ');
+}
+
 /* One drifting key of the mean: the mean value and how it came. */
 static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
 		    const char *const *paths, struct cp_diag *diag)
@@ -451,10 +422,8 @@ static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
 			bool ia, ib;
 
 			if (!split_number(r.range, &a, &ua, &ia) ||
-			    !split_number(mid + 2, &b, &ub, &ib) ||
-			    strncmp(ua, unit, strlen(unit)) != 0 || ua[strlen(unit)] ||
-			    strncmp(ub, unit, strlen(unit)) != 0 ||
-			    (ub[strlen(unit)] && ub[strlen(unit)] != ' ')) {
+			    !split_number(mid + 2, &b, &ub, &ib) || strcmp(ua, unit) != 0 ||
+			    !unit_is(ub, unit)) {
 				have_range = false;
 				continue;
 			}
@@ -502,7 +471,9 @@ int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 	if (!in)
 		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 	for (i = 0; i < n && !rc; i++) {
-		rc = read_text(paths[i], &in[i].text, &in[i].len, diag);
+		rc = cp_kfile_read(paths[i], &in[i].text, diag);
+		if (!rc)
+			in[i].len = strlen(in[i].text);
 		if (!rc)
 			rc = cp_calib_source_parse(&in[i].src, paths[i], in[i].text, in[i].len,
 						   diag);
@@ -557,12 +528,9 @@ int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 			size_t used;
 
 			copy_str(v->value, sizeof(v->value), k0->value);
-			used = take_measured_comment(v, k0);
-			if (used)
-				v->how[used - 1] = '\0';
-			if (used + 64 < sizeof(v->how))
-				snprintf(v->how + used - 1, sizeof(v->how) - used + 1,
-					 "\n(the same in all %zu calibrations averaged)", n);
+			used = take_measured_comment(v, k0); /* '\n'-ended lines */
+			cp_calib_text(v->how + used, sizeof(v->how) - used,
+				      "(the same in all %zu calibrations averaged)", n);
 			v->measured = true;
 			continue;
 		}
