@@ -238,14 +238,18 @@ void cp_lru_add_drain_all(struct cp_pagecache *pc)
 
 /* lru_cache_add() / folio_add_lru(): queue a folio (its head slot) in
  * this CPU's batch; flush when full. A folio is one entry, as in 6.1's
- * folio_batch (15 folios, whatever their size). */
+ * folio_batch (15 folios, whatever their size). A large folio is never
+ * left in the batch: folio_batch_add_and_move() moves the whole batch,
+ * the new folio last, as soon as it holds one (6.1 !folio_test_large(),
+ * 6.17+ folio_may_be_lru_cached(); 4.11 __lru_cache_add() the same for
+ * a compound page). */
 static void lru_cache_add(struct cp_pagecache *pc, uint32_t slot, int cpu)
 {
 	unsigned c = (unsigned)cpu % pc->params.nr_cpus;
 	struct cp_lru_batch *b = &pc->batches[c];
 
 	b->slots[b->nr++] = slot;
-	if (b->nr >= pc->params.lru_add_batch)
+	if (b->nr >= pc->params.lru_add_batch || pc->pages[slot].order > 0)
 		lru_add_drain_cpu(pc, c);
 }
 

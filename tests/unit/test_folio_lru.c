@@ -327,23 +327,49 @@ static void test_workingset_refault_one_decision_per_folio(void **state)
 }
 
 /*
- * folio_add_lru(): a folio is one entry of the per-CPU batch (6.1
- * folio_batch of 15 folios): 14 order-2 folios (56 pages) stay in the
- * batch; the 15th fills it and all 60 pages reach the LRU.
+ * folio_add_lru(): an order-0 page is one entry of the per-CPU batch
+ * (6.1 folio_batch of 15 folios): 14 pages stay in the batch, the 15th
+ * fills it and all 15 reach the LRU.
  */
-static void test_folio_add_lru_folio_is_one_batch_entry(void **state)
+static void test_folio_add_lru_small_pages_wait_for_a_full_batch(void **state)
 {
 	struct fixture *f = fixture_new();
 	uint32_t a = new_file(f, 64), i;
 
 	(void)state;
 	for (i = 0; i < 14; i++)
-		assert_int_equal(cp_add_folio_to_page_cache_lru(&f->pc, a, 4 * i, 2, &f->ctx), 0);
+		assert_int_equal(cp_add_to_page_cache_lru(&f->pc, a, i, &f->ctx), 0);
 	assert_int_equal(f->pc.batches[0].nr, 14);
 	assert_int_equal(cp_lru_size(&f->pc, CP_LRU_INACTIVE_FILE), 0);
-	assert_int_equal(cp_add_folio_to_page_cache_lru(&f->pc, a, 56, 2, &f->ctx), 0);
+	assert_int_equal(cp_add_to_page_cache_lru(&f->pc, a, 14, &f->ctx), 0);
 	assert_int_equal(f->pc.batches[0].nr, 0);
-	assert_int_equal(cp_lru_size(&f->pc, CP_LRU_INACTIVE_FILE), 60);
+	assert_int_equal(cp_lru_size(&f->pc, CP_LRU_INACTIVE_FILE), 15);
+	assert_true(cp_pagecache_check(&f->pc));
+	fixture_free(f);
+}
+
+/*
+ * folio_batch_add_and_move(): a large folio is never left in the batch
+ * (6.1 `!folio_test_large(folio)`, 6.17+ folio_may_be_lru_cached()): 3
+ * order-0 pages wait in the batch; an order-2 folio then moves the whole
+ * batch, so all 7 pages are on the LRU, the folio nearest the head.
+ */
+static void test_folio_add_lru_large_folio_moves_the_batch(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t a = new_file(f, 64), i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		assert_int_equal(cp_add_to_page_cache_lru(&f->pc, a, i, &f->ctx), 0);
+	assert_int_equal(f->pc.batches[0].nr, 3);
+	assert_int_equal(cp_add_folio_to_page_cache_lru(&f->pc, a, 4, 2, &f->ctx), 0);
+	assert_int_equal(f->pc.batches[0].nr, 0);
+	assert_int_equal(cp_lru_size(&f->pc, CP_LRU_INACTIVE_FILE), 7);
+	/* the batch moved in order: page 0 deepest, the folio at the head */
+	assert_int_equal(cp_lru_tail(&f->pc, CP_LRU_INACTIVE_FILE), f->pc.mappings[a].base + 0);
+	assert_int_equal(cp_folio_head(&f->pc, f->pc.lruvec.lists[CP_LRU_INACTIVE_FILE].head),
+			 f->pc.mappings[a].base + 4);
 	assert_true(cp_pagecache_check(&f->pc));
 	fixture_free(f);
 }
@@ -357,7 +383,8 @@ int main(void)
 		cmocka_unit_test(test_filemap_read_pos_same_folio_marks_once_per_pass),
 		cmocka_unit_test(test_filemap_read_next_pass_activates_folio),
 		cmocka_unit_test(test_workingset_refault_one_decision_per_folio),
-		cmocka_unit_test(test_folio_add_lru_folio_is_one_batch_entry),
+		cmocka_unit_test(test_folio_add_lru_small_pages_wait_for_a_full_batch),
+		cmocka_unit_test(test_folio_add_lru_large_folio_moves_the_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
