@@ -944,7 +944,41 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 		rc = cp_run_result_set_counter(R->r, "sb_shrinker_freed", (int64_t)sum.freed);
 	if (!rc)
 		rc = cp_run_result_set_counter(R->r, "sb_shrinker_trace_lost", (int64_t)sum.lost);
+	if (!rc && R->w.sbt.watching) {
+		rc = cp_run_result_set_counter(R->r, "ra_sync_calls", (int64_t)sum.ra_sync);
+		if (!rc)
+			rc = cp_run_result_set_counter(R->r, "ra_async_calls", (int64_t)sum.ra_async);
+		if (!rc)
+			rc = cp_run_result_set_counter(R->r, "ra_pages_order_2to5",
+						       (int64_t)sum.ra_pages_2to5);
+		if (!rc)
+			rc = cp_run_result_set_counter(R->r, "ra_pages_order_6to9",
+						       (int64_t)sum.ra_pages_6to9);
+	}
 	return rc;
+}
+
+/* The readers' files for the trace instance's readahead events (their
+ * inode numbers, now that set-up wrote them). A kernel without those
+ * events runs without the counts. */
+static void watch_readers(struct run *R)
+{
+	const struct cp_real_plan *p = R->p;
+	uint64_t inos[CP_SBTRACE_MAX_FILES];
+	char path[CP_FSIMAGE_PATH_MAX + CP_REAL_NAME_MAX + 2];
+	struct cp_diag d = { "" };
+	size_t i, n = 0;
+	struct stat st;
+
+	for (i = 0; i < p->nr_loopers && n < CP_SBTRACE_MAX_FILES; i++) {
+		if (p->loopers[i].kind != CP_REAL_READER)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", R->w.mnt.path, p->loopers[i].path);
+		if (stat(path, &st) == 0)
+			inos[n++] = (uint64_t)st.st_ino;
+	}
+	if (n && cp_sbtrace_watch_files(&R->w.sbt, inos, n, &d))
+		progress(R, "no count of the readers' readahead: %s", d.msg);
 }
 
 static int measure_phase(struct run *R, struct cp_diag *diag)
@@ -959,6 +993,7 @@ static int measure_phase(struct run *R, struct cp_diag *diag)
 	int rc;
 
 	if (R->w.sbt.created) {
+		watch_readers(R);
 		rc = cp_sbtrace_begin(&R->w.sbt, diag);
 		if (rc)
 			return rc;

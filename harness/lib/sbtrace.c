@@ -21,6 +21,15 @@ static const char *const tracefs_mounts[] = { "/sys/kernel/tracing", "/sys/kerne
 #define EVENT "events/vmscan/mm_shrink_slab_end"
 #define FILTER "shrink.function == super_cache_scan && retval > 0"
 
+/* The readahead events of cp_sbtrace_watch_files(); the last one traces
+ * only folios of order 1 or more. */
+static const char *const ra_events[] = {
+	"events/readahead/page_cache_sync_ra",
+	"events/readahead/page_cache_async_ra",
+	"events/filemap/mm_filemap_add_to_page_cache",
+};
+#define NR_RA_EVENTS (sizeof(ra_events) / sizeof(ra_events[0]))
+
 /* TRACEFS/instances of the first mount that has the event. */
 static bool find_instances(char *buf, size_t len)
 {
@@ -41,7 +50,7 @@ static bool find_instances(char *buf, size_t len)
 static int write_file(const struct cp_sbtrace *t, const char *file, const char *text,
 		      struct cp_diag *diag)
 {
-	char path[CP_SBTRACE_PATH_MAX + 64];
+	char path[CP_SBTRACE_PATH_MAX + 128];
 
 	snprintf(path, sizeof(path), "%s/%s", t->path, file);
 	return cp_kfile_write(path, text, diag);
@@ -78,6 +87,59 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 	return rc;
 }
 
+static void ra_events_off(const struct cp_sbtrace *t)
+{
+	char file[96];
+	size_t i;
+
+	for (i = 0; i < NR_RA_EVENTS; i++) {
+		snprintf(file, sizeof(file), "%s/enable", ra_events[i]);
+		(void)write_file(t, file, "0", NULL);
+	}
+}
+
+int cp_sbtrace_watch_files(struct cp_sbtrace *t, const uint64_t *inos, size_t n,
+			   struct cp_diag *diag)
+{
+	/* "i_ino == N || ..." for each file: 20 digits and 14 more each */
+	char inofilter[CP_SBTRACE_MAX_FILES * 36 + 8], filter[sizeof(inofilter) + 32];
+	char file[96], path[CP_SBTRACE_PATH_MAX + 128];
+	size_t i, used = 0;
+	struct stat st;
+	int rc = 0;
+
+	if (n == 0 || n > CP_SBTRACE_MAX_FILES)
+		return cp_diag_set(diag, -CP_EINVAL, "%zu files to watch (1 to %d)", n,
+				   CP_SBTRACE_MAX_FILES);
+	for (i = 0; i < NR_RA_EVENTS; i++) {
+		snprintf(path, sizeof(path), "%s/%s/enable", t->path, ra_events[i]);
+		if (stat(path, &st))
+			return cp_diag_set(diag, -CP_ENOENT, "no %s in tracefs", ra_events[i]);
+	}
+	inofilter[0] = '\0';
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(inofilter + used, sizeof(inofilter) - used, "%si_ino == %" PRIu64,
+					 i ? " || " : "", inos[i]);
+	for (i = 0; i < NR_RA_EVENTS && !rc; i++) {
+		if (i == NR_RA_EVENTS - 1)
+			snprintf(filter, sizeof(filter), "(%s) && order > 0", inofilter);
+		else
+			snprintf(filter, sizeof(filter), "%s", inofilter);
+		snprintf(file, sizeof(file), "%s/filter", ra_events[i]);
+		rc = write_file(t, file, filter, diag);
+		if (!rc) {
+			snprintf(file, sizeof(file), "%s/enable", ra_events[i]);
+			rc = write_file(t, file, "1", diag);
+		}
+	}
+	if (rc) {
+		ra_events_off(t);
+		return rc;
+	}
+	t->watching = true;
+	return 0;
+}
+
 int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag)
 {
 	/* an empty write to "trace" clears the instance's buffer */
@@ -86,13 +148,43 @@ int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag)
 	return rc ? rc : write_file(t, "tracing_on", "1", diag);
 }
 
+/* A readahead event's line (cp_sbtrace_watch_files); false for others. */
+static bool add_ra_line(const char *line, struct cp_sbtrace_sum *sum)
+{
+	const char *p, *o;
+	unsigned long order;
+
+	if (strstr(line, " page_cache_sync_ra: ")) {
+		sum->ra_sync++;
+		return true;
+	}
+	if (strstr(line, " page_cache_async_ra: ")) {
+		sum->ra_async++;
+		return true;
+	}
+	p = strstr(line, " mm_filemap_add_to_page_cache: ");
+	if (!p)
+		return false;
+	o = strstr(p, " order=");
+	if (o) {
+		order = strtoul(o + strlen(" order="), NULL, 10);
+		if (order >= 6 && order < 64)
+			sum->ra_pages_6to9 += 1ull << order;
+		else if (order >= 1 && order < 6)
+			sum->ra_pages_2to5 += 1ull << order;
+	}
+	return true;
+}
+
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum)
 {
 	static const char ret[] = "last shrinker return val ";
-	const char *p = strstr(line, "mm_shrink_slab_end: super_cache_scan+");
-	const char *v;
+	const char *p, *v;
 	long freed;
 
+	if (add_ra_line(line, sum))
+		return;
+	p = strstr(line, "mm_shrink_slab_end: super_cache_scan+");
 	if (!p || !(v = strstr(p, ret)))
 		return;
 	sum->calls++;
@@ -151,6 +243,8 @@ int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag)
 	/* a failure here leaves the event on in our instance only */
 	(void)write_file(t, "tracing_on", "0", NULL);
 	(void)write_file(t, EVENT "/enable", "0", NULL);
+	if (t->watching)
+		ra_events_off(t);
 	if (rmdir(t->path))
 		return cp_diag_set(diag, -CP_ESYS, "rmdir %s: %s", t->path, strerror(errno));
 	t->created = false;

@@ -15,11 +15,21 @@
  * phase starts, sums the frees when it ends, and removes the instance.
  * Events the buffer could not hold are counted (per_cpu/cpuN/stats
  * "overrun"): the sum is then a lower bound.
+ *
+ * The same instance can also watch how the readers' files are read ahead
+ * (cp_sbtrace_watch_files): readahead:page_cache_sync_ra and
+ * readahead:page_cache_async_ra (a read() that missed, a read() that hit
+ * a PG_readahead folio) and filemap:mm_filemap_add_to_page_cache of
+ * folios of order 1 or more, filtered on the files' inode numbers; the
+ * sum then counts the calls and the pages added in folios of order 2-5
+ * and 6-9 (order-0 pages are not traced: too many; they are the rest of
+ * what the readers read from the device).
  */
 #ifndef CP_SBTRACE_H
 #define CP_SBTRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CP_SBTRACE_PATH_MAX 512
@@ -33,6 +43,7 @@ struct cp_diag;
 struct cp_sbtrace {
 	char path[CP_SBTRACE_PATH_MAX]; /* the instance directory */
 	bool created;                   /* we made it: we remove it */
+	bool watching;                  /* the readahead events are on (watch_files) */
 };
 
 /* What the instance saw between cp_sbtrace_begin() and now. */
@@ -40,6 +51,11 @@ struct cp_sbtrace_sum {
 	uint64_t calls; /* do_shrink_slab() calls on a superblock shrinker that freed */
 	uint64_t freed; /* the objects they freed */
 	uint64_t lost;  /* events the ring buffer overwrote (overrun) */
+	/* on the watched files (cp_sbtrace_watch_files) */
+	uint64_t ra_sync;          /* page_cache_sync_ra() calls */
+	uint64_t ra_async;         /* page_cache_async_ra() calls */
+	uint64_t ra_pages_2to5;    /* pages added in folios of order 1-5 (page cache: 2-5) */
+	uint64_t ra_pages_6to9;    /* pages added in folios of order 6 or more */
 };
 
 /* Creates TRACEFS/instances/NAME (NAME starts with "cachepressure" and
@@ -51,6 +67,17 @@ struct cp_sbtrace_sum {
 int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb,
 		      struct cp_diag *diag);
 
+/* The most files cp_sbtrace_watch_files() takes. */
+#define CP_SBTRACE_MAX_FILES 16
+
+/* Enables the readahead events above for the files with these inode
+ * numbers (1..CP_SBTRACE_MAX_FILES of them), before cp_sbtrace_begin().
+ * -CP_ENOENT when the kernel lacks one of the events (the caller goes
+ * on without those counts; nothing stays enabled), -CP_EINVAL for no or
+ * too many files, -CP_ESYS otherwise. */
+int cp_sbtrace_watch_files(struct cp_sbtrace *t, const uint64_t *inos, size_t n,
+			   struct cp_diag *diag);
+
 /* Empties the buffer and turns tracing on. */
 int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag);
 
@@ -59,8 +86,10 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
 
 /* Adds one line of the instance's trace file to sum: a
  * "mm_shrink_slab_end: super_cache_scan+..." line counts a call and its
- * "last shrinker return val N" (N > 0) as frees; other lines (the
- * header, other shrinkers) are skipped. */
+ * "last shrinker return val N" (N > 0) as frees; a
+ * "page_cache_sync_ra:" or "page_cache_async_ra:" line counts a call; a
+ * "mm_filemap_add_to_page_cache:" line adds 2^N pages for its
+ * "order=N"; other lines (the header, other shrinkers) are skipped. */
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
 
 /* Disables the event and removes the instance, if we made it. 0 or

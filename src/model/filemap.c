@@ -160,8 +160,13 @@ static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uin
 	uint32_t j = start, wend = *wendp;
 	int rc = 0;
 
+	/* page_cache_async_ra() or page_cache_sync_ra(): the model's window
+	 * continues the previous one when it starts where that one ended
+	 * (the kernel's PG_readahead hit; see the SIMPLIFIED note above) */
+	bool async = ra && ra->valid && ra->window_end == start;
+
+	cp_count(pc->vmstat, async ? CP_VM_RA_ASYNC_CALLS : CP_VM_RA_SYNC_CALLS, 1);
 	if (m->large_folios && ra_pages >= 4) {
-		bool async = ra && ra->valid && ra->window_end == start;
 		unsigned new_order, gfp = ctx->gfp;
 
 		if (ra && ra->order_in_state) {
@@ -196,6 +201,9 @@ static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uin
 					goto out;
 				cp_count(pc->vmstat, CP_VM_RA_FOLIO_ALLOC, 1);
 				cp_count(pc->vmstat, CP_VM_RA_FOLIO_PAGES, 1ull << order);
+				cp_count(pc->vmstat,
+					 order >= 6 ? CP_VM_RA_PAGES_ORDER_6TO9 : CP_VM_RA_PAGES_ORDER_2TO5,
+					 1ull << order);
 			}
 			if (j == start)
 				marker_order = order;

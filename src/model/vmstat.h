@@ -61,6 +61,12 @@
 	X(PGSKIP_NORMAL, "pgskip_normal") \
 	X(PGSTEAL_DIRECT, "pgsteal_direct") \
 	X(PGSTEAL_KSWAPD, "pgsteal_kswapd") \
+	/* readahead windows and folio orders on reads (filemap.c), named \
+	 * as the real harness's counts from the readahead tracepoints */ \
+	X(RA_ASYNC_CALLS, "ra_async_calls") \
+	X(RA_PAGES_ORDER_2TO5, "ra_pages_order_2to5") \
+	X(RA_PAGES_ORDER_6TO9, "ra_pages_order_6to9") \
+	X(RA_SYNC_CALLS, "ra_sync_calls") \
 	X(SLABS_SCANNED, "slabs_scanned") \
 	X(WORKINGSET_ACTIVATE, "workingset_activate_file") \
 	X(WORKINGSET_REFAULT, "workingset_refault_file") \

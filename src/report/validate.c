@@ -115,6 +115,25 @@ static const struct counter_row counter_rows[] = {
 	  { .counter = "workingset_refault_file" },
 	  { .counter = "workingset_refault_file" },
 	  "workingset_refault_file", "/proc/vmstat workingset_refault_file (delta)" },
+	/* how the readers' misses are read back (filemap.c; sbtrace.h) */
+	{ "readahead sync", { .counter = "ra_sync_calls" }, { .counter = "ra_sync_calls" },
+	  "ra_sync_calls (readahead windows started by a missed page)",
+	  "ra_sync_calls: readahead:page_cache_sync_ra on the readers' files, in the run's "
+	  "tracefs instance" },
+	{ "readahead async", { .counter = "ra_async_calls" }, { .counter = "ra_async_calls" },
+	  "ra_async_calls (windows starting where the previous one ended: the model has no "
+	  "PG_readahead marker)",
+	  "ra_async_calls: readahead:page_cache_async_ra on the readers' files (PG_readahead "
+	  "hits, including windows that found everything cached)" },
+	{ "ra pages order 2-5", { .counter = "ra_pages_order_2to5" },
+	  { .counter = "ra_pages_order_2to5" },
+	  "ra_pages_order_2to5 (pages read in folios of order 2-5)",
+	  "ra_pages_order_2to5: filemap:mm_filemap_add_to_page_cache of the readers' files, "
+	  "2^order pages for order 1-5" },
+	{ "ra pages order 6-9", { .counter = "ra_pages_order_6to9" },
+	  { .counter = "ra_pages_order_6to9" },
+	  "ra_pages_order_6to9 (pages read in folios of order 6-9)",
+	  "ra_pages_order_6to9: the same, order 6 and more" },
 	/* the machine's speed on the day shows here first: the real runs'
 	 * fs_mark varies with the VM's CPU, the model's follows the fs
 	 * profile's create cost */

@@ -490,6 +490,59 @@ static void sbtrace_sums_the_superblock_shrinkers_frees(void **state)
 	assert_int_equal(sum.freed, 1031);
 }
 
+/* The readahead events of the watched files (6.18 formats): a sync and
+ * an async call count one each; an added folio adds 2^order pages, to
+ * order 2-5 (4 + 32) or 6-9 (256 + 512); the superblock line still
+ * counts as before. */
+static void sbtrace_counts_the_readers_readahead(void **state)
+{
+	static const char *const lines[] = {
+		"    cp-read-file-1234    [000] ..... 54143.1: page_cache_sync_ra: dev=254:0 "
+		"ino=84 index=20953 req_count=256 order=0 size=0 async_size=0 ra_pages=640 "
+		"mmap_miss=0 prev_pos=85819391\n",
+		"    cp-read-file-1234    [000] ..... 54143.2: page_cache_async_ra: dev=254:0 "
+		"ino=84 index=21209 req_count=256 order=0 size=640 async_size=384 ra_pages=640 "
+		"mmap_miss=0 prev_pos=86867967\n",
+		"    cp-read-file-1234    [000] ..... 54143.3: mm_filemap_add_to_page_cache: dev "
+		"254:0 ino 84 pfn=0x1a2b00 ofs=89128960 order=2\n",
+		"    cp-read-file-1235    [001] ..... 54143.4: mm_filemap_add_to_page_cache: dev "
+		"254:0 ino 85 pfn=0x1a2c00 ofs=89128960 order=5\n",
+		"    cp-read-file-1235    [001] ..... 54143.5: mm_filemap_add_to_page_cache: dev "
+		"254:0 ino 85 pfn=0x1a3000 ofs=90177536 order=8\n",
+		"    cp-read-file-1235    [001] ..... 54143.6: mm_filemap_add_to_page_cache: dev "
+		"254:0 ino 85 pfn=0x1a4000 ofs=91226112 order=9\n",
+		"         kswapd0-94      [001] ..... 54143.7: mm_shrink_slab_end: "
+		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 unused scan count 2 new scan "
+		"count 2 total_scan 0 last shrinker return val 7\n",
+	};
+	struct cp_sbtrace_sum sum = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cp_sbtrace_add_line(lines[i], &sum);
+	assert_int_equal(sum.ra_sync, 1);
+	assert_int_equal(sum.ra_async, 1);
+	assert_int_equal(sum.ra_pages_2to5, 36);
+	assert_int_equal(sum.ra_pages_6to9, 768);
+	assert_int_equal(sum.calls, 1);
+	assert_int_equal(sum.freed, 7);
+}
+
+/* Watching needs 1 to CP_SBTRACE_MAX_FILES files. */
+static void sbtrace_watch_refuses_no_or_too_many_files(void **state)
+{
+	struct cp_sbtrace t = { "", true, false };
+	uint64_t inos[CP_SBTRACE_MAX_FILES + 1] = { 0 };
+	struct cp_diag d = { { 0 } };
+
+	(void)state;
+	assert_int_equal(cp_sbtrace_watch_files(&t, inos, 0, &d), -CP_EINVAL);
+	assert_int_equal(cp_sbtrace_watch_files(&t, inos, CP_SBTRACE_MAX_FILES + 1, &d),
+			 -CP_EINVAL);
+	assert_false(t.watching);
+}
+
 /* The instance is named like the harness's other resources, never
  * anything else. */
 static void sbtrace_refuses_a_name_not_ours(void **state)
@@ -508,6 +561,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sbtrace_sums_the_superblock_shrinkers_frees),
 		cmocka_unit_test(sbtrace_refuses_a_name_not_ours),
+		cmocka_unit_test(sbtrace_counts_the_readers_readahead),
+		cmocka_unit_test(sbtrace_watch_refuses_no_or_too_many_files),
 		cmocka_unit_test(meminfo_lines_become_bytes),
 		cmocka_unit_test(vmstat_lines_are_name_value),
 		cmocka_unit_test(xfs_ig_line_is_found_among_others),

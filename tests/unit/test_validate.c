@@ -234,6 +234,29 @@ static void reread_rate_needs_fs_mark_time(void **state)
 	assert_null(row_named(&t, "re-read B per fs_mark s"));
 }
 
+/* The readahead rows pair the model's counters with the same names from
+ * the real runs' trace instance: pages in folios of order 6-9, model
+ * 3000, real 1000 and 3000 (mean 2000) -> +50 %; a real run without the
+ * trace (an older JSON, a kernel without the events) gives no row. */
+static void readahead_rows_pair_the_same_counters(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	const struct cp_validate_row *r;
+
+	assert_int_equal(cp_run_result_set_counter(&f->model, "ra_pages_order_6to9", 3000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->model, "ra_sync_calls", 10), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[0], "ra_pages_order_6to9", 1000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[1], "ra_pages_order_6to9", 3000), 0);
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 3, &t, NULL), 0);
+	r = row_named(&t, "ra pages order 6-9");
+	assert_non_null(r);
+	assert_int_equal(r->model, 3000);
+	assert_true(r->real.mean == 2000.0);
+	assert_true(fabs(r->pct - 50.0) < 1e-9);
+	assert_null(row_named(&t, "readahead sync"));
+}
+
 static void every_real_run_failed_is_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -349,6 +372,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(reread_rate_divides_total_by_fs_mark_time, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(reread_rate_needs_fs_mark_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(readahead_rows_pair_the_same_counters, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(every_real_run_failed_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(json_merges_model_real_runs_and_table, setup,
 						teardown),
