@@ -2,7 +2,7 @@
 # trace-kswapd-orders.sh - which allocations wake kswapd, at which order,
 # and how much kswapd reclaims for each, while one command runs (root).
 #
-#   scripts/trace-kswapd-orders.sh [-o TRACE_FILE] -- COMMAND [ARG...]
+#   scripts/trace-kswapd-orders.sh [-o TRACE_FILE] [-f] -- COMMAND [ARG...]
 #
 # e.g. scripts/trace-kswapd-orders.sh -- build/cachepressure real seed \
 #          --mem 2G --confine global
@@ -22,16 +22,25 @@
 # the inactive lists (kswapd's and everyone else's: scanned, reclaimed,
 # activated, kept referenced, unmap failures, dirty, under writeback,
 # immediate), the gfp masks of high-order wake-ups,
-# and the counts of compactions and fallbacks. The raw trace is kept with -o.
+# the counts of compactions and fallbacks, and how long kswapd took to
+# run after a wake-up (mm_vmscan_wakeup_kswapd to the next
+# mm_vmscan_kswapd_wake: percentiles, microseconds). The raw trace is kept
+# with -o. -f also records every page-cache insertion and deletion
+# (filemap:mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache)
+# and the readahead calls (readahead:page_cache_sync_ra,
+# page_cache_async_ra) for scripts/refill-runs.py to read from the -o
+# file (some 200 K events in a global 1G seed run: meant for 1G - 2G).
 # Exits with the command's status (130 on SIGINT/SIGTERM, after stopping it).
 set -eu
 out=
+files=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) [ $# -ge 2 ] || { echo "trace-kswapd-orders: -o needs a file" >&2; exit 2; }
 	    out=$2; shift 2 ;;
+	-f) files=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "trace-kswapd-orders: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -63,6 +72,14 @@ for e in vmscan/mm_vmscan_wakeup_kswapd vmscan/mm_vmscan_kswapd_wake \
 	 kmem/mm_page_alloc_extfrag; do
 	echo 1 > "$I/events/$e/enable"
 done
+if [ -n "$files" ]; then
+	[ -n "$out" ] || { echo "trace-kswapd-orders: -f needs -o" >&2; exit 2; }
+	echo 204800 > "$I/buffer_size_kb"
+	for e in filemap/mm_filemap_add_to_page_cache filemap/mm_filemap_delete_from_page_cache \
+		 readahead/page_cache_sync_ra readahead/page_cache_async_ra; do
+		echo 1 > "$I/events/$e/enable"
+	done
+fi
 echo 1 > "$I/tracing_on"
 rc=0
 # in the background so that a stop signal is handled at once; the child
@@ -81,11 +98,22 @@ function field(name,   i) {
 			return substr($i, length(name) + 2);
 	return "";
 }
+# the timestamp field ("54143.123456:"), seconds
+function stamp(   i) {
+	for (i = 1; i <= NF; i++)
+		if ($i ~ /^[0-9]+\.[0-9]+:$/)
+			return substr($i, 1, length($i) - 1) + 0;
+	return -1;
+}
 /mm_vmscan_wakeup_kswapd:/ {
 	o = field("order"); wakeups[o]++
 	if (o > 0) gfp[field("gfp_flags")]++
+	if (!pending) { pending = 1; woke = stamp() }
 }
-/mm_vmscan_kswapd_wake:/ { cur = field("order"); runs[cur]++ }
+/mm_vmscan_kswapd_wake:/ {
+	cur = field("order"); runs[cur]++
+	if (pending) { lat[nlat++] = (stamp() - woke) * 1e6; pending = 0 }
+}
 /mm_vmscan_lru_shrink_inactive:/ {
 	# every inactive-list batch (kswapd, direct and memcg reclaim): why
 	# isolated pages were not reclaimed (the outcomes of shrink_folio_list)
@@ -121,5 +149,15 @@ END {
 	for (g in gfp) printf "  %6d %s\n", gfp[g], g
 	printf "compactions begun %d, migratetype fallbacks %d, trace events lost %d\n",
 	       compactions, fallbacks, lost
+	if (nlat) {
+		# insertion sort: a few hundred wake-ups
+		for (i = 1; i < nlat; i++) {
+			v = lat[i]
+			for (j = i - 1; j >= 0 && lat[j] > v; j--) lat[j + 1] = lat[j]
+			lat[j + 1] = v
+		}
+		printf "kswapd wake-up to run, us (%d): p10 %.0f p50 %.0f p90 %.0f max %.0f\n", nlat,
+		       lat[int(nlat * 0.1)], lat[int(nlat * 0.5)], lat[int(nlat * 0.9)], lat[nlat - 1]
+	}
 }' "$raw"
 exit "$rc"
