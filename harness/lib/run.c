@@ -944,16 +944,20 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 		rc = cp_run_result_set_counter(R->r, "sb_shrinker_freed", (int64_t)sum.freed);
 	if (!rc)
 		rc = cp_run_result_set_counter(R->r, "sb_shrinker_trace_lost", (int64_t)sum.lost);
-	if (!rc && R->w.sbt.watching) {
-		rc = cp_run_result_set_counter(R->r, "ra_sync_calls", (int64_t)sum.ra_sync);
-		if (!rc)
-			rc = cp_run_result_set_counter(R->r, "ra_async_calls", (int64_t)sum.ra_async);
-		if (!rc)
-			rc = cp_run_result_set_counter(R->r, "ra_pages_order_2to5",
-						       (int64_t)sum.ra_pages_2to5);
-		if (!rc)
-			rc = cp_run_result_set_counter(R->r, "ra_pages_order_6to9",
-						       (int64_t)sum.ra_pages_6to9);
+	if (R->w.sbt.watching) {
+		const struct {
+			const char *name;
+			uint64_t value;
+		} ra[] = {
+			{ "ra_sync_calls", sum.ra_sync },
+			{ "ra_async_calls", sum.ra_async },
+			{ "ra_pages_order_2to5", sum.ra_pages_2to5 },
+			{ "ra_pages_order_6to9", sum.ra_pages_6to9 },
+		};
+		size_t i;
+
+		for (i = 0; !rc && i < sizeof(ra) / sizeof(ra[0]); i++)
+			rc = cp_run_result_set_counter(R->r, ra[i].name, (int64_t)ra[i].value);
 	}
 	return rc;
 }
