@@ -102,7 +102,7 @@ int cp_sbtrace_watch_files(struct cp_sbtrace *t, const uint64_t *inos, size_t n,
 			   struct cp_diag *diag)
 {
 	/* "i_ino == N || ..." for each file: 20 digits and 14 more each */
-	char inofilter[CP_SBTRACE_MAX_FILES * 36 + 8], filter[sizeof(inofilter) + 32];
+	char inofilter[CP_SBTRACE_MAX_FILES * 36 + 8], folios[sizeof(inofilter) + 32];
 	char file[96], path[CP_SBTRACE_PATH_MAX + 128];
 	size_t i, used = 0;
 	struct stat st;
@@ -120,13 +120,11 @@ int cp_sbtrace_watch_files(struct cp_sbtrace *t, const uint64_t *inos, size_t n,
 	for (i = 0; i < n; i++)
 		used += (size_t)snprintf(inofilter + used, sizeof(inofilter) - used, "%si_ino == %" PRIu64,
 					 i ? " || " : "", inos[i]);
+	/* the page-cache insertions: large folios only */
+	snprintf(folios, sizeof(folios), "(%s) && order > 0", inofilter);
 	for (i = 0; i < NR_RA_EVENTS && !rc; i++) {
-		if (i == NR_RA_EVENTS - 1)
-			snprintf(filter, sizeof(filter), "(%s) && order > 0", inofilter);
-		else
-			snprintf(filter, sizeof(filter), "%s", inofilter);
 		snprintf(file, sizeof(file), "%s/filter", ra_events[i]);
-		rc = write_file(t, file, filter, diag);
+		rc = write_file(t, file, i == NR_RA_EVENTS - 1 ? folios : inofilter, diag);
 		if (!rc) {
 			snprintf(file, sizeof(file), "%s/enable", ra_events[i]);
 			rc = write_file(t, file, "1", diag);
