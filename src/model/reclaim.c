@@ -98,50 +98,60 @@ static uint64_t compact_gap(unsigned order)
 	return 2ull << order;
 }
 
-/* kswapd_shrink_node(): one shrink_node() aimed at the high watermark;
- * true when it scanned enough that the priority need not rise. */
-static bool kswapd_shrink_node(struct cp_reclaim *r, struct cp_scan_control *sc, unsigned *order)
+/* kswapd_shrink_node(), first half: aim one shrink_node() at each
+ * eligible zone's high watermark (+ boost), at least SWAP_CLUSTER_MAX a
+ * zone. */
+static void kswapd_shrink_node_begin(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
 {
+	struct cp_scan_control *sc = &bp->sc;
 	unsigned i;
 
-	/* each eligible zone's high watermark (+ boost), at least
-	 * SWAP_CLUSTER_MAX */
 	sc->nr_to_reclaim = 0;
 	for (i = 0; i < r->mem->nr_zones && (!sc->zone_limited || i <= sc->reclaim_idx); i++) {
 		uint64_t high = cp_zone_wmark_high(&r->mem->zones[i]);
 
 		sc->nr_to_reclaim += high > CP_SWAP_CLUSTER_MAX ? high : CP_SWAP_CLUSTER_MAX;
 	}
-	cp_shrink_node(&r->vm, sc);
-	if (*order && sc->nr_reclaimed >= compact_gap(*order))
-		*order = 0;
-	return sc->nr_scanned >= sc->nr_to_reclaim;
+	sc->nr_scanned = 0;
+	cp_shrink_node_begin(&r->vm, sc, &bp->walk);
 }
 
-uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx,
-			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order)
+/* kswapd_shrink_node(), second half, after shrink_node(): sc.order drops
+ * to 0 once compact_gap(order) pages are reclaimed; true when it scanned
+ * enough that the priority need not rise. */
+static bool kswapd_shrink_node_end(struct cp_balance_pgdat *bp)
 {
-	struct cp_scan_control sc = {
-		.gfp = CP_GFP_KERNEL,
-		.is_kswapd = true,
-		.ctx = ctx,
-	};
-	/* zone_boosts[]: each zone's boost when kswapd starts; their sum is
-	 * the boosted reclaim's target */
-	uint64_t zone_boosts[CP_MEM_MAX_ZONES] = { 0 };
-	uint64_t boost = 0, nr_boost_reclaim;
+	if (bp->order && bp->sc.nr_reclaimed >= compact_gap(bp->order))
+		bp->order = 0;
+	return bp->sc.nr_scanned >= bp->sc.nr_to_reclaim;
+}
+
+void cp_balance_pgdat_begin(struct cp_reclaim *r, struct cp_balance_pgdat *bp, unsigned order,
+			    unsigned highest_zoneidx, struct cp_alloc_ctx *ctx)
+{
 	unsigned i;
 
+	memset(bp, 0, sizeof(*bp));
+	bp->sc.gfp = CP_GFP_KERNEL;
+	bp->sc.is_kswapd = true;
+	bp->sc.ctx = ctx;
+	bp->order = order;
 	if (highest_zoneidx > cp_reclaim_top_zone(r))
 		highest_zoneidx = cp_reclaim_top_zone(r);
+	bp->highest_zoneidx = highest_zoneidx;
 	/* sc.reclaim_idx = highest_zoneidx: the eligible zones */
-	sc.reclaim_idx = highest_zoneidx;
-	sc.zone_limited = highest_zoneidx < cp_reclaim_top_zone(r);
+	bp->sc.reclaim_idx = highest_zoneidx;
+	bp->sc.zone_limited = highest_zoneidx < cp_reclaim_top_zone(r);
+	/* zone_boosts[]: each zone's boost when kswapd starts; their sum is
+	 * the boosted reclaim's target */
 	for (i = 0; i <= highest_zoneidx; i++) {
-		zone_boosts[i] = r->mem->zones[i].buddy.watermark_boost;
-		boost += zone_boosts[i];
+		bp->zone_boosts[i] = r->mem->zones[i].buddy.watermark_boost;
+		bp->boost += bp->zone_boosts[i];
 	}
-	nr_boost_reclaim = boost;
+	bp->nr_boost_reclaim = bp->boost;
+	bp->sc.priority = CP_DEF_PRIORITY;
+	bp->in_pass = false;
+	bp->done = false;
 
 	r->kswapd_wanted = false;
 	r->nr_kswapd_runs++;
@@ -149,47 +159,98 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest
 	 * (cleared when kswapd sleeps, daemons.c) */
 	cp_mem_set_reclaim_active(r->mem, true);
 	cp_count(r->vm.vmstat, CP_VM_PAGEOUTRUN, 1);
-restart:
-	sc.priority = CP_DEF_PRIORITY;
-	do {
-		uint64_t before = sc.nr_reclaimed, nr_reclaimed;
-		bool raise_priority = true;
-		bool balanced = cp_pgdat_balanced(r, order, highest_zoneidx);
+}
 
-		if (!balanced && nr_boost_reclaim) {
-			nr_boost_reclaim = 0;
-			goto restart;
-		}
-		if (!nr_boost_reclaim && balanced)
-			break;
-		/* boosted reclaim never goes below DEF_PRIORITY - 2 */
-		if (nr_boost_reclaim && sc.priority == CP_DEF_PRIORITY - 2)
-			raise_priority = false;
-		sc.nr_scanned = 0;
-		if (kswapd_shrink_node(r, &sc, &order))
-			raise_priority = false;
-		nr_reclaimed = sc.nr_reclaimed - before;
-		nr_boost_reclaim -= nr_boost_reclaim < nr_reclaimed ? nr_boost_reclaim : nr_reclaimed;
-		if (nr_boost_reclaim && !nr_reclaimed)
-			break;
-		if (raise_priority || !nr_reclaimed)
-			sc.priority--;
-	} while (sc.priority >= 1);
-	if (boost) {
-		/* each eligible zone drops the boost it had at the start */
-		for (i = 0; i <= highest_zoneidx; i++) {
+/* The top of balance_pgdat()'s priority loop: false when the run is
+ * over (balanced with no boost left to reclaim); else the pass is set
+ * up. A boosted run that finds the node unbalanced drops the boost and
+ * restarts at DEF_PRIORITY. */
+static bool balance_pgdat_pass_begin(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
+{
+	bool balanced = cp_pgdat_balanced(r, bp->order, bp->highest_zoneidx);
+
+	if (!balanced && bp->nr_boost_reclaim) {
+		bp->nr_boost_reclaim = 0;
+		bp->sc.priority = CP_DEF_PRIORITY;
+	}
+	if (!bp->nr_boost_reclaim && balanced)
+		return false;
+	/* boosted reclaim never goes below DEF_PRIORITY - 2 */
+	bp->raise_priority = !(bp->nr_boost_reclaim && bp->sc.priority == CP_DEF_PRIORITY - 2);
+	bp->pass_reclaimed_before = bp->sc.nr_reclaimed;
+	kswapd_shrink_node_begin(r, bp);
+	return true;
+}
+
+/* The bottom of the priority loop: false when the run is over. */
+static bool balance_pgdat_pass_end(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
+{
+	uint64_t nr_reclaimed;
+
+	cp_shrink_node_end(&r->vm, &bp->sc, &bp->walk);
+	if (kswapd_shrink_node_end(bp))
+		bp->raise_priority = false;
+	nr_reclaimed = bp->sc.nr_reclaimed - bp->pass_reclaimed_before;
+	bp->nr_boost_reclaim -= bp->nr_boost_reclaim < nr_reclaimed ? bp->nr_boost_reclaim
+								     : nr_reclaimed;
+	if (bp->nr_boost_reclaim && !nr_reclaimed)
+		return false;
+	if (bp->raise_priority || !nr_reclaimed)
+		bp->sc.priority--;
+	return bp->sc.priority >= 1;
+}
+
+/* The end of balance_pgdat(): each eligible zone drops the boost it had
+ * at the start, and kcompactd gets the room reclaim made. */
+static void balance_pgdat_end(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
+{
+	unsigned i;
+
+	if (bp->boost) {
+		for (i = 0; i <= bp->highest_zoneidx; i++) {
 			struct cp_buddy *b = &r->mem->zones[i].buddy;
 
-			b->watermark_boost -= b->watermark_boost < zone_boosts[i] ? b->watermark_boost
-										 : zone_boosts[i];
+			b->watermark_boost -= b->watermark_boost < bp->zone_boosts[i]
+						      ? b->watermark_boost
+						      : bp->zone_boosts[i];
 		}
 		/* there is likely room now: defragment pageblocks */
 		cp_reclaim_wake_kcompactd(r, CP_BUDDY_PAGEBLOCK_ORDER);
 	}
 	snapshot_refaults(r);
+	bp->done = true;
+}
+
+bool cp_balance_pgdat_step(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
+{
+	if (bp->done)
+		return false;
+	if (!bp->in_pass) {
+		if (!balance_pgdat_pass_begin(r, bp)) {
+			balance_pgdat_end(r, bp);
+			return false;
+		}
+		bp->in_pass = true;
+	}
+	if (cp_shrink_node_turn(&r->vm, &bp->sc, &bp->walk))
+		return true;
+	bp->in_pass = false;
+	if (!balance_pgdat_pass_end(r, bp))
+		balance_pgdat_end(r, bp);
+	return !bp->done;
+}
+
+uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest_zoneidx,
+			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order)
+{
+	struct cp_balance_pgdat bp;
+
+	cp_balance_pgdat_begin(r, &bp, order, highest_zoneidx, ctx);
+	while (cp_balance_pgdat_step(r, &bp))
+		;
 	if (reclaim_order)
-		*reclaim_order = order;
-	return sc.nr_reclaimed;
+		*reclaim_order = bp.order;
+	return bp.sc.nr_reclaimed;
 }
 
 /* The priority loop shared by direct and memcg reclaim. */

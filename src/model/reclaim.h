@@ -90,6 +90,38 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest
 			  struct cp_alloc_ctx *ctx, unsigned *reclaim_order);
 
 /*
+ * balance_pgdat() as kswapd runs it, a SWAP_CLUSTER_MAX batch at a time:
+ * the kernel's kswapd evicts batch after batch over its CPU time while
+ * the tasks that woke it go on allocating and touching pages; the engine
+ * applies a step's changes when the step starts and charges its time
+ * after, so one step per batch spreads the run's evictions as the
+ * kernel's are (ref §9.2). _begin() starts a run (the arguments of
+ * cp_balance_pgdat()); each _step() does one unit - one turn of
+ * shrink_lruvec()'s loop (up to SWAP_CLUSTER_MAX pages of each file
+ * list), with the end of a pass (shrink_slab, the priority decision) in
+ * the step of its last turn - and returns false once the run is over.
+ * cp_balance_pgdat() is _begin() plus _step() until false: a run taken
+ * in steps with nothing else happening between them is the same run.
+ */
+struct cp_balance_pgdat {
+	struct cp_scan_control sc;
+	struct cp_shrink_node_walk walk; /* the pass in progress */
+	uint64_t zone_boosts[CP_MEM_MAX_ZONES];
+	uint64_t boost;            /* the boosts' sum at the start */
+	uint64_t nr_boost_reclaim; /* boost still to reclaim */
+	uint64_t pass_reclaimed_before;
+	unsigned order;            /* sc.order: drops to 0 after compact_gap */
+	unsigned highest_zoneidx;
+	bool raise_priority;       /* this pass lowers the priority */
+	bool in_pass;              /* a shrink_node() pass is under way */
+	bool done;
+};
+
+void cp_balance_pgdat_begin(struct cp_reclaim *r, struct cp_balance_pgdat *bp, unsigned order,
+			    unsigned highest_zoneidx, struct cp_alloc_ctx *ctx);
+bool cp_balance_pgdat_step(struct cp_reclaim *r, struct cp_balance_pgdat *bp);
+
+/*
  * do_try_to_free_pages(): direct reclaim in the allocating task's context:
  * shrink_node() at priority 12, 11, ... until SWAP_CLUSTER_MAX pages are
  * reclaimed. The task's gfp decides whether the superblock shrinker runs.

@@ -203,62 +203,90 @@ uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 	return n;
 }
 
-/* get_scan_count() for file pages only, then the scanning loop of
- * shrink_node_memcg()/shrink_lruvec(). Returns the LRU pages considered
- * (lru_pages / nr_eligible). */
-static uint64_t shrink_lruvec(struct cp_vmscan *vm, struct cp_scan_control *sc)
+/* get_scan_count() for file pages only: how many pages of each list
+ * this pass scans (size >> priority). */
+static void get_scan_count(struct cp_vmscan *vm, const struct cp_scan_control *sc,
+			   struct cp_shrink_node_walk *walk)
 {
 	struct cp_pagecache *pc = vm->pc;
-	uint64_t size[CP_NR_LRU], nr[CP_NR_LRU], nr_reclaimed = 0;
-	bool scan_adjusted = !sc->target_memcg && !sc->is_kswapd &&
-			     sc->priority == CP_DEF_PRIORITY;
+	uint64_t size;
 	int k;
 
+	walk->lru_pages = 0;
 	for (k = 0; k < CP_NR_LRU; k++) {
 		/* lruvec_lru_size(lruvec, lru, sc->reclaim_idx): the eligible
 		 * zones' pages only */
-		size[k] = sc->zone_limited ? cp_lru_size_below_top_zone(pc, (enum cp_lru_kind)k)
-					   : cp_lru_size(pc, (enum cp_lru_kind)k);
-		nr[k] = size[k] >> sc->priority;
+		size = sc->zone_limited ? cp_lru_size_below_top_zone(pc, (enum cp_lru_kind)k)
+					: cp_lru_size(pc, (enum cp_lru_kind)k);
+		walk->nr[k] = size >> sc->priority;
 		/* 4.11 force_scan: memcg reclaim always scans something */
-		if (!nr[k] && sc->target_memcg && vm->profile->memcg_force_scan)
-			nr[k] = size[k] < CP_SWAP_CLUSTER_MAX ? size[k] : CP_SWAP_CLUSTER_MAX;
+		if (!walk->nr[k] && sc->target_memcg && vm->profile->memcg_force_scan)
+			walk->nr[k] = size < CP_SWAP_CLUSTER_MAX ? size : CP_SWAP_CLUSTER_MAX;
+		walk->lru_pages += size;
 	}
-	while (nr[CP_LRU_INACTIVE_FILE] || nr[CP_LRU_ACTIVE_FILE]) {
-		for (k = 0; k < CP_NR_LRU; k++) {
-			uint64_t n;
-
-			if (!nr[k])
-				continue;
-			n = nr[k] < CP_SWAP_CLUSTER_MAX ? nr[k] : CP_SWAP_CLUSTER_MAX;
-			nr[k] -= n;
-			if (k == CP_LRU_INACTIVE_FILE) {
-				nr_reclaimed += cp_shrink_inactive_list(vm, n, sc);
-			} else {
-				/* shrink_list() on the active list */
-				bool deactivate = vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO
-							  ? cp_inactive_file_is_low(pc)
-							  : sc->may_deactivate_file;
-
-				if (deactivate)
-					cp_shrink_active_list(vm, n, sc);
-			}
-		}
-		if (nr_reclaimed < sc->nr_to_reclaim || scan_adjusted)
-			continue;
-		/* no anon to balance against: stop (the kernel's !nr_anon break) */
-		break;
-	}
-	sc->nr_reclaimed += nr_reclaimed;
-	return size[CP_LRU_INACTIVE_FILE] + size[CP_LRU_ACTIVE_FILE];
 }
 
-void cp_shrink_node(struct cp_vmscan *vm, struct cp_scan_control *sc)
+void cp_shrink_node_begin(struct cp_vmscan *vm, struct cp_scan_control *sc,
+			  struct cp_shrink_node_walk *walk)
 {
 	struct cp_vmstat *vs = vm->vmstat;
-	uint64_t scanned_before = sc->nr_scanned;
-	uint64_t steal_before = vs->v[CP_VM_PGINODESTEAL] + vs->v[CP_VM_KSWAPD_INODESTEAL];
-	uint64_t lru_pages;
+
+	walk->nr_reclaimed = 0;
+	walk->scanned_before = sc->nr_scanned;
+	walk->steal_before = vs->v[CP_VM_PGINODESTEAL] + vs->v[CP_VM_KSWAPD_INODESTEAL];
+	/* direct reclaim at DEF_PRIORITY scans its whole target */
+	walk->scan_adjusted = !sc->target_memcg && !sc->is_kswapd &&
+			      sc->priority == CP_DEF_PRIORITY;
+	if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT) {
+		/* prepare_scan_count(): new refault activations since the last
+		 * reclaim cycle mean a new working set is forming */
+		sc->may_deactivate_file =
+			vs->v[CP_VM_WORKINGSET_ACTIVATE] != vm->pc->lruvec.refaults_at_last_cycle ||
+			cp_inactive_file_is_low(vm->pc);
+	}
+	get_scan_count(vm, sc, walk);
+}
+
+/* One turn of shrink_node_memcg()/shrink_lruvec()'s loop: up to
+ * SWAP_CLUSTER_MAX pages of each list with pages left to scan, the
+ * inactive list first; then the loop's exit test. */
+bool cp_shrink_node_turn(struct cp_vmscan *vm, struct cp_scan_control *sc,
+			 struct cp_shrink_node_walk *walk)
+{
+	int k;
+
+	if (!walk->nr[CP_LRU_INACTIVE_FILE] && !walk->nr[CP_LRU_ACTIVE_FILE])
+		return false;
+	for (k = 0; k < CP_NR_LRU; k++) {
+		uint64_t n;
+
+		if (!walk->nr[k])
+			continue;
+		n = walk->nr[k] < CP_SWAP_CLUSTER_MAX ? walk->nr[k] : CP_SWAP_CLUSTER_MAX;
+		walk->nr[k] -= n;
+		if (k == CP_LRU_INACTIVE_FILE) {
+			walk->nr_reclaimed += cp_shrink_inactive_list(vm, n, sc);
+		} else {
+			/* shrink_list() on the active list */
+			bool deactivate = vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO
+						  ? cp_inactive_file_is_low(vm->pc)
+						  : sc->may_deactivate_file;
+
+			if (deactivate)
+				cp_shrink_active_list(vm, n, sc);
+		}
+	}
+	if (walk->nr_reclaimed < sc->nr_to_reclaim || walk->scan_adjusted)
+		return walk->nr[CP_LRU_INACTIVE_FILE] || walk->nr[CP_LRU_ACTIVE_FILE];
+	/* no anon to balance against: stop (the kernel's !nr_anon break) */
+	walk->nr[CP_LRU_INACTIVE_FILE] = walk->nr[CP_LRU_ACTIVE_FILE] = 0;
+	return false;
+}
+
+void cp_shrink_node_end(struct cp_vmscan *vm, struct cp_scan_control *sc,
+			struct cp_shrink_node_walk *walk)
+{
+	struct cp_vmstat *vs = vm->vmstat;
 	struct cp_shrink_control shc = {
 		.gfp = sc->gfp,
 		.memcg_id = sc->target_memcg ? sc->target_memcg->id : 0,
@@ -267,19 +295,22 @@ void cp_shrink_node(struct cp_vmscan *vm, struct cp_scan_control *sc)
 	};
 	struct cp_shrink_pressure pressure;
 
-	if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT) {
-		/* prepare_scan_count(): new refault activations since the last
-		 * reclaim cycle mean a new working set is forming */
-		sc->may_deactivate_file =
-			vs->v[CP_VM_WORKINGSET_ACTIVATE] != vm->pc->lruvec.refaults_at_last_cycle ||
-			cp_inactive_file_is_low(vm->pc);
-	}
-	lru_pages = shrink_lruvec(vm, sc);
-	pressure.nr_scanned = sc->nr_scanned - scanned_before;
-	pressure.nr_eligible = lru_pages;
+	sc->nr_reclaimed += walk->nr_reclaimed;
+	pressure.nr_scanned = sc->nr_scanned - walk->scanned_before;
+	pressure.nr_eligible = walk->lru_pages;
 	pressure.priority = sc->priority;
 	cp_shrink_slab(vm->shrinkers, &shc, &pressure);
 	/* reclaim_state->reclaimed_slab: pages the inode shrinker stripped */
 	sc->nr_reclaimed += vs->v[CP_VM_PGINODESTEAL] + vs->v[CP_VM_KSWAPD_INODESTEAL] -
-			    steal_before;
+			    walk->steal_before;
+}
+
+void cp_shrink_node(struct cp_vmscan *vm, struct cp_scan_control *sc)
+{
+	struct cp_shrink_node_walk walk;
+
+	cp_shrink_node_begin(vm, sc, &walk);
+	while (cp_shrink_node_turn(vm, sc, &walk))
+		;
+	cp_shrink_node_end(vm, sc, &walk);
 }

@@ -59,6 +59,31 @@ uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 				 struct cp_scan_control *sc);
 
+/* shrink_node() in progress (kswapd takes it a turn per step): what
+ * get_scan_count() left to scan of each list, and what the pass has
+ * reclaimed and scanned so far. */
+struct cp_shrink_node_walk {
+	uint64_t nr[CP_NR_LRU];  /* pages left to scan, per list */
+	uint64_t lru_pages;      /* the lists' sizes get_scan_count() saw */
+	uint64_t nr_reclaimed;   /* by this pass's LRU scanning */
+	uint64_t scanned_before; /* sc->nr_scanned at the start */
+	uint64_t steal_before;   /* inode-steal pages at the start */
+	bool scan_adjusted;      /* scan the whole target, reclaimed or not */
+};
+
+/* shrink_node() a step at a time: _begin() decides the pass (6.1
+ * prepare_scan_count(), get_scan_count()); each _turn() scans up to
+ * SWAP_CLUSTER_MAX pages of each list and returns false once the pass's
+ * LRU scanning is over (targets met, or nr_to_reclaim reclaimed);
+ * _end() calls shrink_slab() with the pressure the pass produced and adds
+ * the pass's reclaimed pages (with reclaimed_slab) to sc->nr_reclaimed. */
+void cp_shrink_node_begin(struct cp_vmscan *vm, struct cp_scan_control *sc,
+			  struct cp_shrink_node_walk *walk);
+bool cp_shrink_node_turn(struct cp_vmscan *vm, struct cp_scan_control *sc,
+			 struct cp_shrink_node_walk *walk);
+void cp_shrink_node_end(struct cp_vmscan *vm, struct cp_scan_control *sc,
+			struct cp_shrink_node_walk *walk);
+
 /* shrink_node(): one pass of page scanning at sc->priority
  * (get_scan_count + shrink_node_memcg/shrink_lruvec), then shrink_slab
  * with the pressure that pass produced. Adds to sc->nr_reclaimed and

@@ -4,7 +4,9 @@
  *
  * kswapd (mm/vmscan.c kswapd(), 4.11/6.1): sleeps until the allocator
  * wakes it below the low watermark; then runs balance_pgdat() until free
- * memory is above the high watermark, and sleeps again. After
+ * memory is above the high watermark, and sleeps again. A run is taken a
+ * SWAP_CLUSTER_MAX batch per step, so its evictions spread over its CPU
+ * time while the other tasks run (reclaim.h cp_balance_pgdat_step). After
  * MAX_RECLAIM_RETRIES (16) passes that reclaim nothing it gives up until
  * woken again (pgdat->kswapd_failures). When it goes to sleep it wakes
  * kcompactd (mm/compaction.c kcompactd(), 6.1: compaction.c), which
@@ -40,6 +42,8 @@ struct kswapd {
 	 * wake-up since asked for one: kswapd_highest_zoneidx(pgdat, prev)) */
 	unsigned highest_zoneidx;
 	bool ran;               /* balance_pgdat() ran since the last wake-up */
+	bool running;           /* a balance_pgdat() run is under way */
+	struct cp_balance_pgdat run;
 };
 
 struct kcompactd {
@@ -67,38 +71,51 @@ static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
 	out->next = CP_STEP_BLOCK;
 }
 
+/* kswapd(): read the order and highest zone asked since the last pass
+ * (then reset; an unset zone index keeps the previous one) and start
+ * balance_pgdat(). */
+static void kswapd_begin_run(struct kswapd *k)
+{
+	struct cp_reclaim *r = &k->task.w->reclaim;
+
+	k->alloc_order = r->kswapd_order;
+	r->kswapd_order = 0;
+	if (r->kswapd_highest_zoneidx != CP_KSWAPD_ZONE_UNSET)
+		k->highest_zoneidx = r->kswapd_highest_zoneidx;
+	r->kswapd_highest_zoneidx = CP_KSWAPD_ZONE_UNSET;
+	cp_balance_pgdat_begin(r, &k->run, k->alloc_order, k->highest_zoneidx, &k->task.ctx);
+	k->running = true;
+}
+
+/* One batch of balance_pgdat() per step (cp_balance_pgdat_step): its
+ * evictions spread over kswapd's CPU time as the kernel's do. */
 static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
 {
 	struct kswapd *k = priv;
 	struct cp_world *w = k->task.w;
 	struct cp_reclaim *r = &w->reclaim;
 	struct cp_work work = { 0 };
-	unsigned alloc_order;
-	uint64_t reclaimed;
 
 	(void)e;
 	r->kswapd_sleeping = false;
-	if (k->ran && cp_pgdat_balanced(r, k->reclaim_order, k->highest_zoneidx)) {
-		k->failures = 0;
-		kswapd_sleep(k, out);
-		return 0;
+	if (!k->running) {
+		if (k->ran && cp_pgdat_balanced(r, k->reclaim_order, k->highest_zoneidx)) {
+			k->failures = 0;
+			kswapd_sleep(k, out);
+			return 0;
+		}
+		kswapd_begin_run(k);
 	}
-	/* kswapd(): the order and highest zone asked since the last pass,
-	 * then reset (an unset zone index keeps the previous one) */
-	alloc_order = r->kswapd_order;
-	r->kswapd_order = 0;
-	if (r->kswapd_highest_zoneidx != CP_KSWAPD_ZONE_UNSET)
-		k->highest_zoneidx = r->kswapd_highest_zoneidx;
-	r->kswapd_highest_zoneidx = CP_KSWAPD_ZONE_UNSET;
 	cp_task_begin(&k->task);
-	k->alloc_order = alloc_order;
-	reclaimed = cp_balance_pgdat(r, alloc_order, k->highest_zoneidx, &k->task.ctx,
-				     &k->reclaim_order);
+	k->running = cp_balance_pgdat_step(r, &k->run);
 	cp_task_end(&k->task, &work, now_ns, out);
 	/* the CPU time of kswapd's work, as /proc/<kswapd0>/stat counts it */
 	cp_count(&w->vs, CP_VM_KSWAPD_CPU_NS, out->cpu_ns);
+	if (k->running)
+		return 0;
+	k->reclaim_order = k->run.order;
 	k->ran = true;
-	if (reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
+	if (k->run.sc.nr_reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
 		k->failures = 0;
 		kswapd_sleep(k, out);
 	}

@@ -112,6 +112,88 @@ static uint32_t fill(struct rig *g, uint32_t n)
 	return id;
 }
 
+static bool resident(struct rig *g, uint32_t id, uint32_t index)
+{
+	return g->pc.pages[cp_mapping_slot(&g->pc, id, index)].flags & CP_PG_RESIDENT;
+}
+
+/* kswapd a batch at a time (cp_balance_pgdat_step): one turn of
+ * shrink_lruvec()'s loop scans at most SWAP_CLUSTER_MAX pages of the
+ * inactive list, so each step evicts the 32 oldest pages. 1 000 000
+ * pages, 999 000 filled: priority 12 scans 999 000 >> 12 = 243 inactive
+ * pages in 8 turns; the high watermark (2 256 - 1 000 free) is not met
+ * after two. */
+static void kswapd_step_evicts_one_swap_cluster_batch(void **state)
+{
+	struct rig *g = rig_new("linux-4.11", 1000000);
+	struct cp_balance_pgdat bp;
+	uint32_t id = fill(g, 999000);
+
+	(void)state;
+	cp_balance_pgdat_begin(&g->r, &bp, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx);
+	assert_true(cp_balance_pgdat_step(&g->r, &bp));
+	assert_int_equal(g->vs.v[CP_VM_PGSTEAL_KSWAPD], 32);
+	assert_false(resident(g, id, 31));
+	assert_true(resident(g, id, 32));
+	assert_true(cp_balance_pgdat_step(&g->r, &bp));
+	assert_int_equal(g->vs.v[CP_VM_PGSTEAL_KSWAPD], 64);
+	assert_int_equal(bp.sc.priority, CP_DEF_PRIORITY);
+	rig_free(g);
+}
+
+/* What the batches are for: pages the reader activates between two of
+ * kswapd's steps (a second mark_page_accessed() of an inactive page
+ * moves it to the active list) are no longer on the inactive tail the
+ * next batch takes. The batch after them is evicted instead. */
+static void pages_activated_between_kswapd_steps_escape_eviction(void **state)
+{
+	struct rig *g = rig_new("linux-4.11", 1000000);
+	struct cp_balance_pgdat bp;
+	uint32_t id = fill(g, 999000), i;
+
+	(void)state;
+	cp_balance_pgdat_begin(&g->r, &bp, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx);
+	assert_true(cp_balance_pgdat_step(&g->r, &bp));
+	for (i = 32; i < 64; i++) {
+		cp_mark_page_accessed(&g->pc, cp_mapping_slot(&g->pc, id, i), 0);
+		cp_mark_page_accessed(&g->pc, cp_mapping_slot(&g->pc, id, i), 0);
+	}
+	cp_lru_add_drain_all(&g->pc);
+	assert_true(cp_balance_pgdat_step(&g->r, &bp));
+	for (i = 32; i < 64; i++)
+		assert_true(resident(g, id, i));
+	assert_false(resident(g, id, 64));
+	assert_false(resident(g, id, 95));
+	assert_true(resident(g, id, 96));
+	rig_free(g);
+}
+
+/* A run taken in steps ends where cp_balance_pgdat() ends: balanced,
+ * the same pages reclaimed, and a step after the end does nothing. */
+static void kswapd_steps_to_the_end_are_balance_pgdat(void **state)
+{
+	struct rig *a = rig_new("linux-6.1", 100000), *b = rig_new("linux-6.1", 100000);
+	struct cp_balance_pgdat bp;
+	uint64_t whole;
+	unsigned steps = 0;
+
+	(void)state;
+	fill(a, 99700);
+	fill(b, 99700);
+	whole = cp_balance_pgdat(&a->r, 0, cp_reclaim_top_zone(&a->r), &a->kswapd_ctx, NULL);
+	cp_balance_pgdat_begin(&b->r, &bp, 0, cp_reclaim_top_zone(&b->r), &b->kswapd_ctx);
+	while (cp_balance_pgdat_step(&b->r, &bp))
+		steps++;
+	assert_true(steps > 1);
+	assert_int_equal(bp.sc.nr_reclaimed, whole);
+	assert_int_equal(b->mem.free_pages, a->mem.free_pages);
+	assert_true(cp_pgdat_balanced(&b->r, 0, cp_reclaim_top_zone(&b->r)));
+	assert_false(cp_balance_pgdat_step(&b->r, &bp));
+	assert_int_equal(bp.sc.nr_reclaimed, whole);
+	rig_free(a);
+	rig_free(b);
+}
+
 /* balance_pgdat(): kswapd reclaims until free > high, then stops. */
 static void kswapd_stops_at_high_watermark(void **state)
 {
@@ -508,6 +590,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kswapd_for_dma32_skips_normal_pages_and_counts_them),
 		cmocka_unit_test(kswapd_stops_at_high_watermark),
+		cmocka_unit_test(kswapd_step_evicts_one_swap_cluster_batch),
+		cmocka_unit_test(pages_activated_between_kswapd_steps_escape_eviction),
+		cmocka_unit_test(kswapd_steps_to_the_end_are_balance_pgdat),
 		cmocka_unit_test(direct_reclaim_frees_at_least_32_pages),
 		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),
 		cmocka_unit_test(memcg_reclaim_brings_usage_under_limit),
