@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/memcg_stats.h"
 #include "model/memory.h"
 #include "model/vmstat.h"
 
@@ -88,6 +89,8 @@ struct cp_lruvec {
 	/* refault activations seen at the last reclaim cycle (6.1
 	 * prepare_scan_count compares against the running counter) */
 	uint64_t refaults_at_last_cycle;
+	/* the counters reclaim's heuristics read (memcg_stats.c) */
+	struct cp_lruvec_stats stats;
 };
 
 /* A file's address space. */

@@ -27,6 +27,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.xfs_large_folios = false,        /* large folios in the page cache came in 5.16-5.18 */
 	.readahead_order_in_state = false, /* no large folios at all */
 	.has_vfs_cache_pressure_denom = false,
+	.memcg_stats_flush_ns = 0,          /* exact: no memcg rstat; reclaim reads the node's counters */
 	.page_alloc_4_11 = true,          /* mm/page_alloc.c (buddy.c lists the commits) */
 	/* boost_watermark() came in 5.0 ("mm: reclaim small amounts of
 	 * memory when an external fragmentation event occurs") */
@@ -59,6 +60,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.xfs_large_folios = true,          /* fs/xfs/xfs_icache.c xfs_inode_alloc: mapping_set_large_folios */
 	.readahead_order_in_state = false, /* 6.1 page_cache_ra_order(ractl, ra, order): order + 2 */
 	.has_vfs_cache_pressure_denom = false,
+	.memcg_stats_flush_ns = 0,          /* exact: prepare_scan_count() calls mem_cgroup_flush_stats() */
 	.page_alloc_4_11 = false,
 	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
 	.compaction_proactiveness = 20,    /* mm/compaction.c sysctl_compaction_proactiveness */
@@ -101,6 +103,13 @@ static const struct cp_kernel_profile linux_6_x = {
 	 * "EXT4 for Linux 6.16", 2025-05-28) [U: release notes only, the
 	 * 6.16 source not read]; NOT modelled: ext4 stays order 0. */
 	.has_vfs_cache_pressure_denom = true,   /* fs/dcache.c, 6.16+ */
+	/* mm/vmscan.c prepare_scan_control() and mm/workingset.c
+	 * workingset_test_recent() call mem_cgroup_flush_stats_ratelimited()
+	 * (read in a post-6.10 mainline vmscan.c); measured on 6.18.44: the
+	 * memcg statistics were flushed only by flush_memcg_stats_dwork, 55
+	 * times 2.00 - 2.08 s apart through a global 1G seed run (tracepoint
+	 * memcg:memcg_flush_stats with kernel stacks, session 17) */
+	.memcg_stats_flush_ns = 2000000000ULL,
 	.page_alloc_4_11 = false,
 	/* 6.15+ claim/steal fallback (c2f6ea38fc1b "mm: page_alloc: don't
 	 * steal single pages from biggest buddy", 90abee6d7895 "speed up

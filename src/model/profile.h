@@ -8,6 +8,7 @@
 #define CP_PROFILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 /* How do_shrink_slab() turns reclaim pressure into a scan target. */
@@ -96,6 +97,14 @@ struct cp_kernel_profile {
 	 * each window ramps from its marker folio's order, a sync miss from
 	 * 0 + 2 (filemap.c). */
 	bool readahead_order_in_state;
+	/* mm/memcontrol.c: how stale the lruvec counters reclaim's
+	 * heuristics read are (memcg_stats.c). 0: exact (4.11 reads the
+	 * node's counters; 6.1's prepare_scan_count() flushes the memcg
+	 * statistics itself whenever updates are pending). > 0: the reclaim
+	 * path only flushes when the periodic flusher is a cycle late, so it
+	 * reads the periodic flush's copy, taken every this many ns
+	 * (FLUSH_TIME, 2 s). */
+	uint64_t memcg_stats_flush_ns;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
 

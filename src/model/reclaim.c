@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "model/gfp.h"
+#include "model/memcg_stats.h"
 
 void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecache *pc,
 		     struct cp_shrinker_registry *shrinkers, struct cp_vmstat *vmstat,
@@ -89,7 +90,8 @@ void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order)
 
 static void snapshot_refaults(struct cp_reclaim *r)
 {
-	r->vm.pc->lruvec.refaults_at_last_cycle = r->vm.vmstat->v[CP_VM_WORKINGSET_ACTIVATE];
+	r->vm.pc->lruvec.refaults_at_last_cycle =
+		cp_lruvec_page_state(r->vm.pc, CP_LRUVEC_WORKINGSET_ACTIVATE);
 }
 
 /* compact_gap(): reclaim this much before compaction has room to work */
@@ -253,9 +255,17 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest
 	return bp.sc.nr_reclaimed;
 }
 
-/* The priority loop shared by direct and memcg reclaim. */
+/* The priority loop shared by direct and memcg reclaim. 5.9+ (the
+ * refault rule, 6.1 and 6.x): a loop that reclaimed nothing while it
+ * left the active list alone (may_deactivate false: the heuristics'
+ * counters can be stale, memcg_stats.c) runs again from the start
+ * deactivating regardless (force_deactivate), before the caller may
+ * give up and OOM. */
 static uint64_t do_try_to_free_pages(struct cp_reclaim *r, struct cp_scan_control *sc)
 {
+	int initial_priority = sc->priority;
+
+retry:
 	do {
 		sc->nr_scanned = 0;
 		cp_shrink_node(&r->vm, sc);
@@ -263,7 +273,15 @@ static uint64_t do_try_to_free_pages(struct cp_reclaim *r, struct cp_scan_contro
 			break;
 	} while (--sc->priority >= 0);
 	snapshot_refaults(r);
-	return sc->nr_reclaimed;
+	if (sc->nr_reclaimed)
+		return sc->nr_reclaimed;
+	if (sc->skipped_deactivate && !sc->force_deactivate) {
+		sc->priority = initial_priority;
+		sc->force_deactivate = true;
+		sc->skipped_deactivate = false;
+		goto retry;
+	}
+	return 0;
 }
 
 uint64_t cp_try_to_free_pages(struct cp_reclaim *r, struct cp_alloc_ctx *ctx)

@@ -41,15 +41,20 @@
 #include "core/bug.h"
 #include "core/intmath.h"
 #include "model/lru.h"
+#include "model/memcg_stats.h"
 
-bool cp_inactive_file_is_low(const struct cp_pagecache *pc)
+static bool inactive_is_low(uint64_t inactive, uint64_t active)
 {
-	uint64_t inactive = cp_lru_size(pc, CP_LRU_INACTIVE_FILE);
-	uint64_t active = cp_lru_size(pc, CP_LRU_ACTIVE_FILE);
 	uint64_t gb = (inactive + active) >> 18; /* 4 KiB pages per GiB */
 	uint64_t ratio = gb ? cp_int_sqrt(10 * gb) : 1;
 
 	return inactive * ratio < active;
+}
+
+bool cp_inactive_file_is_low(const struct cp_pagecache *pc)
+{
+	return inactive_is_low(cp_lru_size(pc, CP_LRU_INACTIVE_FILE),
+			       cp_lru_size(pc, CP_LRU_ACTIVE_FILE));
 }
 
 static void count_scan(struct cp_vmscan *vm, struct cp_scan_control *sc, uint64_t scanned,
@@ -237,12 +242,20 @@ void cp_shrink_node_begin(struct cp_vmscan *vm, struct cp_scan_control *sc,
 	/* direct reclaim at DEF_PRIORITY scans its whole target */
 	walk->scan_adjusted = !sc->target_memcg && !sc->is_kswapd &&
 			      sc->priority == CP_DEF_PRIORITY;
-	if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT) {
+	if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT && sc->force_deactivate) {
+		sc->may_deactivate_file = true;
+	} else if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT) {
 		/* prepare_scan_count(): new refault activations since the last
-		 * reclaim cycle mean a new working set is forming */
+		 * reclaim cycle mean a new working set is forming; both tests
+		 * read the counters as the last memcg stats flush left them
+		 * (memcg_stats.c) */
+		const struct cp_pagecache *pc = vm->pc;
+
 		sc->may_deactivate_file =
-			vs->v[CP_VM_WORKINGSET_ACTIVATE] != vm->pc->lruvec.refaults_at_last_cycle ||
-			cp_inactive_file_is_low(vm->pc);
+			cp_lruvec_page_state(pc, CP_LRUVEC_WORKINGSET_ACTIVATE) !=
+				pc->lruvec.refaults_at_last_cycle ||
+			inactive_is_low(cp_lruvec_page_state(pc, CP_LRUVEC_INACTIVE_FILE),
+					cp_lruvec_page_state(pc, CP_LRUVEC_ACTIVE_FILE));
 	}
 	get_scan_count(vm, sc, walk);
 }
@@ -274,6 +287,8 @@ bool cp_shrink_node_turn(struct cp_vmscan *vm, struct cp_scan_control *sc,
 
 			if (deactivate)
 				cp_shrink_active_list(vm, n, sc);
+			else if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT)
+				sc->skipped_deactivate = true;
 		}
 	}
 	if (walk->nr_reclaimed < sc->nr_to_reclaim || walk->scan_adjusted)

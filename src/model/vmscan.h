@@ -26,6 +26,11 @@ struct cp_scan_control {
 	struct cp_memcg *target_memcg; /* NULL: global reclaim */
 	bool is_kswapd;
 	bool may_deactivate_file; /* 6.1 prepare_scan_count() */
+	/* 5.9+: an active list left alone because may_deactivate_file was
+	 * false (shrink_list's sc->skipped_deactivate), and the retry that
+	 * deactivates whatever the heuristics say (sc->force_deactivate) */
+	bool skipped_deactivate;
+	bool force_deactivate;
 	struct cp_alloc_ctx *ctx; /* reclaimer: CPU for lru_add_drain, work counters */
 	/* sc->reclaim_idx below the top zone (kswapd woken for a lower
 	 * zone): isolation skips the pages of zones above reclaim_idx

@@ -25,6 +25,7 @@
 #include "model/workingset.h"
 
 #include "model/lru.h"
+#include "model/memcg_stats.h"
 
 uint32_t cp_workingset_eviction(struct cp_pagecache *pc, uint32_t nr_pages)
 {
@@ -45,7 +46,9 @@ bool cp_workingset_refault(struct cp_pagecache *pc, uint32_t stamp, bool shadow_
 			   uint32_t nr_pages, bool *restore)
 {
 	uint32_t distance = pc->lruvec.nonresident_age - stamp; /* mod 2^32 */
-	uint64_t workingset_size = cp_lru_size(pc, CP_LRU_ACTIVE_FILE);
+	/* workingset_test_recent(): the active list as the last memcg
+	 * stats flush saw it (memcg_stats.c) */
+	uint64_t workingset_size = cp_lruvec_page_state(pc, CP_LRUVEC_ACTIVE_FILE);
 
 	*restore = false;
 	cp_count(pc->vmstat, CP_VM_WORKINGSET_REFAULT, nr_pages);

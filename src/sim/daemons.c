@@ -28,6 +28,7 @@
 #include "core/alloc.h"
 #include "model/fs_profile.h"
 #include "model/gfp.h"
+#include "model/memcg_stats.h"
 #include "sim/world.h"
 
 #define KSWAPD_MAX_FAILURES 16
@@ -275,11 +276,32 @@ static const struct cp_actor_ops vmstat_update_ops = {
 	.step = vmstat_update_step,
 };
 
+/* flush_memcg_stats_dwork (mm/memcontrol.c): every FLUSH_TIME the
+ * memcg statistics are flushed, and reclaim's heuristics see the
+ * counters as they are then (memcg_stats.c). Its CPU time is not
+ * charged. */
+static int memcg_stats_flush_step(struct cp_engine *e, void *priv, uint64_t now_ns,
+				  struct cp_step *out)
+{
+	struct vmstat_worker *v = priv;
+
+	(void)e;
+	(void)now_ns;
+	(void)out;
+	cp_lruvec_stats_flush(&v->task.w->pc);
+	return 0;
+}
+
+static const struct cp_actor_ops memcg_stats_flush_ops = {
+	.name = "memcg_stats_flush",
+	.step = memcg_stats_flush_step,
+};
+
 struct cp_daemons {
 	struct kswapd kswapd;
 	struct kcompactd kcompactd;
 	struct xfs_daemon xfsaild, reclaim_worker, log_worker;
-	struct vmstat_worker vmstat;
+	struct vmstat_worker vmstat, memcg_stats_flush;
 };
 
 static void task_setup(struct cp_task *t, struct cp_world *w, const char *name, int cpu)
@@ -352,6 +374,14 @@ int cp_daemons_start(struct cp_world *w)
 	rc = vmstat_start(w, d);
 	if (rc)
 		return rc;
+	if (w->cfg->kernel->memcg_stats_flush_ns) {
+		task_setup(&d->memcg_stats_flush.task, w, "memcg_stats_flush", 0);
+		rc = cp_engine_add_timer(w->e, &memcg_stats_flush_ops, &d->memcg_stats_flush,
+					 w->cfg->kernel->memcg_stats_flush_ns,
+					 &d->memcg_stats_flush.task.id);
+		if (rc)
+			return rc;
+	}
 	if (w->fs.fsp->kind != CP_FS_XFS)
 		return 0;
 	task_setup(&d->xfsaild.task, w, "xfsaild", 1);

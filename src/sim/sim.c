@@ -34,6 +34,7 @@
 #include "model/fs_profile.h"
 #include "model/gfp.h"
 #include "model/lru.h"
+#include "model/memcg_stats.h"
 #include "report/startfree.h"
 #include "scenario/scenario.h"
 #include "sim/world.h"
@@ -343,6 +344,7 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	rc = cp_pagecache_init(&w->pc, &pp, &w->mem, &w->vs);
 	if (rc)
 		return cp_diag_set(diag, rc, "page cache: %s", cp_strerror(rc));
+	cp_lruvec_stats_init(&w->pc, cfg->kernel->memcg_stats_flush_ns != 0);
 	if (cp_write_attaches_buffers(cfg->fs, cfg->kernel)) {
 		rc = cp_buffer_heads_init(&w->bh, &w->mem, &w->vs);
 		if (rc)

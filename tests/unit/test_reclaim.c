@@ -15,8 +15,10 @@
 
 #include "model/gfp.h"
 #include "model/lru.h"
+#include "model/memcg_stats.h"
 #include "model/reclaim.h"
 #include "model/shrinker.h"
+#include "model/workingset.h"
 
 struct fake_slab {
 	uint64_t freeable;
@@ -192,6 +194,108 @@ static void kswapd_steps_to_the_end_are_balance_pgdat(void **state)
 	assert_int_equal(bp.sc.nr_reclaimed, whole);
 	rig_free(a);
 	rig_free(b);
+}
+
+/* Reclaim's heuristics read the memcg statistics as the last flush left
+ * them (6.x, memcg_stats.c): 50 000 pages are flushed as inactive, then
+ * all activated (a second access each), so the copy says "inactive not
+ * low, no activations" while the lists say "inactive empty". */
+static uint32_t flushed_inactive_then_activated(struct rig *g)
+{
+	uint32_t id, i;
+
+	cp_lruvec_stats_init(&g->pc, true);
+	id = fill(g, 50000);
+	cp_lruvec_stats_flush(&g->pc);
+	g->pc.lruvec.refaults_at_last_cycle = 0;
+	for (i = 0; i < 50000; i++) {
+		cp_mark_page_accessed(&g->pc, cp_mapping_slot(&g->pc, id, i), 0);
+		cp_mark_page_accessed(&g->pc, cp_mapping_slot(&g->pc, id, i), 0);
+	}
+	cp_lru_add_drain_all(&g->pc);
+	assert_int_equal(cp_lru_size(&g->pc, CP_LRU_INACTIVE_FILE), 0);
+	assert_int_equal(cp_lruvec_page_state(&g->pc, CP_LRUVEC_INACTIVE_FILE), 50000);
+	assert_int_equal(cp_lruvec_page_state(&g->pc, CP_LRUVEC_ACTIVE_FILE), 0);
+	return id;
+}
+
+static uint64_t kswapd_pass(struct rig *g, struct cp_scan_control *sc)
+{
+	uint64_t before = g->vs.v[CP_VM_PGDEACTIVATE];
+
+	*sc = (struct cp_scan_control){ .nr_to_reclaim = CP_SWAP_CLUSTER_MAX,
+					.priority = CP_DEF_PRIORITY, .gfp = CP_GFP_KERNEL,
+					.is_kswapd = true, .ctx = &g->kswapd_ctx };
+	cp_shrink_node(&g->r.vm, sc);
+	return g->vs.v[CP_VM_PGDEACTIVATE] - before;
+}
+
+/* prepare_scan_control() with mem_cgroup_flush_stats_ratelimited():
+ * refault activations after the last flush are not seen, so with the
+ * flushed inactive list not low a pass leaves the active list alone
+ * (and says so: skipped_deactivate); after the flush they are, and the
+ * pass deactivates 50 000 >> 12 = 12 pages. */
+static void refaults_after_the_flush_do_not_deactivate_until_flushed(void **state)
+{
+	struct rig *g = rig_new("linux-6.x", 100000);
+	struct cp_scan_control sc;
+
+	(void)state;
+	flushed_inactive_then_activated(g);
+	g->vs.v[CP_VM_WORKINGSET_ACTIVATE] += 64;
+	assert_int_equal(kswapd_pass(g, &sc), 0);
+	assert_true(sc.skipped_deactivate);
+	cp_lruvec_stats_flush(&g->pc);
+	assert_int_equal(kswapd_pass(g, &sc), 12);
+	rig_free(g);
+}
+
+/* 6.1's prepare_scan_count() flushes the statistics itself: the same
+ * state deactivates at once (the live inactive list is empty: low). */
+static void exact_counters_deactivate_at_once_on_6_1(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	struct cp_scan_control sc;
+
+	(void)state;
+	flushed_inactive_then_activated(g);
+	cp_lruvec_stats_init(&g->pc, false);
+	assert_int_equal(kswapd_pass(g, &sc), 12);
+	rig_free(g);
+}
+
+/* do_try_to_free_pages() (5.9+): a priority loop that reclaimed nothing
+ * because it left the active list alone runs again with
+ * force_deactivate, so reclaim finds the pages the stale counters hid
+ * instead of failing (and a memcg charge OOMing). */
+static void reclaim_that_skipped_deactivation_retries_forced(void **state)
+{
+	struct rig *g = rig_new("linux-6.x", 100000);
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL, .cpu = 1, .work = &g->kswapd_work };
+
+	(void)state;
+	flushed_inactive_then_activated(g);
+	assert_true(cp_try_to_free_pages(&g->r, &ctx) >= CP_SWAP_CLUSTER_MAX);
+	assert_true(g->vs.v[CP_VM_PGDEACTIVATE] > 0);
+	rig_free(g);
+}
+
+/* workingset_test_recent(): the refault distance is compared with the
+ * active list as flushed - here 0 pages, so a refault 10 pages after its
+ * eviction is not activated although 50 000 pages are active now. */
+static void refault_distance_is_measured_against_the_flushed_active_list(void **state)
+{
+	struct rig *g = rig_new("linux-6.x", 100000);
+	uint32_t stamp;
+	bool restore;
+
+	(void)state;
+	flushed_inactive_then_activated(g);
+	stamp = g->pc.lruvec.nonresident_age - 10;
+	assert_false(cp_workingset_refault(&g->pc, stamp, false, 1, &restore));
+	cp_lruvec_stats_flush(&g->pc);
+	assert_true(cp_workingset_refault(&g->pc, stamp, false, 1, &restore));
+	rig_free(g);
 }
 
 /* balance_pgdat(): kswapd reclaims until free > high, then stops. */
@@ -593,6 +697,10 @@ int main(void)
 		cmocka_unit_test(kswapd_step_evicts_one_swap_cluster_batch),
 		cmocka_unit_test(pages_activated_between_kswapd_steps_escape_eviction),
 		cmocka_unit_test(kswapd_steps_to_the_end_are_balance_pgdat),
+		cmocka_unit_test(refaults_after_the_flush_do_not_deactivate_until_flushed),
+		cmocka_unit_test(exact_counters_deactivate_at_once_on_6_1),
+		cmocka_unit_test(reclaim_that_skipped_deactivation_retries_forced),
+		cmocka_unit_test(refault_distance_is_measured_against_the_flushed_active_list),
 		cmocka_unit_test(direct_reclaim_frees_at_least_32_pages),
 		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),
 		cmocka_unit_test(memcg_reclaim_brings_usage_under_limit),
