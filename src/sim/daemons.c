@@ -250,19 +250,22 @@ static const struct cp_actor_ops log_worker_ops = {
 	.step = log_worker_step,
 };
 
+/* A periodic kernel work item whose CPU time is not charged: only its
+ * task (the world it acts on). */
+struct timer_worker {
+	struct cp_task task;
+};
+
 /* vmstat_update (mm/vmstat.c, 6.7+): every sysctl_stat_interval (1 s)
  * refresh_cpu_vm_stats() -> decay_pcp_high() shrinks each zone's
  * per-CPU high and gives back the pages above it (memory.c). Only with
- * pcp auto-tuning; its CPU time is not charged (SIMPLIFIED: one worker
- * does every CPU's lists, where each CPU's worker does its own). */
-struct vmstat_worker {
-	struct cp_task task;
-};
+ * pcp auto-tuning (SIMPLIFIED: one worker does every CPU's lists, where
+ * each CPU's worker does its own). */
 
 static int vmstat_update_step(struct cp_engine *e, void *priv, uint64_t now_ns,
 			      struct cp_step *out)
 {
-	struct vmstat_worker *v = priv;
+	struct timer_worker *v = priv;
 
 	(void)e;
 	(void)now_ns;
@@ -278,12 +281,11 @@ static const struct cp_actor_ops vmstat_update_ops = {
 
 /* flush_memcg_stats_dwork (mm/memcontrol.c): every FLUSH_TIME the
  * memcg statistics are flushed, and reclaim's heuristics see the
- * counters as they are then (memcg_stats.c). Its CPU time is not
- * charged. */
+ * counters as they are then (memcg_stats.c). */
 static int memcg_stats_flush_step(struct cp_engine *e, void *priv, uint64_t now_ns,
 				  struct cp_step *out)
 {
-	struct vmstat_worker *v = priv;
+	struct timer_worker *v = priv;
 
 	(void)e;
 	(void)now_ns;
@@ -317,7 +319,7 @@ struct cp_daemons {
 	struct kswapd kswapd;
 	struct kcompactd kcompactd;
 	struct xfs_daemon xfsaild, reclaim_worker, log_worker;
-	struct vmstat_worker vmstat, memcg_stats_flush, harness_memory_stat;
+	struct timer_worker vmstat, memcg_stats_flush, harness_memory_stat;
 };
 
 static void task_setup(struct cp_task *t, struct cp_world *w, const char *name, int cpu)
