@@ -10,9 +10,16 @@
  * its own gfp mask, which on XFS page-cache allocations lacks __GFP_FS so
  * the superblock shrinker only defers its share (ref §9.4).
  *
+ * kswapd's balance_pgdat() is a resumable run taken a SWAP_CLUSTER_MAX
+ * batch per step (cp_balance_pgdat_step), so its evictions spread over
+ * its CPU time as the kernel's do.
+ *
  * 6.1's snapshot_refaults(): at the end of a reclaim cycle the lruvec
  * remembers the refault-activation counter, so the next cycle deactivates
- * active pages only if refaults happened meanwhile (or the ratio is low).
+ * active pages only if refaults happened meanwhile (or the ratio is low);
+ * on 6.x it remembers the counter as the last memcg statistics flush left
+ * it (memcg_stats.c). A direct or memcg reclaim that got nothing while it
+ * skipped deactivation retries with force_deactivate (5.9+).
  *
  * kcompactd (compaction.c) is woken through a hook: at the end of a
  * boosted balance_pgdat() at pageblock_order, and by the kswapd actor
