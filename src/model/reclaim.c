@@ -159,8 +159,6 @@ void cp_balance_pgdat_begin(struct cp_reclaim *r, struct cp_balance_pgdat *bp, u
 	}
 	bp->nr_boost_reclaim = bp->boost;
 	bp->sc.priority = CP_DEF_PRIORITY;
-	bp->in_pass = false;
-	bp->done = false;
 
 	r->kswapd_wanted = false;
 	r->nr_kswapd_runs++;
