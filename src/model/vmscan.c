@@ -231,6 +231,28 @@ static void get_scan_count(struct cp_vmscan *vm, const struct cp_scan_control *s
 	}
 }
 
+/* 6.1 prepare_scan_count() / 6.x prepare_scan_control(), the file
+ * deactivation bit: new refault activations since the last reclaim
+ * cycle mean a new working set is forming, or the inactive list is low;
+ * both tests read the counters as the last memcg statistics flush left
+ * them (memcg_stats.c). A forced retry deactivates regardless. */
+static void prepare_scan_count(struct cp_vmscan *vm, struct cp_scan_control *sc)
+{
+	const struct cp_pagecache *pc = vm->pc;
+
+	if (vm->profile->deactivate_rule != CP_DEACTIVATE_RATIO_REFAULT)
+		return;
+	if (sc->force_deactivate) {
+		sc->may_deactivate_file = true;
+		return;
+	}
+	sc->may_deactivate_file =
+		cp_lruvec_page_state(pc, CP_LRUVEC_WORKINGSET_ACTIVATE) !=
+			pc->lruvec.refaults_at_last_cycle ||
+		inactive_is_low(cp_lruvec_page_state(pc, CP_LRUVEC_INACTIVE_FILE),
+				cp_lruvec_page_state(pc, CP_LRUVEC_ACTIVE_FILE));
+}
+
 void cp_shrink_node_begin(struct cp_vmscan *vm, struct cp_scan_control *sc,
 			  struct cp_shrink_node_walk *walk)
 {
@@ -242,21 +264,7 @@ void cp_shrink_node_begin(struct cp_vmscan *vm, struct cp_scan_control *sc,
 	/* direct reclaim at DEF_PRIORITY scans its whole target */
 	walk->scan_adjusted = !sc->target_memcg && !sc->is_kswapd &&
 			      sc->priority == CP_DEF_PRIORITY;
-	if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT && sc->force_deactivate) {
-		sc->may_deactivate_file = true;
-	} else if (vm->profile->deactivate_rule == CP_DEACTIVATE_RATIO_REFAULT) {
-		/* prepare_scan_count(): new refault activations since the last
-		 * reclaim cycle mean a new working set is forming; both tests
-		 * read the counters as the last memcg stats flush left them
-		 * (memcg_stats.c) */
-		const struct cp_pagecache *pc = vm->pc;
-
-		sc->may_deactivate_file =
-			cp_lruvec_page_state(pc, CP_LRUVEC_WORKINGSET_ACTIVATE) !=
-				pc->lruvec.refaults_at_last_cycle ||
-			inactive_is_low(cp_lruvec_page_state(pc, CP_LRUVEC_INACTIVE_FILE),
-					cp_lruvec_page_state(pc, CP_LRUVEC_ACTIVE_FILE));
-	}
+	prepare_scan_count(vm, sc);
 	get_scan_count(vm, sc, walk);
 }
 
