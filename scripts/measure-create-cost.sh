@@ -12,7 +12,10 @@
 # (the seed's flags, WORKERS directories: one fs_mark thread each;
 # default 2, as the seed). Reported per run: the wall time, the busy time
 # of all CPUs over the run (/proc/stat user + nice + system + irq +
-# softirq, in USER_HZ ticks) and busy time / files. That is everything a
+# softirq, in USER_HZ ticks) and busy time / files, and the CPU time of
+# the fs_mark process itself (with its workers: the user + system time
+# wait4() reports for it, as the real harness's fs_mark_cpu_ns) / files.
+# The busy time is everything a
 # create costs: the open(O_CREAT) and close() system calls, fs_mark's own
 # work between them (names, the failing mkdir() of an existing
 # subdirectory, timing: its "App overhead"), and the kernel work the
@@ -66,7 +69,7 @@ loop=$(losetup --direct-io=on --find --show "$dir/img")
 dirs=
 for ((i = 0; i < workers; i++)); do dirs="$dirs -d $i"; done
 echo "# $fs, fs_mark -D 5000 -S0 -s 0 -L 1 -n $per$dirs; kernel $(uname -r), $(nproc) CPUs"
-echo "# run wall_s busy_ticks us_per_file"
+echo "# run wall_s busy_ticks us_per_file fs_mark_us_per_file"
 for ((r = 1; r <= reps; r++)); do
 	if [ $fs = xfs ]; then mkfs.xfs -f -q "$loop"; else mkfs.ext4 -F -q "$loop"; fi
 	mount -o noatime "$loop" "$dir/mnt"
@@ -77,11 +80,15 @@ for ((r = 1; r <= reps; r++)); do
 	b0=$(busy)
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2086 # $dirs is a list of options
-	fs_mark -D 5000 -S0 -s 0 -L 1 -n $per $dirs >/dev/null
+	# a subshell of its own: its cutime + cstime (fields 16, 17 of
+	# /proc/PID/stat) are then fs_mark's and its workers' CPU time
+	own=$(fs_mark -D 5000 -S0 -s 0 -L 1 -n $per $dirs >/dev/null
+	      awk '{ print $16 + $17 }' /proc/$BASHPID/stat)
 	t1=$(date +%s%N)
 	b1=$(busy)
 	cd /
 	umount "$dir/mnt"
 	awk -v r=$r -v w=$((t1 - t0)) -v b=$((b1 - b0)) -v hz="$hz" -v n=$((per * workers)) \
-		'BEGIN { printf "%d %.3f %d %.2f\n", r, w / 1e9, b, b / hz / n * 1e6 }'
+		-v o="$own" \
+		'BEGIN { printf "%d %.3f %d %.2f %.2f\n", r, w / 1e9, b, b / hz / n * 1e6, o / hz / n * 1e6 }'
 done

@@ -28,7 +28,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,6 +58,8 @@ struct child {
 	pid_t pid;
 	bool running;
 	int status;
+	uint64_t cpu_ns;     /* user + system time wait4() gave, with the
+			      * children it reaped; 0 if not reaped by reap() */
 	int fd;              /* read end of its stdout pipe, or -1 */
 	char *out;           /* what it printed (captured children) */
 	size_t len, cap;
@@ -242,15 +246,26 @@ static void child_drain(struct child *c)
 	}
 }
 
+static uint64_t timeval_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * SEC_NS + (uint64_t)tv.tv_usec * 1000;
+}
+
+/* Reaps the children that exited, keeping the CPU time wait4() reports
+ * for each: its own and that of the children it waited for (fs_mark's
+ * workers). */
 static void reap(struct run *R)
 {
 	size_t i;
 
 	for (i = 0; i < R->w.nr_ch; i++) {
 		struct child *c = &R->w.ch[i];
+		struct rusage ru;
 
-		if (c->running && waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+		if (c->running && wait4(c->pid, &c->status, WNOHANG, &ru) == c->pid) {
 			c->running = false;
+			c->cpu_ns = timeval_ns(ru.ru_utime) + timeval_ns(ru.ru_stime);
+		}
 	}
 }
 
@@ -928,6 +943,9 @@ static int record_fs_mark(struct run *R, struct child *c, uint64_t ns)
 		rc = cp_run_result_set_counter(R->r, "fs_mark_loops", (int64_t)rep.nr_loops);
 	if (!rc)
 		rc = cp_run_result_set_counter(R->r, "fs_mark_ns", (int64_t)ns);
+	/* its CPU time, workers included, when it exited by itself */
+	if (!rc && c->cpu_ns)
+		rc = cp_run_result_set_counter(R->r, "fs_mark_cpu_ns", (int64_t)c->cpu_ns);
 	return rc;
 }
 

@@ -952,22 +952,28 @@ static uint64_t names_faults(const struct run *r)
 
 /* fs_mark's run time as the real harness measures it (the process, from
  * the workers' fork to its exit), summed over the fs_mark instances that
- * ran to the end, and their files; 0 when none did. */
-static uint64_t fs_mark_ns(const struct run *r, uint64_t *files)
+ * ran to the end, their files and their workers' CPU time (the real
+ * harness's wait4() rusage of fs_mark); 0 when none did. */
+static uint64_t fs_mark_ns(const struct run *r, uint64_t *files, uint64_t *cpu_ns)
 {
+	struct cp_actor_stats st;
 	uint64_t ns = 0;
 	size_t g;
 	unsigned i;
 
 	*files = 0;
+	*cpu_ns = 0;
 	for (g = 0; g < r->sc->nr_creators; g++) {
 		const struct cp_creator_group *grp = &r->groups[g];
 
 		if (!grp->workers_started || !grp->stopped)
 			continue;
 		ns += grp->stop_ns - grp->start_ns;
-		for (i = 0; i < grp->nr_workers; i++)
+		for (i = 0; i < grp->nr_workers; i++) {
 			*files += grp->workers[i].nr_files;
+			cp_engine_actor_stats(r->w.e, grp->workers[i].task.id, &st);
+			*cpu_ns += st.cpu_ns;
+		}
 	}
 	return ns;
 }
@@ -1012,7 +1018,7 @@ static int fill_counters(struct run *r)
 		{ "cp_fsmark_names_faults", names_faults(r) },
 		{ "cp_end_process_pages", w->mem.nr_owner[CP_OWNER_PROCESS] },
 	};
-	uint64_t fsm_files, fsm_ns = fs_mark_ns(r, &fsm_files);
+	uint64_t fsm_files, fsm_cpu_ns, fsm_ns = fs_mark_ns(r, &fsm_files, &fsm_cpu_ns);
 	size_t i;
 	int rc;
 
@@ -1021,6 +1027,8 @@ static int fill_counters(struct run *r)
 		rc = cp_run_result_set_counter(out, "fs_mark_ns", (int64_t)fsm_ns);
 		if (!rc)
 			rc = cp_run_result_set_counter(out, "fs_mark_files", (int64_t)fsm_files);
+		if (!rc)
+			rc = cp_run_result_set_counter(out, "fs_mark_cpu_ns", (int64_t)fsm_cpu_ns);
 		if (!rc)
 			rc = cp_run_result_set_counter(
 				out, "fs_mark_files_per_sec",
