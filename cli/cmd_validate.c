@@ -294,6 +294,7 @@ struct report_head {
 	uint64_t seed;                  /* the model's PRNG seed (reader phases) */
 	/* the model's total bytes re-read for seeds seed .. seed + n - 1 */
 	int64_t phase_totals[VALIDATE_PHASE_SEEDS];
+	int64_t phase_sb_freed[VALIDATE_PHASE_SEEDS]; /* cp_sb_objects_freed, the same seeds */
 	size_t nr_phase;
 	struct cp_run_slabs slabs;      /* the slab geometry the real runs recorded */
 	struct cp_fs_profile fs_file;   /* the fs profile as its file gave it */
@@ -367,6 +368,13 @@ static int model_slabs(struct cli_run_setup *ms, const struct cp_run_result *run
 	return CLI_EXIT_OK;
 }
 
+/* One reader phase's figures for the spread lines. */
+static void record_phase(struct report_head *h, const struct cp_run_result *r)
+{
+	h->phase_sb_freed[h->nr_phase] = cp_run_result_counter(r, "cp_sb_objects_freed", 0);
+	h->phase_totals[h->nr_phase++] = cp_validate_total_bytes(r);
+}
+
 /*
  * The model again at the next VALIDATE_PHASE_SEEDS - 1 seeds (other
  * reader phases; everything else as the table's run), for the spread
@@ -382,7 +390,7 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
 	h->nr_phase = 0;
 	if (model->failed)
 		return;
-	h->phase_totals[h->nr_phase++] = cp_validate_total_bytes(model);
+	record_phase(h, model);
 	fprintf(stderr, "cachepressure validate: model at %d more reader phases (seeds "
 		"%" PRIu64 "..%" PRIu64 ")\n", VALIDATE_PHASE_SEEDS - 1, seed + 1,
 		seed + VALIDATE_PHASE_SEEDS - 1);
@@ -393,7 +401,7 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
 		cp_run_result_init(&r);
 		cfg->seed = seed + k;
 		if (cp_sim_run(cfg, &r, &diag) == 0 && !r.failed)
-			h->phase_totals[h->nr_phase++] = cp_validate_total_bytes(&r);
+			record_phase(h, &r);
 		cp_run_result_release(&r);
 	}
 	cfg->seed = seed;
@@ -404,6 +412,7 @@ static void print_phase_spread(const struct report_head *h)
 {
 	struct cp_stats st;
 	char sd[32];
+	size_t i;
 
 	if (h->nr_phase < 2 || cp_stats_compute(h->phase_totals, h->nr_phase, &st))
 		return;
@@ -412,6 +421,12 @@ static void print_phase_spread(const struct report_head *h)
 	       "sd %s, min %" PRId64 ", max %" PRId64 "; the table's model is seed %" PRIu64 "\n",
 	       h->nr_phase, h->seed, h->seed + VALIDATE_PHASE_SEEDS - 1, st.mean, sd, st.min,
 	       st.max, h->seed);
+	/* each seed's: the kernel's superblock shrinker frees nothing in
+	 * some runs and much in others, and so may the model's */
+	printf("# model superblock shrinker frees at those phases:");
+	for (i = 0; i < h->nr_phase; i++)
+		printf("%s %" PRId64, i ? "," : "", h->phase_sb_freed[i]);
+	printf("\n");
 }
 
 /* Did the model's objects change from the profile's? */
@@ -688,6 +703,8 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		table->phase_seed = h->seed;
 		memcpy(table->phase_totals, h->phase_totals,
 		       h->nr_phase * sizeof(h->phase_totals[0]));
+		memcpy(table->phase_sb_freed, h->phase_sb_freed,
+		       h->nr_phase * sizeof(h->phase_sb_freed[0]));
 	}
 	if (rc) {
 		fprintf(stderr, "cachepressure validate: %s\n", diag.msg);

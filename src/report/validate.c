@@ -478,13 +478,15 @@ char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_r
 		if (!add_row(rows, &t->rows[i]))
 			goto out;
 	if (t->nr_phases) {
-		cJSON *ph = cJSON_AddObjectToObject(val, "model_phases"), *tot;
+		cJSON *ph = cJSON_AddObjectToObject(val, "model_phases"), *tot, *sb;
 
 		if (!ph || !cp_json_put_u64(ph, "first_seed", t->phase_seed) ||
-		    !(tot = cJSON_AddArrayToObject(ph, "totals")))
+		    !(tot = cJSON_AddArrayToObject(ph, "totals")) ||
+		    !(sb = cJSON_AddArrayToObject(ph, "sb_freed")))
 			goto out;
 		for (i = 0; i < t->nr_phases && i < CP_VALIDATE_MAX_PHASES; i++)
-			if (!cp_json_append_i64(tot, t->phase_totals[i]))
+			if (!cp_json_append_i64(tot, t->phase_totals[i]) ||
+			    !cp_json_append_i64(sb, t->phase_sb_freed[i]))
 				goto out;
 	}
 	text = cJSON_Print(root); /* through cp_malloc (json.c's hooks) */

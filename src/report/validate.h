@@ -59,6 +59,10 @@ struct cp_validate_table {
 	size_t nr_phases;
 	uint64_t phase_seed;
 	int64_t phase_totals[CP_VALIDATE_MAX_PHASES];
+	/* and the objects its superblock shrinker freed at each
+	 * (cp_sb_objects_freed): whether it frees at all can turn on the
+	 * phase, as the kernel's does from run to run */
+	int64_t phase_sb_freed[CP_VALIDATE_MAX_PHASES];
 };
 
 /* The bytes every reader of r read from the device: the total row's value. */
@@ -86,7 +90,8 @@ int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t);
  * [{"name", "kind", "model_source", "real_source", "n", "mean", "min",
  * "max", "sd", "model", "model_minus_mean_sd", "model_minus_mean_pct"},
  * ...], "real_runs", "real_runs_failed", and with t->nr_phases
- * "model_phases": {"first_seed", "totals": [...]}}}; errors that cannot be
+ * "model_phases": {"first_seed", "totals": [...], "sb_freed": [...]}}}; errors
+ * that cannot be
  * computed are null. cp_report_json_parse() reads the runs back. The
  * text is cp_malloc'ed: cp_free() it. NULL when out of memory. */
 char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,

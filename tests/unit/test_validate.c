@@ -331,6 +331,9 @@ static void json_carries_the_model_phases_when_given(void **state)
 	t.phase_totals[0] = 70;
 	t.phase_totals[1] = 90;
 	t.phase_totals[2] = 40;
+	t.phase_sb_freed[0] = 0;
+	t.phase_sb_freed[1] = 5000;
+	t.phase_sb_freed[2] = 12;
 	text = cp_validate_json_text(&f->model, f->real, 2, &t);
 	root = cJSON_Parse(text);
 	ph = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "validate"),
@@ -341,6 +344,12 @@ static void json_carries_the_model_phases_when_given(void **state)
 	assert_int_equal(cJSON_GetArraySize(tot), 3);
 	assert_int_equal(cJSON_GetArrayItem(tot, 1)->valueint, 90);
 	assert_int_equal(cJSON_GetArrayItem(tot, 2)->valueint, 40);
+	/* each phase's superblock shrinker frees, in the same order */
+	tot = cJSON_GetObjectItemCaseSensitive(ph, "sb_freed");
+	assert_int_equal(cJSON_GetArraySize(tot), 3);
+	assert_int_equal(cJSON_GetArrayItem(tot, 0)->valueint, 0);
+	assert_int_equal(cJSON_GetArrayItem(tot, 1)->valueint, 5000);
+	assert_int_equal(cJSON_GetArrayItem(tot, 2)->valueint, 12);
 	cJSON_Delete(root);
 	cp_free(text);
 }
