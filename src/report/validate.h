@@ -90,9 +90,8 @@ int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t);
  * [{"name", "kind", "model_source", "real_source", "n", "mean", "min",
  * "max", "sd", "model", "model_minus_mean_sd", "model_minus_mean_pct"},
  * ...], "real_runs", "real_runs_failed", and with t->nr_phases
- * "model_phases": {"first_seed", "totals": [...], "sb_freed": [...]}}}; errors
- * that cannot be
- * computed are null. cp_report_json_parse() reads the runs back. The
+ * "model_phases": {"first_seed", "totals": [...], "sb_freed": [...]}}};
+ * errors that cannot be computed are null. cp_report_json_parse() reads the runs back. The
  * text is cp_malloc'ed: cp_free() it. NULL when out of memory. */
 char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,
 			    size_t nr_real, const struct cp_validate_table *t);

@@ -155,6 +155,25 @@ static void fsmark_run_time_and_rate_as_the_harness_reports_them(void **state)
 	rig_free(&g);
 }
 
+/* fs_mark's CPU time as wait4() gives the real harness (its workers'):
+ * every create costs the fs profile's create_cpu_ns (20 000 ns) and
+ * more for its allocations, so at least 9000 x 20 000 ns = 180 ms; and
+ * each of the 2 workers runs on at most one CPU at a time, so at most 2
+ * x fs_mark_ns. */
+static void fsmark_cpu_time_is_its_workers(void **state)
+{
+	struct rig g;
+	int64_t cpu, ns;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	cpu = cp_run_result_counter(&g.res, "fs_mark_cpu_ns", -1);
+	ns = cp_run_result_counter(&g.res, "fs_mark_ns", -1);
+	assert_true(cpu >= 9000LL * 20000);
+	assert_true(cpu <= 2 * ns);
+	rig_free(&g);
+}
+
 /* /proc/pagetypeinfo's view when the measured phase starts: the free
  * pages by zone and migratetype (measured_free_*) are the free lists of
  * that moment, so over the zones and types they add up to the free blocks
@@ -413,6 +432,7 @@ int main(void)
 		cmocka_unit_test(fsmark_workers_fault_in_and_free_their_names),
 		cmocka_unit_test(runs_are_deterministic),
 		cmocka_unit_test(fsmark_run_time_and_rate_as_the_harness_reports_them),
+		cmocka_unit_test(fsmark_cpu_time_is_its_workers),
 		cmocka_unit_test(measured_free_adds_up_to_buddyinfo_start),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
