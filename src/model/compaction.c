@@ -141,8 +141,13 @@ struct compact_control {
 	void *kswapd_priv;
 	int cpu;
 	uint32_t migrate_pfn, free_pfn;
-	uint32_t migratepages[CP_COMPACT_CLUSTER_MAX];
-	unsigned nr_migratepages;
+	/* cc->migratepages: the isolated folios (pfn of the head, order),
+	 * then the pages of any folio split for want of a target; at most
+	 * 32 folios of at most 31 + 256 pages */
+	uint32_t migratepages[CP_COMPACT_CLUSTER_MAX + PB_PAGES];
+	uint8_t migrate_order[CP_COMPACT_CLUSTER_MAX + PB_PAGES];
+	unsigned nr_migrate;
+	uint64_t nr_migratepages; /* pages still to migrate */
 	struct cp_compact_stats st;
 };
 
@@ -344,10 +349,44 @@ static bool suitable_migration_source(const struct cp_buddy *b, const struct com
 }
 
 /*
+ * skip_isolation_on_order() (6.9+): a folio of the target order or
+ * more cannot help (no free block of that order would take it), except
+ * for compaction of the whole zone (order -1); nor one of
+ * pageblock_order or more.
+ */
+static bool skip_isolation_on_order(unsigned order, unsigned target_order)
+{
+	if (target_order != CP_COMPACT_ORDER_ALL && order >= target_order)
+		return true;
+	return order >= CP_BUDDY_PAGEBLOCK_ORDER;
+}
+
+/* The order of the large page-cache folio whose head is at pfn (global),
+ * or 0 (an order-0 page, a tail page, or not page cache). */
+static unsigned large_folio_head_order(const struct cp_compaction *c, uint32_t pfn)
+{
+	uint32_t slot = cp_pagecache_pfn_slot(c->pc, pfn);
+
+	if (slot == CP_NIL || !c->pc->pages[slot].order || cp_folio_head(c->pc, slot) != slot)
+		return 0;
+	return c->pc->pages[slot].order;
+}
+
+static void isolate_folio(struct compact_control *cc, uint32_t pfn, unsigned order)
+{
+	cc->migratepages[cc->nr_migrate] = pfn;
+	cc->migrate_order[cc->nr_migrate++] = (uint8_t)order;
+	cc->nr_migratepages += 1u << order;
+	cc->st.isolated += 1u << order;
+}
+
+/*
  * isolate_migratepages() + isolate_migratepages_block(): from
  * migrate_pfn, the first suitable pageblock that ends at or below the
- * free scanner; collect page-cache pages on the LRU until 32 or the
- * pageblock's end. Returns the number isolated.
+ * free scanner; collect page-cache folios on the LRU until 32 pages or
+ * the pageblock's end. A large folio's head: skipped whole when 6.1
+ * (every PageCompound page) or skip_isolation_on_order() says so, else
+ * (6.9+) isolated whole. Returns the folios isolated.
  */
 static unsigned isolate_migratepages(struct compact_control *cc, const struct cp_compaction *c)
 {
@@ -365,31 +404,50 @@ static unsigned isolate_migratepages(struct compact_control *cc, const struct cp
 		return 0;
 	}
 	while (low_pfn < block_end) {
-		unsigned order;
+		unsigned order, folio_order;
 		enum cp_buddy_page_kind kind = cp_buddy_page_kind(b, low_pfn, &order);
 
 		cc->st.migrate_scanned++;
+		if (kind != CP_BUDDY_PAGE_ALLOC || order != 0) {
+			/* a free block or another owner's compound page: skip it
+			 * whole; a page inside a block that began before low_pfn
+			 * (the scanner stopped mid-pageblock, then pages merged):
+			 * one by one, as the kernel's scanner sees a page that is
+			 * neither PageBuddy nor PageLRU */
+			low_pfn += kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
+			continue;
+		}
+		/* PageCompound: a large folio's head is skipped at once
+		 * unless 6.9+ may migrate a folio of its order */
+		folio_order = large_folio_head_order(c, base + low_pfn);
+		if (folio_order &&
+		    (!c->large_folios || skip_isolation_on_order(folio_order, cc->order))) {
+			cc->st.migrate_scanned += (1u << folio_order) - 1;
+			low_pfn += 1u << folio_order;
+			continue;
+		}
 		/* "Only allow to migrate anonymous pages in GFP_NOFS context
 		 * because those do not depend on fs locks": page cache needs
 		 * __GFP_FS, the fillers (anonymous) do not */
-		if (kind == CP_BUDDY_PAGE_ALLOC && order == 0 &&
-		    ((cc->fs && cp_pagecache_pfn_migratable(c->pc, base + low_pfn)) ||
-		     cp_mem_movable_filler(c->mem, base + low_pfn))) {
-			cc->migratepages[cc->nr_migratepages++] = low_pfn++;
-			cc->st.isolated++;
-			if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX)
-				break;
+		if (cp_mem_movable_filler(c->mem, base + low_pfn)) {
+			isolate_folio(cc, low_pfn, 0);
+		} else if (cc->fs && cp_pagecache_pfn_folio_migratable(c->pc, base + low_pfn, &order)) {
+			CP_BUG_ON(order != folio_order);
+			isolate_folio(cc, low_pfn, order);
+			cc->st.migrate_scanned += (1u << order) - 1;
+			low_pfn += (1u << order) - 1;
+		} else {
+			/* not ours, off the LRU, under writeback, or a tail
+			 * page (folio_get_nontail_page fails): the next pfn */
+			low_pfn++;
 			continue;
 		}
-		/* a free block or a compound page: skip it whole; a page
-		 * inside a block that began before low_pfn (the scanner
-		 * stopped mid-pageblock, then pages merged): one by one, as
-		 * the kernel's scanner sees a page that is neither PageBuddy
-		 * nor PageLRU */
-		low_pfn += kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
+		low_pfn++;
+		if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX)
+			break;
 	}
 	cc->migrate_pfn = low_pfn < block_end ? low_pfn : block_end;
-	return cc->nr_migratepages;
+	return cc->nr_migrate;
 }
 
 /* suitable_migration_target(): a MOVABLE pageblock that is not itself a
@@ -404,10 +462,34 @@ static bool suitable_migration_target(const struct cp_buddy *b, uint32_t block_s
 	return cp_buddy_pageblock_migratetype(b, block_start) == CP_MIGRATE_MOVABLE;
 }
 
+static void freelist_push(struct cp_compact_freelist *l, uint32_t pfn, bool front)
+{
+	CP_BUG_ON(l->nr >= CP_COMPACT_FREELIST_CAP);
+	if (front) {
+		l->first = (l->first + CP_COMPACT_FREELIST_CAP - 1) % CP_COMPACT_FREELIST_CAP;
+		l->pfn[l->first] = pfn;
+	} else {
+		l->pfn[(l->first + l->nr) % CP_COMPACT_FREELIST_CAP] = pfn;
+	}
+	l->nr++;
+}
+
+static uint32_t freelist_pop(struct cp_compact_freelist *l)
+{
+	uint32_t pfn = l->pfn[l->first];
+
+	CP_BUG_ON(!l->nr);
+	l->first = (l->first + 1) % CP_COMPACT_FREELIST_CAP;
+	l->nr--;
+	return pfn;
+}
+
 /*
  * isolate_freepages_block(): take the free blocks of [*start, end) until
  * there are as many free pages as pages to migrate. __isolate_free_page
- * refuses when the order-0 min watermark (no boost) would fail.
+ * refuses when the order-0 min watermark (no boost) would fail. 6.1
+ * splits each block into order-0 pages (split_map_pages); 6.9+ keeps it
+ * on the list of its order (list_add_tail).
  */
 static void isolate_freepages_block(struct cp_compaction *c, struct compact_control *cc,
 				    uint32_t *start, uint32_t end)
@@ -431,12 +513,16 @@ static void isolate_freepages_block(struct cp_compaction *c, struct compact_cont
 			break;
 		got = cp_buddy_isolate_free_block(b, pfn, NULL);
 		CP_BUG_ON(got != (int)order);
-		for (i = 0; i < (1u << order); i++)
-			c->freepages[c->nr_freepages++] = pfn + i;
+		if (c->large_folios)
+			freelist_push(&c->freepages[order], pfn, false);
+		else
+			for (i = 0; i < (1u << order); i++)
+				freelist_push(&c->freepages[0], pfn + i, false);
+		c->nr_freepages += 1u << order;
 		cc->st.free_scanned += (1u << order) - 1;
 		cc->st.isolated += 1u << order;
 		pfn += 1u << order;
-		if (c->nr_freepages - c->free_next >= cc->nr_migratepages)
+		if (c->nr_freepages >= cc->nr_migratepages)
 			break;
 	}
 	*start = pfn;
@@ -451,8 +537,6 @@ static void isolate_freepages(struct cp_compaction *c, struct compact_control *c
 	uint32_t low_pfn = pageblock_end(cc->migrate_pfn);
 	uint32_t isolate_start = cc->free_pfn;
 
-	/* called with the list empty: room for the pages one block adds */
-	CP_BUG_ON(c->nr_freepages || c->free_next);
 	for (; block_start >= low_pfn; block_start -= PB_PAGES, isolate_start = block_start) {
 		uint32_t block_end = block_start + PB_PAGES;
 
@@ -474,75 +558,123 @@ static void isolate_freepages(struct cp_compaction *c, struct compact_control *c
 	cc->free_pfn = isolate_start;
 }
 
-/* compaction_alloc(): the next isolated free page, isolating more when
- * none is left; CP_BUDDY_NONE when the free scanner finds none. */
-static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control *cc)
+/*
+ * compaction_alloc(): the target of a folio of 2^order pages - the
+ * first block on the list of the smallest order >= order that has one,
+ * its upper halves put back at the front of the lower lists; when none
+ * has one, the free scanner runs once more; CP_BUDDY_NONE when it finds
+ * none (6.1: order 0 only).
+ */
+static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control *cc,
+				 unsigned order)
 {
-	if (c->free_next == c->nr_freepages) {
-		c->nr_freepages = c->free_next = 0;
-		if (!scanners_met(cc))
-			isolate_freepages(c, cc);
-		if (c->free_next == c->nr_freepages)
+	bool isolated = false;
+	unsigned o;
+	uint32_t pfn;
+
+	for (;;) {
+		for (o = order; o < CP_BUDDY_MAX_ORDER && !c->freepages[o].nr; o++)
+			;
+		if (o < CP_BUDDY_MAX_ORDER)
+			break;
+		if (isolated || scanners_met(cc))
 			return CP_BUDDY_NONE;
+		isolate_freepages(c, cc);
+		isolated = true;
 	}
-	return c->freepages[c->free_next++];
+	pfn = freelist_pop(&c->freepages[o]);
+	while (o > order) {
+		o--;
+		freelist_push(&c->freepages[o], pfn + (1u << o), true);
+	}
+	c->nr_freepages -= 1u << order;
+	cc->nr_migratepages -= 1u << order;
+	return pfn;
 }
 
-/* migrate_pages(): each isolated page into a free page; stops (the rest
- * put back) when no free page is left: false then (-ENOMEM). */
+/* migrate_pages_batch() -ENOMEM for a large folio -> try_split_folio():
+ * the folio at pfn becomes order-0 pages, which go on after the rest of
+ * the list. */
+static void split_isolated_folio(struct cp_compaction *c, struct compact_control *cc,
+				 uint32_t pfn, unsigned order)
+{
+	uint32_t base = c->mem->zones[cc->zi].start_pfn;
+	uint32_t i;
+
+	CP_BUG_ON(cc->nr_migrate + (1u << order) > CP_COMPACT_CLUSTER_MAX + PB_PAGES);
+	cp_pagecache_split_folio(c->pc, cp_pagecache_pfn_slot(c->pc, base + pfn));
+	for (i = 0; i < (1u << order); i++) {
+		cc->migratepages[cc->nr_migrate] = pfn + i;
+		cc->migrate_order[cc->nr_migrate++] = 0;
+	}
+}
+
+/* migrate_pages(): each isolated folio into a target of its order; a
+ * large folio without one is split and its pages migrated singly;
+ * stops (the rest put back) when an order-0 page finds no target: false
+ * then (-ENOMEM). */
 static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
 {
 	uint32_t base = c->mem->zones[cc->zi].start_pfn;
 	unsigned i;
+	bool ok = true;
 
-	for (i = 0; i < cc->nr_migratepages; i++) {
-		/* the free scanner needs to know how many are still to go */
-		unsigned left = cc->nr_migratepages;
-		uint32_t to;
+	for (i = 0; i < cc->nr_migrate; i++) {
+		uint32_t from = cc->migratepages[i];
+		unsigned order = cc->migrate_order[i];
+		uint32_t to = compaction_alloc(c, cc, order);
 		int rc;
 
-		cc->nr_migratepages -= i;
-		to = compaction_alloc(c, cc);
-		cc->nr_migratepages = left;
-		if (to == CP_BUDDY_NONE) {
-			cc->nr_migratepages = 0;
-			return false;
+		if (to == CP_BUDDY_NONE && order) {
+			split_isolated_folio(c, cc, from, order);
+			continue;
 		}
-		if (cp_mem_movable_filler(c->mem, base + cc->migratepages[i]))
-			rc = cp_mem_migrate_filler(c->mem, base + cc->migratepages[i], base + to,
+		if (to == CP_BUDDY_NONE) {
+			ok = false;
+			break;
+		}
+		if (cp_mem_movable_filler(c->mem, base + from))
+			rc = cp_mem_migrate_filler(c->mem, base + from, base + to,
 						   cc->proactive ? cc->cpu : -1);
 		else
-			rc = cp_pagecache_migrate_page(c->pc, base + cc->migratepages[i], base + to,
-						       cc->cpu, cc->proactive);
+			rc = cp_pagecache_migrate_folio(c->pc, base + from, base + to, cc->cpu,
+							cc->proactive);
 		CP_BUG_ON(rc);
-		cc->st.migrated++;
+		cc->st.migrated += 1u << order;
 	}
+	cc->nr_migrate = 0;
 	cc->nr_migratepages = 0;
-	return true;
+	return ok;
 }
 
-/* release_freepages(): unused isolated free pages back to the buddy;
- * the cached free pfn moves up to the highest one's pageblock. */
+/* release_free_list(): unused isolated free blocks back to the buddy,
+ * each at its order; the cached free pfn moves up to the highest one's
+ * pageblock. */
 static void release_freepages(struct cp_compaction *c, unsigned zi)
 {
 	struct cp_compact_zone *cz = &c->zone[zi];
+	struct cp_buddy *b = &c->mem->zones[zi].buddy;
 	uint32_t high = 0;
-	unsigned i;
+	unsigned o;
 	int rc;
 
-	if (c->free_next == c->nr_freepages) {
-		c->nr_freepages = c->free_next = 0;
+	if (!c->nr_freepages)
 		return;
-	}
-	for (i = c->free_next; i < c->nr_freepages; i++) {
-		uint32_t pfn = c->freepages[i];
+	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+		while (c->freepages[o].nr) {
+			uint32_t pfn = freelist_pop(&c->freepages[o]);
 
-		if (pfn > high)
-			high = pfn;
-		rc = cp_buddy_free(&c->mem->zones[zi].buddy, pfn, 0, NULL);
-		CP_BUG_ON(rc);
+			if (pfn > high)
+				high = pfn;
+			rc = o ? cp_buddy_join_pages(b, pfn, o, NULL) : 0;
+			CP_BUG_ON(rc);
+			rc = cp_buddy_free(b, pfn, o, NULL);
+			CP_BUG_ON(rc);
+			c->nr_freepages -= 1u << o;
+		}
+		c->freepages[o].first = 0;
 	}
-	c->nr_freepages = c->free_next = 0;
+	CP_BUG_ON(c->nr_freepages);
 	high = pageblock_start(high);
 	if (high > cz->cached_free_pfn)
 		cz->cached_free_pfn = high;
@@ -812,6 +944,8 @@ bool cp_compaction_check(const struct cp_compaction *c)
 		    cz->compact_order_failed > CP_BUDDY_MAX_ORDER)
 			return false;
 	}
-	return c->nr_freepages == 0 && c->free_next == 0 &&
-	       c->kcompactd_max_order < CP_BUDDY_MAX_ORDER;
+	for (i = 0; i < CP_BUDDY_MAX_ORDER; i++)
+		if (c->freepages[i].nr)
+			return false;
+	return c->nr_freepages == 0 && c->kcompactd_max_order < CP_BUDDY_MAX_ORDER;
 }

@@ -23,6 +23,7 @@ struct cp_vmstat;
 /* is_via_compact_memory(): order -1 in the kernel, the whole zone until
  * the scanners meet (/proc/sys/vm/compact_memory); never suitable-tested */
 #define CP_COMPACT_ORDER_ALL CP_BUDDY_MAX_ORDER
+#define CP_COMPACT_FREELIST_CAP 2048  /* blocks per order on compaction's free lists */
 
 /* include/linux/compaction.h enum compact_result (the values the model
  * can produce; NO_SUITABLE_PAGE stays inside compact_zone). */
@@ -80,13 +81,27 @@ struct cp_compaction {
 	unsigned proactiveness;
 	uint64_t nr_proactive;        /* proactive passes (compact_node(pgdat, true)) */
 
-	/* compact_control's freepages: isolated free pages, used FIFO */
-	uint32_t freepages[CP_COMPACT_CLUSTER_MAX + CP_BUDDY_PAGEBLOCK_PAGES];
-	unsigned nr_freepages, free_next;
+	/* 6.9+: migrate large folios below the target order (profile
+	 * compaction_large_folios); false: only order-0 pages move (6.1) */
+	bool large_folios;
+
+	/* compact_control's freepages[order]: the isolated free blocks of
+	 * each order (pfn of the block), a queue taken from the front (6.1:
+	 * order-0 pages only, split at isolation). The free scanner stops
+	 * once it holds the pages still to migrate (at most 31 + 256), one
+	 * block (< 512 pages) past it, and a large folio that finds no block
+	 * is split and takes 2^order pages back: the lists hold well under
+	 * CP_COMPACT_FREELIST_CAP blocks of any order. */
+	struct cp_compact_freelist {
+		uint32_t pfn[CP_COMPACT_FREELIST_CAP];
+		uint32_t first, nr; /* ring: pfn[(first + i) % CAP] */
+	} freepages[CP_BUDDY_MAX_ORDER];
+	uint64_t nr_freepages; /* cc->nr_freepages: pages on those lists */
 };
 
 /* c starts with no deferral, the scanners at the zone's ends, kcompactd
- * asleep. mem, pc and vmstat must outlive c. */
+ * asleep, large-folio migration off (set c->large_folios for 6.9+).
+ * mem, pc and vmstat must outlive c. */
 void cp_compaction_init(struct cp_compaction *c, struct cp_mem *mem, struct cp_pagecache *pc,
 			struct cp_vmstat *vmstat);
 

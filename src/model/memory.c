@@ -202,19 +202,30 @@ enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, u
 
 static void pcp_sync(struct cp_mem *m, struct cp_mem_zone *z, uint64_t before);
 
-int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, int cpu)
+int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, unsigned order, int cpu)
 {
-	struct cp_mem_zone *z = &m->zones[cp_mem_pfn_zone(m, pfn)];
-	uint64_t held = z->pcp.nr_held_pages;
-	unsigned order;
+	struct cp_mem_zone *z;
+	uint64_t held;
+	unsigned kind_order;
+	int rc;
 
-	if (cpu < 0 || !cp_pcp_allowed_order(&z->pcp, 0))
-		return cp_buddy_free(&z->buddy, pfn - z->start_pfn, 0, NULL);
-	if (cp_mem_page_kind(m, pfn, &order) != CP_BUDDY_PAGE_ALLOC || order != 0)
+	if (pfn >= m->total_pages || order >= CP_BUDDY_MAX_ORDER)
+		return -CP_EINVAL;
+	z = &m->zones[cp_mem_pfn_zone(m, pfn)];
+	if (order) {
+		rc = cp_buddy_join_pages(&z->buddy, pfn - z->start_pfn, order, NULL);
+		if (rc)
+			return rc;
+	}
+	if (cpu < 0 || !cp_pcp_allowed_order(&z->pcp, order))
+		return cp_buddy_free(&z->buddy, pfn - z->start_pfn, order, NULL);
+	if (cp_mem_page_kind(m, pfn, &kind_order) != CP_BUDDY_PAGE_ALLOC || kind_order != order)
 		return -CP_EINVAL;
 	/* the isolated target came off the free lists without a count:
-	 * the old page on a per-CPU list makes the zone one page poorer */
-	cp_pcp_free(&z->pcp, &z->buddy, cpu, pfn - z->start_pfn, 0);
+	 * the old folio on a per-CPU list makes the zone 2^order pages
+	 * poorer */
+	held = z->pcp.nr_held_pages;
+	cp_pcp_free(&z->pcp, &z->buddy, cpu, pfn - z->start_pfn, order);
 	pcp_sync(m, z, held);
 	return 0;
 }
@@ -249,7 +260,7 @@ int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn, 
 		return -CP_EINVAL;
 	m->movable_filler[new_pfn] = 1;
 	m->movable_filler[old_pfn] = 0;
-	return cp_mem_migrate_free(m, old_pfn, cpu);
+	return cp_mem_migrate_free(m, old_pfn, 0, cpu);
 }
 
 uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m)

@@ -336,15 +336,18 @@ unsigned cp_mem_pfn_zone(const struct cp_mem *m, uint32_t pfn);
 int cp_mem_free_block_order(const struct cp_mem *m, uint32_t pfn);
 enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, unsigned *order);
 
-/* migrate_pages(): the old page of a migration is freed. cpu < 0: to
- * its zone's buddy (compaction for an order drains the per-CPU lists at
- * each order-aligned block, lru_add_drain_cpu_zone; the model frees there
- * at once). No count changes: the new page was a free page compaction
- * isolated (cp_buddy_isolate_free_block) in the same zone. cpu >= 0: to
- * that CPU's per-CPU list (free_unref_folios), as the kernel leaves it
- * after compaction at order -1: the zone's free pages drop by one, the
- * lists hold it. 0 or -CP_EINVAL (not an allocated order-0 page). */
-int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, int cpu);
+/* migrate_pages(): the old folio of a migration, the 2^order allocated
+ * order-0 pages at pfn (aligned), is freed whole at its order
+ * (free_unref_folios). cpu < 0, or an order the per-CPU lists do not
+ * take: to its zone's buddy (compaction for an order drains the per-CPU
+ * lists at each order-aligned block, lru_add_drain_cpu_zone; the model
+ * frees there at once). No count changes: the new folio was free memory
+ * compaction isolated (cp_buddy_isolate_free_block) in the same zone.
+ * cpu >= 0: to that CPU's per-CPU list, as the kernel leaves it after
+ * compaction at order -1: the zone's free pages drop by 2^order, the
+ * lists hold them. 0 or -CP_EINVAL (not 2^order allocated order-0
+ * pages; nothing changed). */
+int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, unsigned order, int cpu);
 
 /* Pages on every zone's per-CPU lists. */
 uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m);
@@ -422,7 +425,7 @@ int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn);
 
 /* migrate_pages() of a movable filler page: its contents go to new_pfn
  * (an allocated order-0 page compaction isolated from the free lists)
- * and old_pfn is freed as cp_mem_migrate_free(cpu) says. 0 or
+ * and old_pfn is freed as cp_mem_migrate_free(order 0, cpu) says. 0 or
  * -CP_EINVAL. */
 int cp_mem_migrate_filler(struct cp_mem *m, uint32_t old_pfn, uint32_t new_pfn, int cpu);
 

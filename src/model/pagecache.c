@@ -28,7 +28,7 @@
  * resident page there. The kernel gets from a pfn to its page through
  * the memmap (pfn_to_page, page->mapping, page->index); the model keeps
  * a 4-byte slot per pfn, set on insertion, cleared on eviction and
- * truncation, and moved by cp_pagecache_migrate_page().
+ * truncation, and moved by cp_pagecache_migrate_folio().
  *
  * Large folios (6.1 filemap_add_folio() of a folio from readahead's
  * page_cache_ra_order(), filemap.c): the 2^order pages of one buddy
@@ -553,16 +553,24 @@ uint32_t cp_pagecache_pfn_slot(const struct cp_pagecache *pc, uint32_t pfn)
 	return pfn < pc->nr_pfns ? pc->pfn_slot[pfn] : CP_NIL;
 }
 
-bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn)
+bool cp_pagecache_pfn_folio_migratable(const struct cp_pagecache *pc, uint32_t pfn,
+				       unsigned *order)
 {
 	uint32_t slot = cp_pagecache_pfn_slot(pc, pfn);
+	uint32_t nr, i;
 	uint8_t f;
 
-	if (slot == CP_NIL)
+	if (slot == CP_NIL || cp_folio_head(pc, slot) != slot)
 		return false;
 	f = pc->pages[slot].flags;
-	return (f & CP_PG_LRU) && !(f & CP_PG_ISOLATED) && pc->pages[slot].order == 0 &&
-	       !(pc->pages[slot].pflags & CP_PG_WRITEBACK);
+	if (!(f & CP_PG_LRU) || (f & CP_PG_ISOLATED))
+		return false;
+	nr = cp_folio_nr_pages(pc, slot);
+	for (i = 0; i < nr; i++)
+		if (pc->pages[slot + i].pflags & CP_PG_WRITEBACK)
+			return false;
+	*order = pc->pages[slot].order;
+	return true;
 }
 
 void cp_pagecache_set_writeback(struct cp_pagecache *pc, uint32_t id, uint32_t index,
@@ -582,30 +590,52 @@ void cp_pagecache_set_writeback(struct cp_pagecache *pc, uint32_t id, uint32_t i
 	}
 }
 
-int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
-			      int cpu, bool old_to_pcp)
+int cp_pagecache_migrate_folio(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
+			       int cpu, bool old_to_pcp)
 {
-	uint32_t slot;
-	unsigned order;
+	uint32_t slot, nr, i;
+	unsigned order, kind_order;
 	int rc;
 
-	if (!cp_pagecache_pfn_migratable(pc, old_pfn) || new_pfn >= pc->nr_pfns ||
-	    pc->pfn_slot[new_pfn] != CP_NIL ||
-	    cp_mem_page_kind(pc->mem, new_pfn, &order) != CP_BUDDY_PAGE_ALLOC || order != 0)
+	if (!cp_pagecache_pfn_folio_migratable(pc, old_pfn, &order))
 		return -CP_EINVAL;
+	nr = 1u << order;
+	if ((new_pfn & (nr - 1)) || new_pfn >= pc->nr_pfns || nr > pc->nr_pfns - new_pfn)
+		return -CP_EINVAL;
+	for (i = 0; i < nr; i++)
+		if (pc->pfn_slot[new_pfn + i] != CP_NIL ||
+		    cp_mem_page_kind(pc->mem, new_pfn + i, &kind_order) != CP_BUDDY_PAGE_ALLOC ||
+		    kind_order != 0)
+			return -CP_EINVAL;
 	slot = pc->pfn_slot[old_pfn];
 	/* isolate_migratepages_block(): off the LRU; the data is copied to
-	 * the new page, which putback_lru_page() queues like a new one */
-	cp_lru_del(pc, slot);
+	 * the new folio, which putback_lru_page() queues like a new one */
+	cp_lru_del_folio(pc, slot);
 	lru_cache_add(pc, slot, cpu);
-	/* the old page's last reference goes: freed to the buddy */
-	pc->pages[slot].pfn = new_pfn;
-	pc->pfn_slot[new_pfn] = slot;
-	pc->pfn_slot[old_pfn] = CP_NIL;
-	rc = cp_mem_migrate_free(pc->mem, old_pfn, old_to_pcp ? cpu : -1);
+	for (i = 0; i < nr; i++) {
+		pc->pages[slot + i].pfn = new_pfn + i;
+		pc->pfn_slot[new_pfn + i] = slot + i;
+		pc->pfn_slot[old_pfn + i] = CP_NIL;
+	}
+	/* the old folio's last reference goes: freed whole */
+	rc = cp_mem_migrate_free(pc->mem, old_pfn, order, old_to_pcp ? cpu : -1);
 	CP_BUG_ON(rc);
 	CP_DEBUG_CHECK(pagecache_check_small(pc));
 	return rc;
+}
+
+uint32_t cp_pagecache_split_folio(struct cp_pagecache *pc, uint32_t slot)
+{
+	uint32_t head = cp_folio_head(pc, slot);
+	uint32_t nr = cp_folio_nr_pages(pc, head), i;
+
+	CP_BUG_ON(!(pc->pages[head].flags & CP_PG_RESIDENT));
+	/* the buddy already holds the folio as order-0 pages (split_page at
+	 * allocation): only the page cache's view of the folio changes */
+	for (i = 0; i < nr; i++)
+		pc->pages[head + i].order = 0;
+	CP_DEBUG_CHECK(pagecache_check_small(pc));
+	return nr;
 }
 
 static bool list_check(const struct cp_pagecache *pc, enum cp_lru_kind kind, uint64_t *seen)

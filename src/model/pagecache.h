@@ -132,7 +132,7 @@ struct cp_pagecache {
 	/* Reverse map for compaction: pfn -> slot of the resident page
 	 * placed there, CP_NIL for every other pfn (mem->total_pages
 	 * entries, 4 bytes a pfn). Kept by insert, evict, truncate and
-	 * cp_pagecache_migrate_page(). */
+	 * cp_pagecache_migrate_folio(). */
 	uint32_t *pfn_slot;
 	uint32_t nr_pfns;
 };
@@ -246,14 +246,15 @@ void cp_lru_add_drain_all(struct cp_pagecache *pc);
 uint32_t cp_pagecache_pfn_slot(const struct cp_pagecache *pc, uint32_t pfn);
 
 /*
- * isolate_migratepages_block()'s test for a page-cache page: the page at
- * pfn is ours, on an LRU list (PG_lru: not in a per-CPU add batch), not
- * isolated by reclaim, and not part of a large folio (6.1 skips a
- * PageCompound page unless cc->alloc_contig, which compaction for an
- * allocation is not). SIMPLIFIED: the kernel also migrates anon
- * and other __PageMovable pages; the model moves only page cache.
+ * isolate_migratepages_block()'s test for a page-cache folio: the page
+ * at pfn is ours, the head of its folio, on an LRU list (PG_lru: not in
+ * a per-CPU add batch), not isolated by reclaim, and no page of it under
+ * writeback (cp_pagecache_set_writeback); *order gets folio_order().
+ * SIMPLIFIED: the kernel also migrates anon and other __PageMovable
+ * pages; the model moves only page cache.
  */
-bool cp_pagecache_pfn_migratable(const struct cp_pagecache *pc, uint32_t pfn);
+bool cp_pagecache_pfn_folio_migratable(const struct cp_pagecache *pc, uint32_t pfn,
+				       unsigned *order);
 
 /*
  * PG_writeback on the resident pages of mapping id, indexes index ..
@@ -267,20 +268,34 @@ void cp_pagecache_set_writeback(struct cp_pagecache *pc, uint32_t id, uint32_t i
 				uint32_t nr, bool on);
 
 /*
- * migrate_pages() -> move_to_new_folio() for one clean page-cache page:
- * the page at old_pfn (cp_pagecache_pfn_migratable) takes new_pfn, an
- * allocated order-0 page of the buddy that no page-cache page holds
- * (compaction_alloc's isolated free page); its slot, flags (active,
- * referenced, workingset) and private data stay; old_pfn goes back to
- * the buddy (merging with free buddies). The page left the LRU when
- * isolated and comes back through putback_lru_page() -> lru_cache_add()
- * on this CPU: its per-CPU add batch, then the head of its list. Page
- * counts do not change. With old_to_pcp the old page goes to cpu's
- * per-CPU list instead (cp_mem_migrate_free). Returns 0 or -CP_EINVAL
- * (old_pfn not migratable or new_pfn not usable; nothing changed).
+ * migrate_pages() -> move_to_new_folio() for one clean page-cache folio
+ * of 2^order pages: the folio whose head is at old_pfn
+ * (cp_pagecache_pfn_folio_migratable) takes the 2^order pfns from
+ * new_pfn (aligned to the order), allocated order-0 pages of the buddy
+ * that no page-cache page holds (compaction_alloc's isolated free
+ * memory); its slots, flags (active, referenced, workingset) and private
+ * data stay; the old folio goes back to the buddy whole, at its order
+ * (merging with free buddies). The folio left the LRU when isolated and
+ * comes back through putback_lru_page() -> lru_cache_add() on this CPU:
+ * its per-CPU add batch (a large folio moves the batch at once), then
+ * the head of its list. Page counts do not change. With old_to_pcp the
+ * old folio goes to cpu's per-CPU list instead when its order has one
+ * (cp_mem_migrate_free). Returns 0 or -CP_EINVAL (old_pfn not a
+ * migratable folio head or new_pfn not usable; nothing changed).
  */
-int cp_pagecache_migrate_page(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
-			      int cpu, bool old_to_pcp);
+int cp_pagecache_migrate_folio(struct cp_pagecache *pc, uint32_t old_pfn, uint32_t new_pfn,
+			       int cpu, bool old_to_pcp);
+
+/*
+ * split_folio() of the resident large folio slot belongs to (page cache,
+ * not under writeback): each of its pages becomes a folio of order 0
+ * with the same flags, in place on its LRU list or in its state
+ * (__split_huge_page: the tail pages follow the head on the list). Used
+ * by migration when no target of the folio's order is left
+ * (migrate_pages_batch: -ENOMEM -> try_split_folio). Returns the pages
+ * of the old folio (1: already order 0, nothing changed).
+ */
+uint32_t cp_pagecache_split_folio(struct cp_pagecache *pc, uint32_t slot);
 
 /* Invariants: list counts equal list lengths, each resident page on at
  * most one list, per-mapping counts add up, memory owner count matches,

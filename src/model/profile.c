@@ -33,6 +33,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	 * memory when an external fragmentation event occurs") */
 	.watermark_boost_factor = 0,
 	.compaction_proactiveness = 0,    /* proactive compaction came in 5.9 */
+	.compaction_large_folios = false, /* 4.11 isolate_migratepages_block: PageCompound skipped */
 	.dname_reclaimable = false,       /* fs/dcache.c __d_alloc: kmalloc(GFP_KERNEL_ACCOUNT) */
 	.xfs_ili_reclaimable = false,     /* fs/xfs/xfs_super.c xfs_init_zones: KM_ZONE_SPREAD */
 };
@@ -64,6 +65,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.page_alloc_4_11 = false,
 	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
 	.compaction_proactiveness = 20,    /* mm/compaction.c sysctl_compaction_proactiveness */
+	.compaction_large_folios = false, /* 6.1 isolate_migratepages_block: PageCompound skipped unless alloc_contig */
 	.dname_reclaimable = true,         /* fs/dcache.c __d_alloc: | __GFP_RECLAIMABLE */
 	.xfs_ili_reclaimable = true,       /* fs/xfs/xfs_super.c xfs_init_caches */
 	/* mm/slab.h obj_full_size(): s->size + sizeof(struct obj_cgroup *) */
@@ -124,6 +126,14 @@ static const struct cp_kernel_profile linux_6_x = {
 	.pcp_auto_tune = true,
 	.watermark_boost_factor = 15000,   /* as 6.1 */
 	.compaction_proactiveness = 20,    /* as 6.1; /proc/sys/vm/compaction_proactiveness on 6.18.44 */
+	/* 6.9+ large-folio compaction (Zi Yan, LKML 2024-02-12 "[PATCH v4
+	 * 1/3] mm/compaction: enable compacting >0 order folios" and 2/3;
+	 * v6.18 compaction_alloc_noprof() splits the first free block of at
+	 * least the folio's order). Seen on 6.18.44: in a real global 1G seed
+	 * run 347 of 1 755 compaction:mm_compaction_isolate_migratepages
+	 * events isolated more than COMPACT_CLUSTER_MAX = 32 pages, up to 479
+	 * (/var/tmp/cp-s18-scripts/trace-compaction.sh, session 18) */
+	.compaction_large_folios = true,
 	.dname_reclaimable = true,         /* as 6.1 */
 	.xfs_ili_reclaimable = true,       /* as 6.1 */
 	/* as 6.1 (mm/memcontrol.c obj_full_size in 6.10+): measured on

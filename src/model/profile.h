@@ -127,6 +127,16 @@ struct cp_kernel_profile {
 	 * compaction", default 20; /proc/sys/vm/compaction_proactiveness is
 	 * 20 on the 6.18 machine); 0: none (4.11) */
 	unsigned compaction_proactiveness;
+	/* mm/compaction.c, 6.9+ (Zi Yan, "enable compacting >0 order folios"
+	 * and "add support for >0 order folio memory compaction"):
+	 * isolate_migratepages_block() takes a large folio whole unless
+	 * skip_isolation_on_order() (order >= the target order, or >=
+	 * pageblock_order); the free scanner keeps free blocks at their
+	 * order and compaction_alloc() splits one for a folio; a folio
+	 * without a target is split and its pages migrated singly
+	 * (migrate_pages_batch -ENOMEM -> try_split_folio). false: 6.1,
+	 * which skips every compound page (compaction.c). */
+	bool compaction_large_folios;
 	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
 	unsigned watermark_boost_factor;
 	/* fs/dcache.c __d_alloc: external names kmalloc'ed with

@@ -673,7 +673,7 @@ static void migrated_page_of_order_minus_1_goes_to_the_pcp_list(void **state)
 			target = m.zones[0].buddy.free_area[o][CP_MIGRATE_MOVABLE].head;
 	}
 	assert_true(cp_buddy_isolate_free_block(&m.zones[0].buddy, target, NULL) >= 0);
-	assert_int_equal(cp_mem_migrate_free(&m, old_pfn, 0), 0);
+	assert_int_equal(cp_mem_migrate_free(&m, old_pfn, 0, 0), 0);
 	assert_int_equal(m.nr_owner[CP_OWNER_PCP], pcp_before + 1);
 	assert_int_equal(m.free_pages, free_before - 1);
 	assert_int_equal(m.zones[0].pcp.nr_held_pages, 1);
