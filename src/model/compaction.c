@@ -35,6 +35,21 @@
  * attempts are skipped, the shift growing to 6; compaction_deferred,
  * compaction_defer_reset).
  *
+ * Large folios (6.9+, the linux-6.x profile: c->large_folios; Zi Yan's
+ * "enable compacting >0 order folios" and "add support for >0 order
+ * folio memory compaction"). 6.1 skips every compound page. 6.9+
+ * isolates a page-cache folio whole unless skip_isolation_on_order():
+ * its order is at least the request's (a free block of that order
+ * would already have ended the run; not for order -1) or at least
+ * pageblock_order. The free scanner keeps each free block at its order
+ * (cc->freepages[order]); compaction_alloc() gives a folio the first
+ * block of the smallest order that fits, splitting it and putting the
+ * upper halves back on the lower lists; when none fits after one more
+ * free scan, migrate_pages_batch() gets -ENOMEM and splits the folio
+ * (try_split_folio), whose pages are then migrated singly. Unused free
+ * blocks go back at their order (release_free_list). A large folio's
+ * old memory is freed whole (free_unref_folios).
+ *
  * Proactive compaction (5.9+, sysctl_compaction_proactiveness 20):
  * kcompactd also checks every 500 ms (HPAGE_FRAG_CHECK_INTERVAL_MSEC;
  * should_proactive_compact_node: not while kswapd runs) whether the
@@ -94,9 +109,10 @@
  *   searches that jump the scanners), no PG_migrate_skip pageblock hints
  *   (isolation_suitable, update_pageblock_skip, compaction_restarting),
  *   no async stride; the cached pfns are where the scanners stopped.
- * - The pages of a large folio are order-0 pages of the buddy once
- *   placed (pagecache.c), so they migrate one by one, each to the next
- *   free page, not as one folio into a free block of its order.
+ * - migrate_pages() takes the isolated folios lowest pfn first; the
+ *   kernel's list_add() puts each at the head of cc->migratepages, so
+ *   it migrates the highest first (the counts are the same; which folio
+ *   gets which free block differs).
  * - The migration scanner keeps the page on the LRU until it migrates
  *   it (compaction is one step of the engine: nothing runs in between);
  *   migration never fails for a page (clean page cache, no writeback,

@@ -1,7 +1,7 @@
 /*
  * test_compaction.c - mm/compaction.c rules (6.1): the fragmentation
  * index, compaction_suitable, deferral, compact_zone on a hand-made
- * zone, wakeup_kcompactd.
+ * zone, wakeup_kcompactd; 6.9+ large-folio compaction (c->large_folios).
  *
  * The zone: 2048 pages (4 pageblocks), min_free_kbytes 16: min = 4,
  * tmp = max(4 / 4, 2048 * 10 / 10000) = 2, low = 6, high = 8. Page-cache
@@ -658,6 +658,478 @@ static void compact_zone_moves_movable_fillers_like_page_cache(void **state)
 	fixture_free(f);
 }
 
+/* ---- 6.9+ large-folio compaction (linux-6.x profile) -------------------
+ *
+ * The zones below: fill_folios() places indexes 0 .. CACHED_PAGES - 1 at
+ * pfn = index as fill() does, some of them as one large folio; then
+ * every cached page is pinned under writeback (migrate_folio_unmap()
+ * gives -EBUSY below MIGRATE_SYNC: compaction passes it, as
+ * pages_under_writeback_do_not_move shows) except the few each test
+ * lets move, and holes are evicted in pageblock 3 where the free
+ * scanner looks first (it walks each pageblock upwards from 1536). The
+ * pad, 36 order-0 holes at the odd pfns 1969 .. 2039, plus the order-3
+ * block at 2040 give 44 free pages and no block of order >= 4, so
+ * compaction_suitable(order 4) says CONTINUE (44 and more > low 6 +
+ * compact_gap(4) 32 = 38, fragindex > 500: computed in each test). With
+ * pageblocks 1 and 2 all pinned, the migration scanner walks 0 .. 1535
+ * (migrate_scanned 1536) and meets the free scanner in pageblock 3
+ * (COMPLETE) unless an order-4 block appears at the end of pageblock 0.
+ */
+
+/* A folio inserted whole: its index (aligned to the order) and order. */
+struct folio_at {
+	uint32_t index;
+	unsigned order;
+};
+
+/* fill() with the folios given (increasing indexes) inserted whole. A
+ * folio at an index aligned to its order comes from the smallest free
+ * block of at least its order; [index, 2048) is then free as blocks of
+ * increasing order from index (the first one of order ctz(index) >= the
+ * folio's), so that block is at index and expand() hands out its start:
+ * the folio's pfns are its indexes too (asserted). */
+static void fill_folios(struct fixture *f, const struct folio_at *folios, unsigned nr)
+{
+	uint32_t i = 0, j;
+	unsigned k = 0;
+
+	assert_int_equal(cp_pagecache_add_mapping(&f->pc, CACHED_PAGES, NULL, NULL, &f->id), 0);
+	while (i < CACHED_PAGES) {
+		if (k < nr && folios[k].index == i) {
+			uint32_t n = 1u << folios[k].order;
+
+			assert_int_equal(cp_add_folio_to_page_cache_lru(&f->pc, f->id, i,
+									folios[k].order, &f->ctx),
+					 0);
+			for (j = 0; j < n; j++) {
+				assert_int_equal(page(f, i + j)->pfn, i + j);
+				assert_int_equal(page(f, i + j)->order, folios[k].order);
+			}
+			i += n;
+			k++;
+			continue;
+		}
+		assert_int_equal(cp_add_to_page_cache_lru(&f->pc, f->id, i, &f->ctx), 0);
+		assert_int_equal(page(f, i)->pfn, i);
+		i++;
+	}
+	assert_int_equal(k, nr);
+	cp_lru_add_drain_all(&f->pc);
+}
+
+/* Every cached page under writeback (evicting a page clears it). */
+static void pin_all(struct fixture *f)
+{
+	cp_pagecache_set_writeback(&f->pc, f->id, 0, CACHED_PAGES, true);
+}
+
+/* Indexes first .. first + nr - 1 movable again (writeback cleared). */
+static void unpin(struct fixture *f, uint32_t first, uint32_t nr)
+{
+	cp_pagecache_set_writeback(&f->pc, f->id, first, nr, false);
+}
+
+/* Order-0 pages first .. first + nr - 1 evicted: their pfns freed. */
+static void free_range(struct fixture *f, uint32_t first, uint32_t nr)
+{
+	uint32_t i;
+
+	for (i = first; i < first + nr; i++)
+		evict(f, i);
+}
+
+/* The pad: the odd indexes 1969 .. 2039 evicted, (2039 - 1969) / 2 + 1
+ * = 36 free order-0 pages (their even neighbours stay). */
+static void free_pad(struct fixture *f)
+{
+	uint32_t i;
+
+	for (i = 1969; i <= 2039; i += 2)
+		evict(f, i);
+}
+
+static void check_all(struct fixture *f)
+{
+	assert_true(cp_pagecache_check(&f->pc));
+	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
+	assert_true(cp_mem_check(&f->mem));
+	assert_true(cp_compaction_check(&f->c));
+}
+
+/*
+ * The zone of the next two tests: an order-2 folio at index 8 (pfns
+ * 8..11) between movable order-0 pages 0..7 and 12..15, every other
+ * cached page pinned; free: four order-2 blocks at 1536, 1544, 1552 and
+ * 1560 (indexes evicted; their buddies 1540, 1548, 1556, 1564 pinned,
+ * so no merging), the pad and the block at 2040: 16 + 36 + 8 = 60 free
+ * pages in 4 + 36 + 1 = 41 blocks, none of order >= 4.
+ * compaction_suitable(4): 60 > 38; fragindex 1000 - (1000 + 60 * 1000 /
+ * 16) / 41 = 1000 - 4750 / 41 = 1000 - 115 = 885 > 500: CONTINUE.
+ */
+static void fill_folio_between_movable_pages(struct fixture *f)
+{
+	const struct folio_at folio = { 8, 2 };
+	uint32_t b;
+
+	fill_folios(f, &folio, 1);
+	pin_all(f);
+	unpin(f, 0, 16);
+	for (b = 1536; b <= 1560; b += 8)
+		free_range(f, b, 4);
+	free_pad(f);
+	assert_int_equal(f->mem.free_pages, 60);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free[2], 4);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 885);
+}
+
+/*
+ * 6.9+ isolate_migratepages_block(): the order-2 folio is below the
+ * target order 4 and pageblock_order 9 (skip_isolation_on_order false),
+ * so it is isolated whole with its neighbours: one batch of 8 + 4 + 4 =
+ * 16 pages (< COMPACT_CLUSTER_MAX 32; the pageblock's end stops the
+ * scanner: migrate_scanned 512 there, 1536 in all). The first
+ * compaction_alloc() runs the free scanner from 1536: it keeps the
+ * order-2 blocks whole on freepages[2] (list_add_tail) and stops at 16
+ * pages, 1536 .. 1563 scanned (28). migrate_pages() (the model walks
+ * the isolated folios in pfn order) gives page 0 the block at 1536
+ * (1538 to the front of list 1, 1537 to list 0), page 1 1537, page 2
+ * 1538 (1539 to list 0), page 3 1539; pages 4..7 1544..1547 the same
+ * way; the folio asks for order 2 and takes the next order-2 block
+ * whole: 1552..1555, consecutive, aligned to 4; pages 12..15 1560..1563.
+ * The old pages merge: 0..7 an order-3 block, then the folio's block
+ * (freed whole at order 2) and 12..15: an order-4 block at 0 (buddy 16
+ * pinned), which __compact_finished() finds at the end of pageblock 0:
+ * SUCCESS. pgmigrate_success 16 = 12 pages + the folio's 4;
+ * compact_isolated 16 + 16 = 32.
+ */
+static void large_folios_compact_zone_moves_a_small_folio_whole(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i, head;
+
+	(void)state;
+	fill_folio_between_movable_pages(f);
+	head = cp_mapping_slot(&f->pc, f->id, 8);
+	f->c.large_folios = true;
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(st.migrated, 16);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 16);
+	assert_int_equal(st.migrate_scanned, 512);
+	assert_int_equal(st.free_scanned, 28);
+	assert_int_equal(st.isolated, 32);
+	assert_int_equal(page(f, 8)->pfn % 4, 0);
+	for (i = 0; i < 4; i++) {
+		struct cp_page *p = page(f, 8 + i);
+
+		assert_int_equal(p->pfn, 1552 + i);
+		assert_int_equal(p->order, 2);
+		assert_int_equal(cp_folio_head(&f->pc, head + i), head);
+		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, 1552 + i), head + i);
+		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, 8 + i), CP_NIL);
+	}
+	assert_int_equal(page(f, 0)->pfn, 1536);
+	assert_int_equal(page(f, 3)->pfn, 1539);
+	assert_int_equal(page(f, 4)->pfn, 1544);
+	assert_int_equal(page(f, 12)->pfn, 1560);
+	assert_int_equal(page(f, 15)->pfn, 1563);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 4);
+	assert_int_equal(f->mem.free_pages, 60);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, 60);
+	check_all(f);
+	fixture_free(f);
+}
+
+/*
+ * 6.1 isolate_migratepages_block(): a PageCompound page is skipped whole
+ * (low_pfn += 2^order - 1) unless cc->alloc_contig; large_folios is off
+ * after cp_compaction_init(). The same zone: pages 0..7 and 12..15 are
+ * isolated (12 pages), the folio is not. The free scanner splits each
+ * block it takes into order-0 pages (split_map_pages) and stops at 12:
+ * the blocks at 1536, 1544, 1552 (1536 .. 1555 scanned: 20), used in
+ * order: 0..3 -> 1536..1539, 4..7 -> 1544..1547, 12..15 -> 1552..1555.
+ * The old pages free as an order-3 block at 0 and an order-2 block at 12
+ * (its buddy 8 is the folio): no order-4 block, pageblocks 1 and 2
+ * pinned, the scanners meet: COMPLETE. pgmigrate_success 12; the folio
+ * keeps pfns 8..11 and order 2.
+ */
+static void without_large_folios_compact_zone_never_moves_a_folio(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i, head;
+
+	(void)state;
+	assert_false(f->c.large_folios);
+	fill_folio_between_movable_pages(f);
+	head = cp_mapping_slot(&f->pc, f->id, 8);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 12);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 12);
+	assert_int_equal(st.migrate_scanned, 1536);
+	assert_int_equal(st.free_scanned, 20);
+	assert_int_equal(st.isolated, 24);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(page(f, 8 + i)->pfn, 8 + i);
+		assert_int_equal(page(f, 8 + i)->order, 2);
+		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, 8 + i), head + i);
+		assert_int_equal(page(f, i)->pfn, 1536 + i);
+		assert_int_equal(page(f, 4 + i)->pfn, 1544 + i);
+		assert_int_equal(page(f, 12 + i)->pfn, 1552 + i);
+	}
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 3);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 12), 2);
+	assert_false(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 4));
+	assert_int_equal(f->mem.free_pages, 60);
+	check_all(f);
+	fixture_free(f);
+}
+
+/*
+ * The zone of the next two tests: the folios given, the only movable
+ * pages; free: an order-3 block at 1536 (indexes 1536..1543 evicted, its
+ * buddy 1544 pinned), the pad and the block at 2040: 8 + 36 + 8 = 52
+ * free pages in 38 blocks, none of order >= 4.
+ */
+static void fill_movable_folios(struct fixture *f, const struct folio_at *folios, unsigned nr)
+{
+	unsigned k;
+
+	fill_folios(f, folios, nr);
+	pin_all(f);
+	for (k = 0; k < nr; k++)
+		unpin(f, folios[k].index, 1u << folios[k].order);
+	free_range(f, 1536, 8);
+	free_pad(f);
+	assert_int_equal(f->mem.free_pages, 52);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 1536), 3);
+}
+
+/*
+ * skip_isolation_on_order(): "skip any folio that is larger than the
+ * target order" (order >= target_order) unless the order is -1. A
+ * request at order 4 (compaction_suitable: 52 > 38, fragindex 1000 -
+ * (1000 + 52 * 1000 / 16) / 38 = 1000 - 4250 / 38 = 1000 - 111 = 889 >
+ * 500: CONTINUE) with an order-4 folio at 16 (pfns 16..31) and an
+ * order-3 folio at 32 (pfns 32..39): the order-4 one is passed whole
+ * (16 pfns scanned, nothing isolated) and keeps its pfns and order; the
+ * order-3 one is isolated (8 pages) and takes the order-3 block at 1536
+ * whole (free scanner: 1536 isolated, 8 >= 8 pages, 8 scanned). Its old
+ * block frees at order 3 (buddy 40 pinned): no order-4 block, the
+ * scanners meet: COMPLETE. migrated 8, isolated 8 + 8.
+ */
+static void large_folios_skip_a_folio_of_the_target_order(void **state)
+{
+	const struct folio_at folios[] = { { 16, 4 }, { 32, 3 } };
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i;
+
+	(void)state;
+	fill_movable_folios(f, folios, 2);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 889);
+	f->c.large_folios = true;
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 8);
+	assert_int_equal(st.isolated, 16);
+	assert_int_equal(st.free_scanned, 8);
+	assert_int_equal(st.migrate_scanned, 1536);
+	for (i = 0; i < 16; i++) {
+		assert_int_equal(page(f, 16 + i)->pfn, 16 + i);
+		assert_int_equal(page(f, 16 + i)->order, 4);
+	}
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(page(f, 32 + i)->pfn, 1536 + i);
+		assert_int_equal(page(f, 32 + i)->order, 3);
+	}
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 32), 3);
+	check_all(f);
+	fixture_free(f);
+}
+
+/*
+ * skip_isolation_on_order(), second rule: "we won't try creating free
+ * blocks of memory that are larger than" a pageblock: a folio of
+ * pageblock_order (9) or more is skipped even by compaction of the whole
+ * zone (order -1, which otherwise isolates any folio). An order-9 folio
+ * fills pageblock 0 (index 0: the order-10 block at 0 split, pfns
+ * 0..511) - the fixture holds it; an order-3 folio at 512 (pfns
+ * 512..519). At CP_COMPACT_ORDER_ALL (no suitability test, no success
+ * test: the run ends when the scanners meet, COMPLETE) the order-9 folio
+ * is passed (512 scanned, nothing isolated) and stays; the order-3 one
+ * moves whole into the order-3 block at 1536. migrated 8.
+ */
+static void large_folios_never_isolate_a_pageblock_order_folio(void **state)
+{
+	const struct folio_at folios[] = { { 0, 9 }, { 512, 3 } };
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i;
+
+	(void)state;
+	fill_movable_folios(f, folios, 2);
+	f->c.large_folios = true;
+	assert_int_equal(cp_compact_zone(&f->c, 0, CP_COMPACT_ORDER_ALL,
+					 CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 8);
+	assert_int_equal(st.isolated, 16);
+	assert_int_equal(st.migrate_scanned, 1536);
+	for (i = 0; i < 512; i++) {
+		assert_int_equal(page(f, i)->pfn, i);
+		assert_int_equal(page(f, i)->order, 9);
+	}
+	for (i = 0; i < 8; i++)
+		assert_int_equal(page(f, 512 + i)->pfn, 1536 + i);
+	check_all(f);
+	fixture_free(f);
+}
+
+/*
+ * 6.9+ compaction_alloc(): the first block on the list of the smallest
+ * order >= the folio's that has one; "list_add(&freepage[size].lru,
+ * &cc->freepages[start_order])" puts each upper half back. The zone of
+ * fill_movable_folios() with one order-2 folio at 8 (pfns 8..11) the
+ * only movable page: the free scanner takes the order-3 block at 1536
+ * (8 pages >= the 4 to migrate: it stops, 8 scanned) and keeps it on
+ * freepages[3]; the folio's order-2 request finds list 2 empty, pops
+ * 1536 from list 3, puts the upper half 1540 on list 2 and takes the
+ * lower half: pfns 1536..1539. release_freepages() gives 1540 back at
+ * order 2 (its buddy 1536 is the folio now: no merge); the old folio
+ * frees as an order-2 block at 8 (buddy 12 pinned). COMPLETE (no
+ * order-4 block), migrated 4, isolated 4 + 8 = 12, free pages 52 as
+ * before.
+ */
+static void large_folios_split_a_larger_free_block_for_a_folio(void **state)
+{
+	const struct folio_at folio = { 8, 2 };
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i;
+
+	(void)state;
+	fill_movable_folios(f, &folio, 1);
+	f->c.large_folios = true;
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 4);
+	assert_int_equal(st.isolated, 12);
+	assert_int_equal(st.free_scanned, 8);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(page(f, 8 + i)->pfn, 1536 + i);
+		assert_int_equal(page(f, 8 + i)->order, 2);
+	}
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 1540), 2);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 8), 2);
+	assert_int_equal(f->mem.free_pages, 52);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, 52);
+	check_all(f);
+	fixture_free(f);
+}
+
+/*
+ * compaction_alloc(): "for (start_order = order; ...) if
+ * (!list_empty(&cc->freepages[start_order])) break" - the smallest
+ * order that has a block, not the block isolated first. Movable: an
+ * order-2 folio at 0 (pfns 0..3) and pages 4..11; free: an order-3
+ * block at 1536 and an order-2 block at 1552 (1544..1551 and 1556
+ * pinned), the pad and the block at 2040: 8 + 4 + 36 + 8 = 56 pages in
+ * 39 blocks (fragindex(4) 1000 - (1000 + 3500) / 39 = 1000 - 115 = 885:
+ * CONTINUE). One batch of 4 + 8 = 12 pages; the free scanner isolates
+ * 1536 (8 pages) and 1552 (12 >= 12), 1536 .. 1555 scanned (20). The
+ * folio, first on the list, takes list 2's 1552 although 1536 came
+ * first; pages 4..11 then split 1536: 1536..1543 in order. The old
+ * pages: the folio's block at 0 (order 2), 4..7 merge with it into an
+ * order-3 block at 0, 8..11 an order-2 block at 8 (buddy 12 pinned; 0's
+ * order-3 buddy 8 is not an order-3 block). COMPLETE, migrated 12.
+ */
+static void large_folios_take_the_smallest_free_block_that_fits(void **state)
+{
+	const struct folio_at folio = { 0, 2 };
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i;
+
+	(void)state;
+	fill_folios(f, &folio, 1);
+	pin_all(f);
+	unpin(f, 0, 12);
+	free_range(f, 1536, 8);
+	free_range(f, 1552, 4);
+	free_pad(f);
+	assert_int_equal(f->mem.free_pages, 56);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 885);
+	f->c.large_folios = true;
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 12);
+	assert_int_equal(st.isolated, 24);
+	assert_int_equal(st.free_scanned, 20);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(page(f, i)->pfn, 1552 + i);
+		assert_int_equal(page(f, i)->order, 2);
+	}
+	for (i = 4; i < 12; i++)
+		assert_int_equal(page(f, i)->pfn, 1536 + (i - 4));
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 3);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 8), 2);
+	check_all(f);
+	fixture_free(f);
+}
+
+/*
+ * migrate_pages_batch(): -ENOMEM for a large folio (compaction_alloc()
+ * found no block of its order even after running the free scanner once
+ * more) -> try_split_folio(): its pages become order-0 folios, migrated
+ * after the rest of the list. An order-2 folio at 8 (pfns 8..11) the
+ * only movable page; free only the pad and the block at 2040: 44 free
+ * pages in 37 blocks (compaction_suitable(4): 44 > 38, fragindex 1000 -
+ * (1000 + 2750) / 37 = 1000 - 101 = 899: CONTINUE). The free scanner
+ * walks 1536 .. 1975 (440 pfns) for 4 free pages, all order 0: 1969,
+ * 1971, 1973, 1975; no list of order >= 2 has a block, the scanner has
+ * run: no target, the folio is split and its pages take those four, one
+ * by one (8 -> 1969, 9 -> 1971, 10 -> 1973, 11 -> 1975). Each old page
+ * frees alone and they merge into an order-2 block at 8 (buddy 12
+ * pinned). COMPLETE, migrated 4, isolated 4 + 4.
+ */
+static void large_folios_split_a_folio_without_a_target_of_its_order(void **state)
+{
+	const struct folio_at folio = { 8, 2 };
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+	uint32_t i;
+
+	(void)state;
+	fill_folios(f, &folio, 1);
+	pin_all(f);
+	unpin(f, 8, 4);
+	free_pad(f);
+	assert_int_equal(f->mem.free_pages, 44);
+	assert_int_equal(cp_fragmentation_index(&f->mem.zones[0].buddy, 4), 899);
+	f->c.large_folios = true;
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 4);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 4);
+	assert_int_equal(st.isolated, 8);
+	assert_int_equal(st.free_scanned, 440);
+	for (i = 0; i < 4; i++) {
+		uint32_t slot = cp_mapping_slot(&f->pc, f->id, 8 + i);
+
+		assert_int_equal(page(f, 8 + i)->order, 0);
+		assert_int_equal(cp_folio_head(&f->pc, slot), slot);
+		assert_int_equal(page(f, 8 + i)->pfn, 1969 + 2 * i);
+		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, 1969 + 2 * i), slot);
+	}
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 8), 2);
+	assert_int_equal(f->mem.free_pages, 44);
+	check_all(f);
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +1154,13 @@ int main(void)
 		cmocka_unit_test(try_to_compact_pages_nofs_moves_fillers),
 		cmocka_unit_test(pages_under_writeback_do_not_move),
 		cmocka_unit_test(try_to_compact_pages_skips_a_deferred_zone),
+		cmocka_unit_test(large_folios_compact_zone_moves_a_small_folio_whole),
+		cmocka_unit_test(without_large_folios_compact_zone_never_moves_a_folio),
+		cmocka_unit_test(large_folios_skip_a_folio_of_the_target_order),
+		cmocka_unit_test(large_folios_never_isolate_a_pageblock_order_folio),
+		cmocka_unit_test(large_folios_split_a_larger_free_block_for_a_folio),
+		cmocka_unit_test(large_folios_take_the_smallest_free_block_that_fits),
+		cmocka_unit_test(large_folios_split_a_folio_without_a_target_of_its_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

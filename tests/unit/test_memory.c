@@ -680,10 +680,100 @@ static void migrated_page_of_order_minus_1_goes_to_the_pcp_list(void **state)
 	cp_mem_release(&m);
 }
 
+/*
+ * Compaction of an order-2 page-cache folio up to the free of its old
+ * block. setup_with_folio() (one CPU, 6.1 per-CPU lists): the reserve
+ * holds pfns 0..999, so the free memory [1000, 10000) is the blocks at
+ * 1000 (order 3), 1008 (4), 1024 .. 8192 (eight of order 10), 9216 (9),
+ * 9728 (8) and 9984 (4): 8 + 16 + 8192 + 512 + 256 + 16 = 9000 pages.
+ * The smallest block of order >= 2 is the one at 1000; expand() keeps
+ * its upper half 1004 free: the folio is at 1000. The per-CPU lists
+ * drained (what their refill took merges back): 9000 - 4 = 8996 free.
+ * compaction_alloc()'s target: the order-4 block at 9984 isolated
+ * (cp_buddy_isolate_free_block), the folio copied into 9984..9987, the
+ * other 12 pages given back one by one (release_freepages): 9988..9991
+ * merge into an order-2 block (buddy 9984 taken), 9992..9999 into an
+ * order-3 one. The buddy then holds 8996 - 4 = 8992 free pages, the
+ * zone's count still 8996 (the target left the lists without a count,
+ * as __isolate_free_page does).
+ */
+static void isolate_target_for_folio_at_1000(struct cp_mem *m, struct cp_vmstat *vs)
+{
+	uint32_t pfn, i;
+
+	setup_with_folio(m, vs, 2, &pfn);
+	assert_int_equal(pfn, 1000);
+	cp_mem_drain_all_pages(m);
+	assert_int_equal(cp_mem_pcp_held_pages(m), 0);
+	assert_int_equal(m->free_pages, 8996);
+	assert_int_equal(cp_buddy_free_block_order(&m->zones[0].buddy, 1004), 2);
+	assert_int_equal(cp_buddy_isolate_free_block(&m->zones[0].buddy, 9984, NULL), 4);
+	for (i = 9988; i < 10000; i++)
+		assert_int_equal(cp_buddy_free(&m->zones[0].buddy, i, 0, NULL), 0);
+	assert_int_equal(cp_buddy_free_block_order(&m->zones[0].buddy, 9988), 2);
+	assert_int_equal(cp_buddy_free_block_order(&m->zones[0].buddy, 9992), 3);
+	assert_int_equal(m->zones[0].buddy.nr_free_pages, 8992);
+	assert_int_equal(m->free_pages, 8996);
+}
+
+/* free_unref_folios() of the migrated folio's old block, for compaction
+ * at an order (cpu -1 here: lru_add_drain_cpu_zone drains the per-CPU
+ * lists at each order-aligned block, the model frees to the buddy at
+ * once): the 4 order-0 pages at 1000 are joined and freed as ONE
+ * order-2 block (__free_one_page): the buddy gains 4 free pages (8992
+ * -> 8996, the zone's count again), the block merges with its free
+ * buddy 1004 into an order-3 block at 1000 and stops there (its order-3
+ * buddy 1008 heads an order-4 block); nothing on a per-CPU list. */
+static void migrated_folio_of_order_2_is_freed_whole_to_the_buddy(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+
+	(void)state;
+	isolate_target_for_folio_at_1000(&m, &vs);
+	assert_int_equal(cp_mem_migrate_free(&m, 1000, 2, -1), 0);
+	assert_int_equal(m.zones[0].buddy.nr_free_pages, 8996);
+	assert_int_equal(m.free_pages, 8996);
+	assert_int_equal(cp_buddy_free_block_order(&m.zones[0].buddy, 1000), 3);
+	assert_int_equal(cp_buddy_free_block_order(&m.zones[0].buddy, 1008), 4);
+	assert_int_equal(cp_mem_pcp_held_pages(&m), 0);
+	assert_int_equal(m.nr_owner[CP_OWNER_PAGECACHE], 4);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/* The same free at order -1 (cpu 0, proactive compaction: no drain):
+ * order 2 <= PAGE_ALLOC_COSTLY_ORDER is a pcp order (pcp_allowed_order),
+ * so free_unref_page_commit() puts the block whole at the head of the
+ * CPU's (MOVABLE, order 2) list: one block there, none on the order-0
+ * list, 4 pages held; the buddy's free count stays 8992 and the zone's
+ * drops by the 4 pages the lists now hold (8996 -> 8992); the counts add
+ * up. */
+static void migrated_folio_of_order_2_goes_to_its_order_pcp_list(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+
+	(void)state;
+	isolate_target_for_folio_at_1000(&m, &vs);
+	assert_int_equal(cp_mem_migrate_free(&m, 1000, 2, 0), 0);
+	assert_int_equal(cp_pcp_nr_blocks(&m.zones[0].pcp, 0, CP_MIGRATE_MOVABLE, 2), 1);
+	assert_int_equal(cp_pcp_nr_blocks(&m.zones[0].pcp, 0, CP_MIGRATE_MOVABLE, 0), 0);
+	assert_int_equal(m.zones[0].pcp.nr_held_pages, 4);
+	assert_int_equal(m.nr_owner[CP_OWNER_PCP], 4);
+	assert_int_equal(m.zones[0].buddy.nr_free_pages, 8992);
+	assert_int_equal(m.free_pages, 8992);
+	assert_int_equal(cp_buddy_free_block_order(&m.zones[0].buddy, 1000), -1);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(migrated_page_of_order_minus_1_goes_to_the_pcp_list),
+		cmocka_unit_test(migrated_folio_of_order_2_is_freed_whole_to_the_buddy),
+		cmocka_unit_test(migrated_folio_of_order_2_goes_to_its_order_pcp_list),
 		cmocka_unit_test(min_free_kbytes_default_is_sqrt_of_16x_lowmem),
 		cmocka_unit_test(thp_min_free_kbytes_is_pageblocks_times_zones),
 		cmocka_unit_test(watermarks_follow_setup_per_zone_wmarks),

@@ -270,6 +270,72 @@ static void add_mapping_survives_allocation_failure(void **state)
 	fixture_free(f);
 }
 
+/* The slots of an LRU list from its head (at most max). */
+static unsigned lru_slots(struct fixture *f, enum cp_lru_kind kind, uint32_t *slots, unsigned max)
+{
+	uint32_t s = f->pc.lruvec.lists[kind].head;
+	unsigned n = 0;
+
+	for (; s != CP_NIL && n < max; s = f->pc.pages[s].next)
+		slots[n++] = s;
+	return n;
+}
+
+/*
+ * split_folio() -> __split_huge_page() of a resident order-2 folio on
+ * the inactive list, referenced (one folio_mark_accessed: PG_referenced
+ * on the folio, every page of it in the model): each page becomes an
+ * order-0 folio (order 0, its own head) with the folio's flags
+ * (RESIDENT, LRU, REFERENCED) and pfn, and stays where it was on the
+ * list (lru_add_page_tail() puts the tails next to the head): page 1,
+ * the folio's four pages, page 0 from the head, as before; 6 pages on
+ * the list, 6 resident. The split returns the folio's 4 pages; splitting
+ * one of them again (already order 0) returns 1 and changes nothing.
+ */
+static void split_folio_keeps_flags_and_lru_place(void **state)
+{
+	struct fixture *f = fixture_new(1, false);
+	uint32_t id, head, i, before[8], after[8], pfn;
+	unsigned n;
+
+	(void)state;
+	assert_int_equal(cp_pagecache_add_mapping(&f->pc, 8, NULL, NULL, &id), 0);
+	assert_int_equal(cp_add_to_page_cache_lru(&f->pc, id, 0, &f->ctx), 0);
+	assert_int_equal(cp_add_folio_to_page_cache_lru(&f->pc, id, 4, 2, &f->ctx), 0);
+	assert_int_equal(cp_add_to_page_cache_lru(&f->pc, id, 1, &f->ctx), 0);
+	head = cp_mapping_slot(&f->pc, id, 4);
+	pfn = f->pc.pages[head].pfn;
+	cp_mark_page_accessed(&f->pc, head + 2, 0);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(f->pc.pages[head + i].order, 2);
+		assert_int_equal(flags(f, id, 4 + i), CP_PG_RESIDENT | CP_PG_LRU | CP_PG_REFERENCED);
+	}
+	n = lru_slots(f, CP_LRU_INACTIVE_FILE, before, 8);
+	assert_int_equal(n, 6);
+	assert_int_equal(before[0], cp_mapping_slot(&f->pc, id, 1));
+	assert_int_equal(before[5], cp_mapping_slot(&f->pc, id, 0));
+
+	assert_int_equal(cp_pagecache_split_folio(&f->pc, head + 1), 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(f->pc.pages[head + i].order, 0);
+		assert_int_equal(cp_folio_head(&f->pc, head + i), head + i);
+		assert_int_equal(cp_folio_nr_pages(&f->pc, head + i), 1);
+		assert_int_equal(flags(f, id, 4 + i), CP_PG_RESIDENT | CP_PG_LRU | CP_PG_REFERENCED);
+		assert_int_equal(f->pc.pages[head + i].pfn, pfn + i);
+		assert_int_equal(cp_pagecache_pfn_slot(&f->pc, pfn + i), head + i);
+	}
+	assert_int_equal(lru_slots(f, CP_LRU_INACTIVE_FILE, after, 8), 6);
+	assert_memory_equal(after, before, 6 * sizeof(before[0]));
+	assert_int_equal(cp_lru_size(&f->pc, CP_LRU_INACTIVE_FILE), 6);
+	assert_int_equal(f->pc.mappings[id].nrpages, 6);
+	assert_int_equal(f->mem.nr_owner[CP_OWNER_PAGECACHE], 6);
+	assert_int_equal(cp_pagecache_split_folio(&f->pc, head + 1), 1);
+	assert_int_equal(f->pc.pages[head + 1].order, 0);
+	assert_true(cp_pagecache_check(&f->pc));
+	assert_true(cp_mem_check(&f->mem));
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +347,7 @@ int main(void)
 		cmocka_unit_test(invalidate_drops_pages_without_shadows),
 		cmocka_unit_test(failed_allocation_leaves_cache_unchanged),
 		cmocka_unit_test(add_mapping_survives_allocation_failure),
+		cmocka_unit_test(split_folio_keeps_flags_and_lru_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
