@@ -456,8 +456,11 @@ static bool page_resident(const struct cp_pagecache *pc, uint32_t mapping, uint3
 
 /* The harness's cp_refetch_missing() after the writers: each cached
  * file's pages that reclaim took while it was written are read back, in
- * runs of at most 1 MiB, up to three rounds. SIMPLIFIED: at once, no
- * device time. The bytes in *bytes. */
+ * runs of at most 1 MiB (pread() on one descriptor per file and round:
+ * one readahead state, fresh at each open, so the reads of a long missing
+ * stretch are sequential and ramp the folio order as a reader's do), up
+ * to three rounds. SIMPLIFIED: at once, no device time. The bytes in
+ * *bytes. */
 static int refetch_missing(struct run *r, uint64_t *bytes)
 {
 	struct cp_world *w = &r->w;
@@ -469,6 +472,9 @@ static int refetch_missing(struct run *r, uint64_t *bytes)
 		struct cp_writer *wr = &r->writers[i];
 
 		for (round = 0; round < 3; round++) {
+			struct cp_file_ra_state ra = {
+				.order_in_state = w->cfg->kernel->readahead_order_in_state,
+			};
 			uint32_t p = 0, j;
 			uint64_t got = 0;
 
@@ -484,7 +490,7 @@ static int refetch_missing(struct run *r, uint64_t *bytes)
 				     j++)
 					;
 				rc = cp_filemap_read(&w->pc, wr->mapping, p, j - p, w->ra_pages, false,
-						     NULL, &wr->task.ctx, &res);
+						     &ra, &wr->task.ctx, &res);
 				if (rc)
 					return rc;
 				got += (uint64_t)(j - p) * CP_PAGE_SIZE;
