@@ -454,45 +454,53 @@ static bool page_resident(const struct cp_pagecache *pc, uint32_t mapping, uint3
 	return pc->pages[cp_mapping_slot(pc, mapping, index)].flags & CP_PG_RESIDENT;
 }
 
-/* The harness's cp_refetch_missing() after the writers: each cached
- * file's pages that reclaim took while it was written are read back, in
- * runs of at most 1 MiB (pread() on one descriptor per file and round:
- * one readahead state, fresh at each open, so the reads of a long missing
- * stretch are sequential and ramp the folio order as a reader's do), up
- * to three rounds. SIMPLIFIED: at once, no device time. The bytes in
- * *bytes. */
+/* The harness's cp_refetch_missing() after the writers: for each cached
+ * file, up to three rounds, which pages are resident (mincore() once at
+ * the round's start), then pread() of each run of pages that were not,
+ * at most 1 MiB, on one descriptor: one readahead state, fresh at each
+ * open, whose windows bring in pages the snapshot still calls missing,
+ * so the next pread() finds them cached, hits the window's marker and
+ * reads the next window asynchronously, ramping the folio order as a
+ * reader's reads do. A round that read nothing ends the file's rounds.
+ * SIMPLIFIED: at once, no device time. The bytes pread() in *bytes.
+ * Returns 0, -CP_ENOMEM (host) or a read's error. */
 static int refetch_missing(struct run *r, uint64_t *bytes)
 {
 	struct cp_world *w = &r->w;
+	uint8_t *missing = NULL;
 	size_t i;
-	int round, rc;
+	int round, rc = 0;
 
 	*bytes = 0;
-	for (i = 0; i < r->nr_writers; i++) {
+	for (i = 0; i < r->nr_writers && !rc; i++) {
 		struct cp_writer *wr = &r->writers[i];
 
-		for (round = 0; round < 3; round++) {
+		cp_free(missing);
+		missing = cp_malloc(wr->nr_pages ? wr->nr_pages : 1);
+		if (!missing)
+			return -CP_ENOMEM;
+		for (round = 0; round < 3 && !rc; round++) {
 			struct cp_file_ra_state ra = {
 				.order_in_state = w->cfg->kernel->readahead_order_in_state,
 			};
 			uint32_t p = 0, j;
 			uint64_t got = 0;
 
+			for (j = 0; j < wr->nr_pages; j++)
+				missing[j] = !page_resident(&w->pc, wr->mapping, j);
 			while (p < wr->nr_pages) {
 				struct cp_read_result res;
 
-				if (page_resident(&w->pc, wr->mapping, p)) {
+				if (!missing[p]) {
 					p++;
 					continue;
 				}
-				for (j = p; j < wr->nr_pages && j - p < 256 &&
-					    !page_resident(&w->pc, wr->mapping, j);
-				     j++)
+				for (j = p; j < wr->nr_pages && j - p < 256 && missing[j]; j++)
 					;
 				rc = cp_filemap_read(&w->pc, wr->mapping, p, j - p, w->ra_pages, false,
 						     &ra, &wr->task.ctx, &res);
 				if (rc)
-					return rc;
+					break;
 				got += (uint64_t)(j - p) * CP_PAGE_SIZE;
 				p = j;
 			}
@@ -501,7 +509,8 @@ static int refetch_missing(struct run *r, uint64_t *bytes)
 				break;
 		}
 	}
-	return 0;
+	cp_free(missing);
+	return rc;
 }
 
 /*

@@ -424,6 +424,55 @@ static void cached_file_is_written_before_the_measured_phase(void **state)
 	rig_free(&g);
 }
 
+/* The harness reads back what reclaim took while the cached files were
+ * written (harness/lib/resident.c): mincore() once a round, then pread()
+ * of the runs that were missing, 1 MiB at most, on one descriptor, so
+ * one readahead state sees them: the first read is a sync miss (order 0
+ * on 6.17+), its window brings in pages the snapshot still calls
+ * missing, the next pread() finds them cached and the following window
+ * is asynchronous, ra->order climbing by 2 (page_cache_async_ra ->
+ * page_cache_ra_order), capped by ilog2 of the window: with
+ * read_ahead_kb 2560 (640 pages, the 6.18 machine's loop device) it
+ * reaches folios of order 6 within three windows. A 960 MiB file written
+ * into the 1 GiB box (linux-6.x, xfs) loses its first pages to reclaim
+ * and is read back so: the set-up's readahead puts pages in folios of
+ * order 6 - 9. (Each run read as a fresh sync miss, as before session
+ * 19, never gets past order 2: 0 such pages.) */
+static void setup_refetch_ramps_the_readahead_order(void **state)
+{
+	static const char *const text =
+		"[scenario]\nname = t\nram = 1G\nfs = xfs\nmount = /mnt/t\nseed = 7\n"
+		"[file f]\npath = /mnt/t/f\nsize = 960M\ncached = yes\n"
+		"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
+		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 1000\nloops = 1\n"
+		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n";
+	struct cp_diag d = { { 0 } };
+	struct rig g;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(cp_scenario_load_string(text, "test", &g.sc, &d), 0);
+	assert_int_equal(cp_machine_load(MACHINE, &g.m, &d), 0);
+	g.m.read_ahead_kb = 2560;
+	g.cfg.scenario = g.sc;
+	g.cfg.machine = &g.m;
+	g.cfg.kernel = cp_kernel_profile_find("linux-6.x");
+	g.cfg.fs = cp_fs_profile_find("xfs");
+	g.cfg.fs_costs.create_cpu_ns = 20000;
+	g.cfg.fs_costs.mkdir_lookup_ns = 1000;
+	g.cfg.fs_costs.stat_cpu_ns = 2000;
+	g.cfg.fs_costs.inode_read_ns = 10000;
+	g.cfg.policy = CP_POLICY_PATCHED;
+	g.cfg.confine = CP_CONFINE_GLOBAL;
+	g.cfg.seed = 7;
+	cp_run_result_init(&g.res);
+	assert_int_equal(cp_sim_run(&g.cfg, &g.res, &d), 0);
+	assert_false(g.res.failed);
+	assert_true(cp_run_result_counter(&g.res, "cp_setup_refetched_bytes", -1) > 0);
+	assert_true(cp_run_result_counter(&g.res, "setup_ra_pages_order_6to9", 0) > 0);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +489,7 @@ int main(void)
 		cmocka_unit_test(large_folio_readahead_only_for_xfs_on_6_1),
 		cmocka_unit_test(random_phase_delays_a_reader_within_one_pass),
 		cmocka_unit_test(cached_file_is_written_before_the_measured_phase),
+		cmocka_unit_test(setup_refetch_ramps_the_readahead_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
