@@ -39,8 +39,10 @@ struct rig {
 	struct cp_run_result res;
 };
 
-static void rig_run_on(struct rig *g, const char *text, enum cp_ref_policy policy,
-		       enum cp_confine confine, const char *kernel, const char *fs)
+/* The rig set up for a run, not yet run (a test may change the machine
+ * first). */
+static void rig_load(struct rig *g, const char *text, enum cp_ref_policy policy,
+		     enum cp_confine confine, const char *kernel, const char *fs)
 {
 	struct cp_diag d = { { 0 } };
 
@@ -61,7 +63,20 @@ static void rig_run_on(struct rig *g, const char *text, enum cp_ref_policy polic
 	g->cfg.confine = confine;
 	g->cfg.seed = 7;
 	cp_run_result_init(&g->res);
+}
+
+static void rig_start(struct rig *g)
+{
+	struct cp_diag d = { { 0 } };
+
 	assert_int_equal(cp_sim_run(&g->cfg, &g->res, &d), 0);
+}
+
+static void rig_run_on(struct rig *g, const char *text, enum cp_ref_policy policy,
+		       enum cp_confine confine, const char *kernel, const char *fs)
+{
+	rig_load(g, text, policy, confine, kernel, fs);
+	rig_start(g);
 }
 
 static void rig_run(struct rig *g, const char *text, enum cp_ref_policy policy,
@@ -446,27 +461,12 @@ static void setup_refetch_ramps_the_readahead_order(void **state)
 		"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
 		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 1000\nloops = 1\n"
 		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n";
-	struct cp_diag d = { { 0 } };
 	struct rig g;
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	assert_int_equal(cp_scenario_load_string(text, "test", &g.sc, &d), 0);
-	assert_int_equal(cp_machine_load(MACHINE, &g.m, &d), 0);
+	rig_load(&g, text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
 	g.m.read_ahead_kb = 2560;
-	g.cfg.scenario = g.sc;
-	g.cfg.machine = &g.m;
-	g.cfg.kernel = cp_kernel_profile_find("linux-6.x");
-	g.cfg.fs = cp_fs_profile_find("xfs");
-	g.cfg.fs_costs.create_cpu_ns = 20000;
-	g.cfg.fs_costs.mkdir_lookup_ns = 1000;
-	g.cfg.fs_costs.stat_cpu_ns = 2000;
-	g.cfg.fs_costs.inode_read_ns = 10000;
-	g.cfg.policy = CP_POLICY_PATCHED;
-	g.cfg.confine = CP_CONFINE_GLOBAL;
-	g.cfg.seed = 7;
-	cp_run_result_init(&g.res);
-	assert_int_equal(cp_sim_run(&g.cfg, &g.res, &d), 0);
+	rig_start(&g);
 	assert_false(g.res.failed);
 	assert_true(cp_run_result_counter(&g.res, "cp_setup_refetched_bytes", -1) > 0);
 	assert_true(cp_run_result_counter(&g.res, "setup_ra_pages_order_6to9", 0) > 0);
