@@ -865,6 +865,18 @@ int cp_buddy_set_pageblock_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp
 	return 0;
 }
 
+bool cp_buddy_pageblock_skip(const struct cp_buddy *b, uint32_t pfn)
+{
+	CP_BUG_ON(pfn >= b->nr_pages);
+	return b->pageblock_skip[pfn >> CP_BUDDY_PAGEBLOCK_ORDER];
+}
+
+void cp_buddy_set_pageblock_skip(struct cp_buddy *b, uint32_t pfn, bool skip)
+{
+	CP_BUG_ON(pfn >= b->nr_pages);
+	b->pageblock_skip[pfn >> CP_BUDDY_PAGEBLOCK_ORDER] = skip;
+}
+
 int cp_buddy_free_block_order(const struct cp_buddy *b, uint32_t pfn)
 {
 	if (pfn >= b->nr_pages || st_kind(b->state[pfn]) != ST_FREE)
@@ -962,7 +974,8 @@ int cp_buddy_init(struct cp_buddy *b, const struct cp_buddy_params *p, struct cp
 	b->prev = cp_calloc(n, sizeof(*b->prev));
 	b->state = cp_calloc(n, sizeof(*b->state)); /* all ST_TAIL */
 	b->pageblock_mt = cp_malloc(b->nr_pageblocks);
-	if (!b->next || !b->prev || !b->state || !b->pageblock_mt) {
+	b->pageblock_skip = cp_calloc(b->nr_pageblocks, 1); /* no hints at boot */
+	if (!b->next || !b->prev || !b->state || !b->pageblock_mt || !b->pageblock_skip) {
 		cp_buddy_release(b);
 		return -CP_ENOMEM;
 	}
@@ -1008,8 +1021,9 @@ void cp_buddy_release(struct cp_buddy *b)
 	cp_free(b->prev);
 	cp_free(b->state);
 	cp_free(b->pageblock_mt);
+	cp_free(b->pageblock_skip);
 	b->next = b->prev = NULL;
-	b->state = b->pageblock_mt = NULL;
+	b->state = b->pageblock_mt = b->pageblock_skip = NULL;
 	b->nr_pages = 0;
 }
 

@@ -73,6 +73,9 @@ struct cp_buddy {
 	uint32_t *next, *prev;      /* per pfn: free list links of a free block head */
 	uint8_t *state;             /* per pfn: head or tail, order, migratetype */
 	uint8_t *pageblock_mt;      /* per pageblock: enum cp_migratetype */
+	/* per pageblock: PB_migrate_skip, compaction's hint (compaction.c);
+	 * the buddy allocator never reads it */
+	uint8_t *pageblock_skip;
 
 	struct cp_buddy_list free_area[CP_BUDDY_MAX_ORDER][CP_MIGRATE_TYPES];
 	uint64_t nr_free[CP_BUDDY_MAX_ORDER]; /* free_area[order].nr_free: blocks */
@@ -184,6 +187,12 @@ enum cp_migratetype cp_buddy_pageblock_migratetype(const struct cp_buddy *b, uin
  * while no page of it is free (so no free list changes): 0, -CP_EINVAL
  * (pfn or mt out of range) or -CP_EBUSY (a free block in it). */
 int cp_buddy_set_pageblock_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp_migratetype mt);
+
+/* get_pageblock_skip() / set_pageblock_skip() / clear_pageblock_skip()
+ * of the pageblock holding pfn (< nr_pages): compaction's PB_migrate_skip
+ * hint, kept beside the migratetype in the pageblock's flags. */
+bool cp_buddy_pageblock_skip(const struct cp_buddy *b, uint32_t pfn);
+void cp_buddy_set_pageblock_skip(struct cp_buddy *b, uint32_t pfn, bool skip);
 
 /* PageBuddy(pfn) ? buddy_order(pfn) : -1: the order of the free block
  * whose head is pfn, or -1 (allocated, inside a block, or out of range). */

@@ -150,6 +150,12 @@ struct compact_control {
 	/* __GFP_FS in the request: else only anonymous pages move */
 	bool fs;
 	bool whole_zone;
+	bool direct_compaction;     /* try_to_compact_pages(): sets blockskip_flush */
+	bool ignore_skip_hint;      /* read no PB_migrate_skip hint */
+	/* cc->finish_pageblock (6.1: cc->rescan, 5.1+): the migration
+	 * scanner is still in the pageblock it last migrated from: isolate
+	 * the rest of it at once and mark it when done */
+	bool finish_pageblock;
 	/* compact_node(proactive): stop at the low mark or when kswapd
 	 * runs; the moved pages' old pages go to the per-CPU lists */
 	bool proactive;
@@ -158,10 +164,10 @@ struct compact_control {
 	int cpu;
 	uint32_t migrate_pfn, free_pfn;
 	/* cc->migratepages: the isolated folios (pfn of the head, order),
-	 * then the pages of any folio split for want of a target; at most
-	 * 32 folios of at most 31 + 256 pages */
-	uint32_t migratepages[CP_COMPACT_CLUSTER_MAX + PB_PAGES];
-	uint8_t migrate_order[CP_COMPACT_CLUSTER_MAX + PB_PAGES];
+	 * then the pages of any folio split for want of a target: at most a
+	 * pageblock's folios (finish_pageblock) plus its pages */
+	uint32_t migratepages[2 * PB_PAGES];
+	uint8_t migrate_order[2 * PB_PAGES];
 	unsigned nr_migrate;
 	uint64_t nr_migratepages; /* pages still to migrate */
 	struct cp_compact_stats st;
@@ -192,7 +198,6 @@ void cp_compaction_init(struct cp_compaction *c, struct cp_mem *mem, struct cp_p
 	c->pc = pc;
 	c->vmstat = vmstat;
 	for (i = 0; i < mem->nr_zones; i++) {
-		c->zone[i].cached_migrate_pfn = 0;
 		c->zone[i].cached_free_pfn = zone_free_start(&mem->zones[i].buddy);
 	}
 	c->kcompactd_sleeping = true;
@@ -302,6 +307,216 @@ void cp_compaction_defer_reset(struct cp_compaction *c, unsigned zi, unsigned or
 		cz->compact_order_failed = order + 1;
 }
 
+/* reset_cached_positions(): the scanners start again at the zone's ends. */
+static void reset_cached_positions(struct cp_compaction *c, unsigned zi)
+{
+	struct cp_compact_zone *cz = &c->zone[zi];
+
+	cz->cached_migrate_pfn[0] = cz->cached_migrate_pfn[1] = 0;
+	cz->cached_free_pfn = zone_free_start(&c->mem->zones[zi].buddy);
+}
+
+/* compaction_restarting(): compaction at order has failed often enough
+ * to be deferred the longest, and the deferral is over. */
+static bool compaction_restarting(const struct cp_compaction *c, unsigned zi, unsigned order)
+{
+	const struct cp_compact_zone *cz = &c->zone[zi];
+
+	if (order == CP_COMPACT_ORDER_ALL || order < cz->compact_order_failed)
+		return false; /* order -1 is below every order_failed */
+	return cz->compact_defer_shift == CP_COMPACT_MAX_DEFER_SHIFT &&
+	       cz->compact_considered >= 1u << cz->compact_defer_shift;
+}
+
+/* The order of the page-cache folio holding pfn (zone-local), 0 when
+ * none (PageCompound ? compound_order(compound_head(page)) : 0). */
+static unsigned folio_order_at(const struct cp_compaction *c, unsigned zi, uint32_t pfn)
+{
+	uint32_t slot = cp_pagecache_pfn_slot(c->pc, c->mem->zones[zi].start_pfn + pfn);
+
+	return slot == CP_NIL ? 0 : c->pc->pages[cp_folio_head(c->pc, slot)].order;
+}
+
+/* pageblock_skip_persistent() (5.1+): pfn is in a folio of
+ * pageblock_order or more, which no scanner can use until it is freed. */
+static bool pageblock_skip_persistent(const struct cp_compaction *c, unsigned zi, uint32_t pfn)
+{
+	return !c->skip_4_11 && folio_order_at(c, zi, pfn) >= CP_BUDDY_PAGEBLOCK_ORDER;
+}
+
+/* PageLRU(pfn): a page of a page-cache folio on an LRU list, or a movable
+ * filler (the balloon's mlocked pages, on the unevictable LRU). */
+static bool page_lru(const struct cp_compaction *c, unsigned zi, uint32_t pfn)
+{
+	uint32_t gpfn = c->mem->zones[zi].start_pfn + pfn;
+	uint32_t slot;
+
+	if (cp_mem_movable_filler(c->mem, gpfn))
+		return true;
+	slot = cp_pagecache_pfn_slot(c->pc, gpfn);
+	return slot != CP_NIL && (c->pc->pages[cp_folio_head(c->pc, slot)].flags & CP_PG_LRU);
+}
+
+/* isolation_suitable(): the pageblock holding pfn is not marked, or
+ * the run ignores the marks. */
+static bool isolation_suitable(const struct cp_compaction *c, const struct compact_control *cc,
+			       uint32_t pfn)
+{
+	return cc->ignore_skip_hint || !cp_buddy_pageblock_skip(&c->mem->zones[cc->zi].buddy, pfn);
+}
+
+/* update_cached_migrate() (5.1+): async and sync runs restart at
+ * pageblock_end_pfn(pfn) - for a pfn at a block's end, the end of the
+ * block after it, as the kernel computes it. */
+static void update_cached_migrate(struct cp_compaction *c, const struct compact_control *cc,
+				  uint32_t pfn)
+{
+	struct cp_compact_zone *cz = &c->zone[cc->zi];
+
+	pfn = pageblock_end(pfn);
+	if (pfn > cz->cached_migrate_pfn[0])
+		cz->cached_migrate_pfn[0] = pfn;
+	if (cc->mode != CP_MIGRATE_MODE_ASYNC && pfn > cz->cached_migrate_pfn[1])
+		cz->cached_migrate_pfn[1] = pfn;
+}
+
+/*
+ * The end of isolate_migratepages_block() for the block at block_start,
+ * scanned to its end: 5.1+ marks it (unless its first isolation did,
+ * test_and_set_skip) and moves the cached pfns past it when it isolated
+ * nothing or was finished (finish_pageblock); 4.11
+ * (update_pageblock_skip(migrate_scanner)) marks it and moves the cached
+ * pfns to it only when it isolated nothing and the run reads the marks.
+ * valid: the scan began at the block's start (5.1+; 4.11 at any pfn).
+ */
+static void migrate_block_scanned(struct cp_compaction *c, const struct compact_control *cc,
+				  uint32_t block_start, bool valid, bool skip_updated,
+				  bool isolated)
+{
+	struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
+	struct cp_compact_zone *cz = &c->zone[cc->zi];
+
+	if (!c->skip_4_11) {
+		if (isolated && !cc->finish_pageblock)
+			return;
+		if (valid && !skip_updated)
+			cp_buddy_set_pageblock_skip(b, block_start, true);
+		update_cached_migrate(c, cc, block_start + PB_PAGES);
+		return;
+	}
+	if (isolated || cc->ignore_skip_hint || !valid)
+		return;
+	cp_buddy_set_pageblock_skip(b, block_start, true);
+	if (block_start > cz->cached_migrate_pfn[0])
+		cz->cached_migrate_pfn[0] = block_start;
+	if (cc->mode != CP_MIGRATE_MODE_ASYNC && block_start > cz->cached_migrate_pfn[1])
+		cz->cached_migrate_pfn[1] = block_start;
+}
+
+/*
+ * update_pageblock_skip() for the free scanner, which scanned the block
+ * at block_start to its end from scan_start: 5.1+ marks it and lowers
+ * the cached free pfn to the block below; 4.11 only when it isolated
+ * nothing and the run reads the marks, the cached free pfn lowered to
+ * where the scan began.
+ */
+static void free_block_scanned(struct cp_compaction *c, const struct compact_control *cc,
+			       uint32_t block_start, uint32_t scan_start, bool isolated)
+{
+	struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
+	struct cp_compact_zone *cz = &c->zone[cc->zi];
+	uint32_t pfn = block_start - PB_PAGES;
+
+	if (c->skip_4_11) {
+		if (isolated || cc->ignore_skip_hint)
+			return;
+		pfn = scan_start;
+	}
+	cp_buddy_set_pageblock_skip(b, block_start, true);
+	if (pfn < cz->cached_free_pfn)
+		cz->cached_free_pfn = pfn;
+}
+
+/*
+ * __reset_isolation_pfn() (5.1+): may the mark of the pageblock holding
+ * pfn go? Not for a block under a pageblock-order folio; a block already
+ * clear counts once both sides look; the free side wants MOVABLE
+ * blocks; else a sample of every 8th page from the block's start finds
+ * an LRU page (check_source) or a free block's head (check_target), and
+ * the mark is cleared.
+ */
+static bool reset_isolation_pfn(struct cp_compaction *c, unsigned zi, uint32_t pfn,
+				bool check_source, bool check_target)
+{
+	struct cp_buddy *b = &c->mem->zones[zi].buddy;
+	uint32_t p, end;
+
+	if (pageblock_skip_persistent(c, zi, pfn))
+		return false;
+	if (check_source && check_target && !cp_buddy_pageblock_skip(b, pfn))
+		return true;
+	if (!check_source && check_target &&
+	    cp_buddy_pageblock_migratetype(b, pfn) != CP_MIGRATE_MOVABLE)
+		return false;
+	end = pageblock_end(pfn) - 1;
+	if (end >= b->nr_pages)
+		end = b->nr_pages - 1;
+	for (p = pageblock_start(pfn); p <= end; p += 1u << CP_PAGE_ALLOC_COSTLY_ORDER) {
+		if ((check_source && page_lru(c, zi, p)) ||
+		    (check_target && cp_buddy_free_block_order(b, p) >= 0)) {
+			cp_buddy_set_pageblock_skip(b, pfn, false);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* __reset_isolation_suitable() of zone zi (see cp_reset_isolation_suitable). */
+static void reset_isolation_suitable_zone(struct cp_compaction *c, unsigned zi)
+{
+	struct cp_buddy *b = &c->mem->zones[zi].buddy;
+	struct cp_compact_zone *cz = &c->zone[zi];
+	uint32_t migrate_pfn = 0, free_pfn = b->nr_pages - 1;
+	uint32_t reset_migrate = free_pfn, reset_free = migrate_pfn;
+	bool source_set = false, free_set = false;
+
+	cz->blockskip_flush = false;
+	if (c->skip_4_11) {
+		memset(b->pageblock_skip, 0, b->nr_pageblocks);
+		reset_cached_positions(c, zi);
+		return;
+	}
+	for (; migrate_pfn < free_pfn;
+	     migrate_pfn += PB_PAGES, free_pfn = free_pfn > PB_PAGES ? free_pfn - PB_PAGES : 0) {
+		if (reset_isolation_pfn(c, zi, migrate_pfn, true, source_set) &&
+		    migrate_pfn < reset_migrate) {
+			source_set = true;
+			reset_migrate = migrate_pfn;
+			cz->init_migrate_pfn = reset_migrate;
+			cz->cached_migrate_pfn[0] = cz->cached_migrate_pfn[1] = reset_migrate;
+		}
+		if (reset_isolation_pfn(c, zi, free_pfn, free_set, true) && free_pfn > reset_free) {
+			free_set = true;
+			reset_free = free_pfn;
+			cz->cached_free_pfn = reset_free;
+		}
+	}
+	/* no suitable block: leave no distance between the scanners */
+	if (reset_migrate >= reset_free) {
+		cz->cached_migrate_pfn[0] = cz->cached_migrate_pfn[1] = migrate_pfn;
+		cz->cached_free_pfn = free_pfn;
+	}
+}
+
+void cp_reset_isolation_suitable(struct cp_compaction *c)
+{
+	unsigned zi;
+
+	for (zi = 0; zi < c->mem->nr_zones; zi++)
+		if (c->zone[zi].blockskip_flush)
+			reset_isolation_suitable_zone(c, zi);
+}
+
 static bool scanners_met(const struct compact_control *cc)
 {
 	return (cc->free_pfn >> CP_BUDDY_PAGEBLOCK_ORDER) <=
@@ -324,8 +539,11 @@ static enum cp_compact_result compact_finished(struct cp_compaction *c,
 	unsigned o, mt;
 
 	if (scanners_met(cc)) {
-		c->zone[cc->zi].cached_migrate_pfn = 0;
-		c->zone[cc->zi].cached_free_pfn = zone_free_start(b);
+		reset_cached_positions(c, cc->zi);
+		/* kswapd clears the hints when it next sleeps; kcompactd
+		 * does not ask for it (no allocation request behind it) */
+		if (cc->direct_compaction)
+			c->zone[cc->zi].blockskip_flush = true;
 		return cc->whole_zone ? CP_COMPACT_COMPLETE : CP_COMPACT_PARTIAL_SKIPPED;
 	}
 	if (cc->proactive) {
@@ -354,14 +572,18 @@ static enum cp_compact_result compact_finished(struct cp_compaction *c,
 	return CP_COMPACT_CONTINUE; /* NO_SUITABLE_PAGE: compact_finished() goes on */
 }
 
-/* suitable_migration_source(): kcompactd (sync) takes any pageblock;
- * async only MOVABLE ones. */
-static bool suitable_migration_source(const struct cp_buddy *b, const struct compact_control *cc,
-				      uint32_t pfn)
+/* suitable_migration_source(): not a block under a pageblock-order
+ * folio (5.1+); kcompactd (sync) takes any pageblock, async only
+ * MOVABLE ones. */
+static bool suitable_migration_source(const struct cp_compaction *c,
+				      const struct compact_control *cc, uint32_t pfn)
 {
+	if (pageblock_skip_persistent(c, cc->zi, pfn))
+		return false;
 	if (cc->mode != CP_MIGRATE_MODE_ASYNC)
 		return true;
-	return cp_buddy_pageblock_migratetype(b, pfn) == CP_MIGRATE_MOVABLE;
+	return cp_buddy_pageblock_migratetype(&c->mem->zones[cc->zi].buddy, pfn) ==
+	       CP_MIGRATE_MOVABLE;
 }
 
 /*
@@ -398,27 +620,41 @@ static void isolate_folio(struct compact_control *cc, uint32_t pfn, unsigned ord
 
 /*
  * isolate_migratepages() + isolate_migratepages_block(): from
- * migrate_pfn, the first suitable pageblock that ends at or below the
- * free scanner; collect page-cache folios on the LRU until 32 pages or
- * the pageblock's end. A large folio's head: skipped whole when 6.1
- * (every PageCompound page) or skip_isolation_on_order() says so, else
- * (6.9+) isolated whole. Returns the folios isolated.
+ * migrate_pfn, the first pageblock that ends at or below the free
+ * scanner, is not marked skip (checked at its start) and is a suitable
+ * source (5.1+: an unsuitable one moves the cached pfns past it);
+ * collect page-cache folios on the LRU until 32 pages (the whole block
+ * when finish_pageblock) or the pageblock's end. A large folio's head:
+ * skipped whole when 6.1 (every PageCompound page) or
+ * skip_isolation_on_order() says so, else (6.9+) isolated whole. 5.1+
+ * marks the block at its first isolation when the scan began at its
+ * start (test_and_set_skip: the mark is clear there, isolation_suitable
+ * having just read it - the kernel's abort when it is not is for a
+ * concurrent compaction); a block scanned to its end goes to
+ * migrate_block_scanned(). Returns the folios isolated.
  */
-static unsigned isolate_migratepages(struct compact_control *cc, const struct cp_compaction *c)
+static unsigned isolate_migratepages(struct compact_control *cc, struct cp_compaction *c)
 {
 	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	uint32_t base = c->mem->zones[cc->zi].start_pfn; /* the page cache's pfns are global */
 	uint32_t low_pfn = cc->migrate_pfn;
 	uint32_t block_end = pageblock_end(low_pfn);
+	bool valid, skip_updated = false;
+	unsigned nr_isolated = 0;
 
 	for (; block_end <= cc->free_pfn; low_pfn = block_end, block_end += PB_PAGES) {
-		if (suitable_migration_source(b, cc, low_pfn))
+		if (low_pfn == pageblock_start(low_pfn) && !isolation_suitable(c, cc, low_pfn))
+			continue;
+		if (suitable_migration_source(c, cc, low_pfn))
 			break;
+		if (!c->skip_4_11)
+			update_cached_migrate(c, cc, block_end);
 	}
 	if (block_end > cc->free_pfn) {
 		cc->migrate_pfn = low_pfn;
 		return 0;
 	}
+	valid = c->skip_4_11 || low_pfn == pageblock_start(low_pfn);
 	while (low_pfn < block_end) {
 		unsigned order, folio_order;
 		enum cp_buddy_page_kind kind = cp_buddy_page_kind(b, low_pfn, &order);
@@ -446,23 +682,36 @@ static unsigned isolate_migratepages(struct compact_control *cc, const struct cp
 		 * because those do not depend on fs locks": page cache needs
 		 * __GFP_FS, the fillers (anonymous) do not */
 		if (cp_mem_movable_filler(c->mem, base + low_pfn)) {
-			isolate_folio(cc, low_pfn, 0);
-		} else if (cc->fs && cp_pagecache_pfn_folio_migratable(c->pc, base + low_pfn, &order)) {
-			CP_BUG_ON(order != folio_order);
-			isolate_folio(cc, low_pfn, order);
-			cc->st.migrate_scanned += (1u << order) - 1;
-			low_pfn += (1u << order) - 1;
-		} else {
+			order = 0;
+		} else if (!cc->fs ||
+			   !cp_pagecache_pfn_folio_migratable(c->pc, base + low_pfn, &order)) {
 			/* not ours, off the LRU, under writeback, or a tail
 			 * page (folio_get_nontail_page fails): the next pfn */
 			low_pfn++;
 			continue;
 		}
-		low_pfn++;
-		if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX)
+		CP_BUG_ON(order != folio_order);
+		/* test_and_set_skip() (5.1+; ignore_skip_hint: neither read
+		 * nor set) */
+		if (!c->skip_4_11 && valid && !skip_updated) {
+			skip_updated = true;
+			if (!cc->ignore_skip_hint)
+				cp_buddy_set_pageblock_skip(&c->mem->zones[cc->zi].buddy,
+							    low_pfn, true);
+		}
+		isolate_folio(cc, low_pfn, order);
+		nr_isolated++;
+		cc->st.migrate_scanned += (1u << order) - 1;
+		low_pfn += 1u << order;
+		if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX && !cc->finish_pageblock)
 			break;
 	}
-	cc->migrate_pfn = low_pfn < block_end ? low_pfn : block_end;
+	if (low_pfn >= block_end) {
+		low_pfn = block_end;
+		migrate_block_scanned(c, cc, pageblock_start(block_end - 1), valid, skip_updated,
+				      nr_isolated != 0);
+	}
+	cc->migrate_pfn = low_pfn;
 	return cc->nr_migrate;
 }
 
@@ -505,14 +754,15 @@ static uint32_t freelist_pop(struct cp_compact_freelist *l)
  * there are as many free pages as pages to migrate. __isolate_free_page
  * refuses when the order-0 min watermark (no boost) would fail. 6.1
  * splits each block into order-0 pages (split_map_pages); 6.9+ keeps it
- * on the list of its order (list_add_tail).
+ * on the list of its order (list_add_tail). Returns the pages isolated.
  */
-static void isolate_freepages_block(struct cp_compaction *c, struct compact_control *cc,
-				    uint32_t *start, uint32_t end)
+static uint64_t isolate_freepages_block(struct cp_compaction *c, struct compact_control *cc,
+					uint32_t *start, uint32_t end)
 {
 	const struct cp_mem_zone *z = &c->mem->zones[cc->zi];
 	struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	uint32_t pfn = *start;
+	uint64_t isolated = 0;
 
 	while (pfn < end) {
 		unsigned order, i;
@@ -537,15 +787,18 @@ static void isolate_freepages_block(struct cp_compaction *c, struct compact_cont
 		c->nr_freepages += 1u << order;
 		cc->st.free_scanned += (1u << order) - 1;
 		cc->st.isolated += 1u << order;
+		isolated += 1u << order;
 		pfn += 1u << order;
 		if (c->nr_freepages >= cc->nr_migratepages)
 			break;
 	}
 	*start = pfn;
+	return isolated;
 }
 
 /* isolate_freepages(): pageblocks from free_pfn down to the one after
- * the migration scanner's. */
+ * the migration scanner's that are suitable targets and not marked
+ * skip; one scanned to its end goes to free_block_scanned(). */
 static void isolate_freepages(struct cp_compaction *c, struct compact_control *cc)
 {
 	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
@@ -555,14 +808,20 @@ static void isolate_freepages(struct cp_compaction *c, struct compact_control *c
 
 	for (; block_start >= low_pfn; block_start -= PB_PAGES, isolate_start = block_start) {
 		uint32_t block_end = block_start + PB_PAGES;
+		uint32_t scan_start;
+		uint64_t isolated;
 
 		if (block_end > b->nr_pages)
 			block_end = b->nr_pages;
 		if (isolate_start < block_start || isolate_start >= block_end)
 			isolate_start = block_start;
-		if (!suitable_migration_target(b, block_start))
+		if (!suitable_migration_target(b, block_start) ||
+		    !isolation_suitable(c, cc, block_start))
 			continue;
-		isolate_freepages_block(c, cc, &isolate_start, block_end);
+		scan_start = isolate_start;
+		isolated = isolate_freepages_block(c, cc, &isolate_start, block_end);
+		if (isolate_start == block_end)
+			free_block_scanned(c, cc, block_start, scan_start, isolated != 0);
 		if (c->nr_freepages >= cc->nr_migratepages) {
 			if (isolate_start >= block_end)
 				isolate_start = block_start - PB_PAGES;
@@ -617,7 +876,7 @@ static void split_isolated_folio(struct cp_compaction *c, struct compact_control
 	uint32_t base = c->mem->zones[cc->zi].start_pfn;
 	uint32_t i;
 
-	CP_BUG_ON(cc->nr_migrate + (1u << order) > CP_COMPACT_CLUSTER_MAX + PB_PAGES);
+	CP_BUG_ON(cc->nr_migrate + (1u << order) > 2 * PB_PAGES);
 	cp_pagecache_split_folio(c->pc, cp_pagecache_pfn_slot(c->pc, base + pfn));
 	for (i = 0; i < (1u << order); i++) {
 		cc->migratepages[cc->nr_migrate] = pfn + i;
@@ -706,6 +965,10 @@ static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct co
 	unsigned zi = cc->zi;
 	const struct cp_buddy *b = &c->mem->zones[zi].buddy;
 	struct cp_compact_zone *cz = &c->zone[zi];
+	bool sync = cc->mode != CP_MIGRATE_MODE_ASYNC, update_cached;
+	/* last_migrated_pfn: the pageblock last migrated from, NONE when
+	 * none since the start or the last drain (the kernel's 0) */
+	uint32_t last_migrated = CP_BUDDY_NONE;
 	enum cp_compact_result ret;
 
 	CP_BUG_ON(cc->order > CP_COMPACT_ORDER_ALL || c->nr_freepages);
@@ -715,33 +978,50 @@ static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct co
 	ret = cp_compaction_suitable(c->mem, zi, cc->order, true);
 	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_SKIPPED)
 		return ret;
-	if (cc->proactive) {
+	/* failures deferred the longest, now retried: the hints go (4.11
+	 * always; 5.1+ only after a direct compaction's scanners met) */
+	if (compaction_restarting(c, zi, cc->order) && (c->skip_4_11 || cz->blockskip_flush))
+		reset_isolation_suitable_zone(c, zi);
+	if (cc->whole_zone) {
 		cc->migrate_pfn = 0;
 		cc->free_pfn = zone_free_start(b);
 	} else {
-		cc->migrate_pfn = cz->cached_migrate_pfn;
+		cc->migrate_pfn = cz->cached_migrate_pfn[sync];
 		cc->free_pfn = cz->cached_free_pfn;
 		if (cc->free_pfn >= b->nr_pages)
 			cc->free_pfn = cz->cached_free_pfn = zone_free_start(b);
 		if (cc->migrate_pfn >= b->nr_pages)
-			cc->migrate_pfn = cz->cached_migrate_pfn = 0;
+			cc->migrate_pfn = cz->cached_migrate_pfn[0] = cz->cached_migrate_pfn[1] = 0;
+		cc->whole_zone = cc->migrate_pfn <= cz->init_migrate_pfn;
 	}
-	/* compact_init_migrate_pfn is the zone start here */
-	cc->whole_zone = cc->migrate_pfn == 0;
+	/* keep the async and sync pfns together until a block with
+	 * isolation candidates is found */
+	update_cached = !sync && cz->cached_migrate_pfn[0] == cz->cached_migrate_pfn[1];
 	cp_lru_add_drain(c->pc, cc->cpu);
 
 	while ((ret = compact_finished(c, cc)) == CP_COMPACT_CONTINUE) {
-		if (!isolate_migratepages(cc, c))
-			continue;
-		/* -ENOMEM before the scanners met: COMPACT_CONTENDED */
-		if (!migrate_pages(c, cc) && !scanners_met(cc)) {
-			ret = CP_COMPACT_CONTENDED;
-			break;
+		/* still in the block last migrated from (5.1+): finish it */
+		cc->finish_pageblock = !c->skip_4_11 && last_migrated != CP_BUDDY_NONE &&
+				       last_migrated == pageblock_start(cc->migrate_pfn);
+		if (!isolate_migratepages(cc, c)) {
+			if (update_cached)
+				cz->cached_migrate_pfn[1] = cz->cached_migrate_pfn[0];
+		} else {
+			update_cached = false;
+			last_migrated = pageblock_start(cc->migrate_pfn - 1);
+			/* -ENOMEM before the scanners met: COMPACT_CONTENDED */
+			if (!migrate_pages(c, cc) && !scanners_met(cc)) {
+				ret = CP_COMPACT_CONTENDED;
+				break;
+			}
 		}
-	}
-	if (!cc->proactive && (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_CONTENDED)) {
-		cz->cached_migrate_pfn = cc->migrate_pfn;
-		cz->cached_free_pfn = pageblock_start(cc->free_pfn);
+		/* check_drain: the scanner left the order-aligned block it
+		 * migrated from (the kernel drains the per-CPU lists here;
+		 * the model drained once at the start) */
+		if (cc->order > 0 && cc->order != CP_COMPACT_ORDER_ALL &&
+		    last_migrated != CP_BUDDY_NONE &&
+		    last_migrated < (cc->migrate_pfn & ~((1u << cc->order) - 1)))
+			last_migrated = CP_BUDDY_NONE;
 	}
 	release_freepages(c, zi);
 
@@ -755,10 +1035,15 @@ static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct co
 	return ret;
 }
 
-/* compact_zone() for a request of migratetype mt and gfp. */
+/* compact_zone() for a request of migratetype mt and gfp: a direct
+ * compaction's (compact_zone_order at the async priority: reads the
+ * hints), kcompactd's (kcompactd_do_work: reads them 5.1+, ignores
+ * them in 4.11), or at CP_COMPACT_ORDER_ALL compact_node()'s (the
+ * whole zone from its ends, hints ignored). */
 static enum cp_compact_result compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
 					   enum cp_migrate_mode mode, enum cp_migratetype mt,
-					   unsigned gfp, int cpu, struct cp_compact_stats *st)
+					   unsigned gfp, bool direct, int cpu,
+					   struct cp_compact_stats *st)
 {
 	struct compact_control cc = {
 		.zi = zi,
@@ -766,6 +1051,9 @@ static enum cp_compact_result compact_zone(struct cp_compaction *c, unsigned zi,
 		.mode = mode,
 		.migratetype = mt,
 		.fs = (gfp & CP_GFP_FS) != 0,
+		.direct_compaction = direct,
+		.whole_zone = order == CP_COMPACT_ORDER_ALL,
+		.ignore_skip_hint = order == CP_COMPACT_ORDER_ALL || (!direct && c->skip_4_11),
 		.cpu = cpu,
 	};
 
@@ -777,7 +1065,8 @@ enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, uns
 				       struct cp_compact_stats *st)
 {
 	/* gfp_migratetype(GFP_KERNEL) */
-	return compact_zone(c, zi, order, mode, CP_MIGRATE_UNMOVABLE, CP_GFP_KERNEL, cpu, st);
+	return compact_zone(c, zi, order, mode, CP_MIGRATE_UNMOVABLE, CP_GFP_KERNEL, false, cpu,
+			    st);
 }
 
 bool cp_kcompactd_node_suitable(const struct cp_compaction *c)
@@ -860,7 +1149,7 @@ enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned
 		}
 		/* a page-cache folio: gfp_migratetype() MOVABLE */
 		status = compact_zone(c, zi, order, CP_MIGRATE_MODE_ASYNC, CP_MIGRATE_MOVABLE, gfp,
-				      cpu, &st);
+				      true, cpu, &st);
 		*migrated += st.migrated;
 		if (status > rc)
 			rc = status;
@@ -932,6 +1221,8 @@ uint64_t cp_proactive_compact_node(struct cp_compaction *c, int cpu,
 			.mode = CP_MIGRATE_MODE_SYNC_LIGHT,
 			.migratetype = CP_MIGRATE_UNMOVABLE, /* gfp_migratetype(GFP_KERNEL) */
 			.fs = true,
+			.whole_zone = true,
+			.ignore_skip_hint = true,
 			.cpu = cpu,
 			.proactive = true,
 			.kswapd_running = kswapd_running,
@@ -954,7 +1245,9 @@ bool cp_compaction_check(const struct cp_compaction *c)
 		const struct cp_buddy *b = &c->mem->zones[i].buddy;
 		const struct cp_compact_zone *cz = &c->zone[i];
 
-		if (cz->cached_migrate_pfn >= b->nr_pages || cz->cached_free_pfn >= b->nr_pages ||
+		/* the cached migrate pfns may pass the zone's end
+		 * (update_cached_migrate); compact_zone() restarts them */
+		if (cz->cached_free_pfn >= b->nr_pages || cz->init_migrate_pfn >= b->nr_pages ||
 		    cz->compact_defer_shift > CP_COMPACT_MAX_DEFER_SHIFT ||
 		    cz->compact_considered > (1u << cz->compact_defer_shift) ||
 		    cz->compact_order_failed > CP_BUDDY_MAX_ORDER)

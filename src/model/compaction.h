@@ -64,8 +64,17 @@ struct cp_compaction {
 		unsigned compact_considered;
 		unsigned compact_defer_shift;
 		unsigned compact_order_failed;
-		uint32_t cached_migrate_pfn; /* compact_cached_migrate_pfn[] */
+		/* compact_cached_migrate_pfn[sync]: [0] where async (direct)
+		 * compaction restarts, [1] sync (kcompactd) */
+		uint32_t cached_migrate_pfn[2];
 		uint32_t cached_free_pfn;    /* compact_cached_free_pfn */
+		/* compact_init_migrate_pfn: where __reset_isolation_suitable()
+		 * found the first migration source (5.1+); a run that starts
+		 * at or below it is whole_zone */
+		uint32_t init_migrate_pfn;
+		/* compact_blockskip_flush: a direct compaction's scanners met;
+		 * kswapd clears the skip hints when it goes to sleep */
+		bool blockskip_flush;
 	} zone[CP_MEM_MAX_ZONES];
 
 	/* pg_data_t: kcompactd */
@@ -80,6 +89,14 @@ struct cp_compaction {
 	/* sysctl_compaction_proactiveness (0: no proactive pass) */
 	unsigned proactiveness;
 	uint64_t nr_proactive;        /* proactive passes (compact_node(pgdat, true)) */
+
+	/* The PB_migrate_skip rules of 4.11 (profile compaction_skip_4_11):
+	 * a pageblock is marked only when a whole scan of it isolated
+	 * nothing, the reset clears every mark, kcompactd ignores them.
+	 * false: 5.1+ (Mel Gorman's 2019 series): the migration scanner
+	 * marks a block at its first isolation, the free scanner every block
+	 * it scans whole, the reset samples each block, kcompactd obeys. */
+	bool skip_4_11;
 
 	/* 6.9+: migrate large folios below the target order (profile
 	 * compaction_large_folios); false: only order-0 pages move (6.1) */
@@ -144,15 +161,18 @@ void cp_compaction_defer_reset(struct cp_compaction *c, unsigned zi, unsigned or
 
 /*
  * compact_zone() of zone zi (its pfns only; highest_zoneidx Normal) for
- * order in mode, run by a task on cpu: the suitable
- * test, then the migration scanner (from the cached pfn up) isolates
- * page-cache pages pageblock by pageblock and migrates them into free
- * pages the free scanner (from the cached pfn down) isolates, until a
- * free block of the order exists after a whole pageblock (SUCCESS) or
- * the scanners meet (COMPLETE or PARTIAL_SKIPPED; the cached pfns
- * reset); CP_COMPACT_ORDER_ALL runs until they meet. Counts compact_migrate_scanned, compact_free_scanned,
- * compact_isolated and pgmigrate_success; *st (may be NULL) gets this
- * run's totals.
+ * order in mode, run by a task on cpu, as kcompactd runs it (GFP_KERNEL,
+ * not a direct compaction): the suitable test, then the migration
+ * scanner (from the cached pfn up) isolates page-cache pages pageblock
+ * by pageblock and migrates them into free pages the free scanner (from
+ * the cached pfn down) isolates, passing pageblocks marked skip (5.1+;
+ * 4.11's kcompactd ignores the marks), until a free block of the order
+ * exists after a whole pageblock (SUCCESS) or the scanners meet
+ * (COMPLETE or PARTIAL_SKIPPED; the cached pfns reset).
+ * CP_COMPACT_ORDER_ALL is compact_node()'s: the whole zone from its
+ * ends, the marks ignored, until the scanners meet. Counts
+ * compact_migrate_scanned, compact_free_scanned, compact_isolated and
+ * pgmigrate_success; *st (may be NULL) gets this run's totals.
  */
 enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
 				       enum cp_migrate_mode mode, int cpu,
@@ -232,8 +252,22 @@ bool cp_should_proactive_compact_node(const struct cp_compaction *c, bool kswapd
 uint64_t cp_proactive_compact_node(struct cp_compaction *c, int cpu,
 				   bool (*kswapd_running)(void *priv), void *priv);
 
-/* Invariants: no isolated free pages outside compact_zone(), cached
- * pfns inside the zone, defer_shift <= 6, considered <= 1 << shift,
+/*
+ * reset_isolation_suitable(pgdat), as kswapd calls it when it goes to
+ * sleep (kswapd_try_to_sleep): each zone whose blockskip_flush a direct
+ * compaction set gets __reset_isolation_suitable(). 5.1+: walking from
+ * both ends towards the middle, a pageblock's mark is cleared when a
+ * sample of its pages (every 8th, from its start) finds one on the LRU
+ * (the lower half: a migration source) or a free block's head (the
+ * upper half, MOVABLE blocks only: a target; either, once that side has
+ * found its first block); the cached pfns go to the first source and
+ * the last target found. 4.11: every mark cleared, the cached pfns at
+ * the zone's ends.
+ */
+void cp_reset_isolation_suitable(struct cp_compaction *c);
+
+/* Invariants: no isolated free pages outside compact_zone(), the cached
+ * free pfn inside the zone, defer_shift <= 6, considered <= 1 << shift,
  * orders < CP_BUDDY_MAX_ORDER + 1. */
 bool cp_compaction_check(const struct cp_compaction *c);
 

@@ -34,6 +34,9 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.watermark_boost_factor = 0,
 	.compaction_proactiveness = 0,    /* proactive compaction came in 5.9 */
 	.compaction_large_folios = false, /* 4.11 isolate_migratepages_block: PageCompound skipped */
+	/* 4.11 mm/compaction.c update_pageblock_skip(nr_isolated == 0 only),
+	 * kcompactd_do_work .ignore_skip_hint = true */
+	.compaction_skip_4_11 = true,
 	.dname_reclaimable = false,       /* fs/dcache.c __d_alloc: kmalloc(GFP_KERNEL_ACCOUNT) */
 	.xfs_ili_reclaimable = false,     /* fs/xfs/xfs_super.c xfs_init_zones: KM_ZONE_SPREAD */
 };
@@ -66,6 +69,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
 	.compaction_proactiveness = 20,    /* mm/compaction.c sysctl_compaction_proactiveness */
 	.compaction_large_folios = false, /* 6.1 isolate_migratepages_block: PageCompound skipped unless alloc_contig */
+	.compaction_skip_4_11 = false,     /* 6.1 test_and_set_skip, __reset_isolation_pfn (5.1+) */
 	.dname_reclaimable = true,         /* fs/dcache.c __d_alloc: | __GFP_RECLAIMABLE */
 	.xfs_ili_reclaimable = true,       /* fs/xfs/xfs_super.c xfs_init_caches */
 	/* mm/slab.h obj_full_size(): s->size + sizeof(struct obj_cgroup *) */
@@ -138,6 +142,7 @@ static const struct cp_kernel_profile linux_6_x = {
 	 * events isolated more than COMPACT_CLUSTER_MAX = 32 pages, up to 479
 	 * (/var/tmp/cp-s18-scripts/trace-compaction.sh, session 18) */
 	.compaction_large_folios = true,
+	.compaction_skip_4_11 = false,     /* as 6.1 */
 	.dname_reclaimable = true,         /* as 6.1 */
 	.xfs_ili_reclaimable = true,       /* as 6.1 */
 	/* as 6.1 (mm/memcontrol.c obj_full_size in 6.10+): measured on

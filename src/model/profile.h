@@ -137,6 +137,14 @@ struct cp_kernel_profile {
 	 * (migrate_pages_batch -ENOMEM -> try_split_folio). false: 6.1,
 	 * which skips every compound page (compaction.c). */
 	bool compaction_large_folios;
+	/* mm/compaction.c PB_migrate_skip hints as 4.11 keeps them
+	 * (update_pageblock_skip: a block is marked only when a whole scan
+	 * of it isolated nothing; __reset_isolation_suitable clears every
+	 * mark; kcompactd_do_work ignores them). false: 5.1+ (Mel Gorman,
+	 * 2019: test_and_set_skip at a block's first isolation, the free
+	 * scanner marks every block it scans whole, the reset samples each
+	 * block, kcompactd reads them - a0647dc9208f, 4.13). compaction.c. */
+	bool compaction_skip_4_11;
 	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
 	unsigned watermark_boost_factor;
 	/* fs/dcache.c __d_alloc: external names kmalloc'ed with

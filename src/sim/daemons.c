@@ -56,13 +56,16 @@ struct xfs_daemon {
 };
 
 /* kswapd_try_to_sleep() -> prepare_kswapd_sleep(): sleep when balanced
- * at the order reclaim ended at, and wake kcompactd for alloc_order:
- * kswapd() passes the order balance_pgdat() was asked when it ended
- * below it (compact_gap reclaimed), else the order asked since. */
+ * at the order reclaim ended at (or hopeless), clear compaction's skip
+ * hints where a direct compaction asked (reset_isolation_suitable), and
+ * wake kcompactd for alloc_order: kswapd() passes the order
+ * balance_pgdat() was asked when it ended below it (compact_gap
+ * reclaimed), else the order asked since. */
 static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
 {
 	struct cp_reclaim *r = &k->task.w->reclaim;
 
+	cp_reset_isolation_suitable(&k->task.w->compaction);
 	cp_reclaim_wake_kcompactd(r, k->reclaim_order < k->alloc_order ? k->alloc_order
 									: r->kswapd_order);
 	k->ran = false;

@@ -374,6 +374,7 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	cp_reclaim_init(&w->reclaim, &w->mem, &w->pc, &w->shrinkers, &w->vs, cfg->kernel);
 	cp_compaction_init(&w->compaction, &w->mem, &w->pc, &w->vs);
 	w->compaction.large_folios = cfg->kernel->compaction_large_folios;
+	w->compaction.skip_4_11 = cfg->kernel->compaction_skip_4_11;
 	w->reclaim.wake_kcompactd = wake_kcompactd;
 	w->reclaim.wake_kcompactd_priv = &w->compaction;
 	w->reclaim.direct_compact = direct_compact;

@@ -418,7 +418,8 @@ static void compact_zone_complete_when_scanners_meet(void **state)
 	assert_int_equal(st.migrated, 0);
 	assert_int_equal(st.migrate_scanned, 1536);
 	assert_int_equal(st.free_scanned, 0);
-	assert_int_equal(f->c.zone[0].cached_migrate_pfn, 0);
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn[0], 0);
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn[1], 0);
 	assert_int_equal(f->c.zone[0].cached_free_pfn, 1536);
 	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, 1028);
 	fixture_free(f);
@@ -548,9 +549,18 @@ static void try_to_compact_pages_nofs_moves_no_page_cache(void **state)
 /* A page under writeback does not move (migrate_folio_unmap: -EBUSY
  * unless MIGRATE_SYNC): the interleaved zone with every cached page
  * under writeback gives kcompactd (SYNC_LIGHT) nothing to move, the
- * scanners meet (COMPLETE); once the writes complete, 256 pages move and
- * the order-4 block appears, as in
- * compact_zone_moves_pages_and_frees_a_block_of_the_order. */
+ * scanners meet (COMPLETE) and every pageblock the migration scanner
+ * scanned whole without isolating is marked skip (5.1+). Once the
+ * writes complete, kcompactd passes the marked blocks: COMPLETE again,
+ * nothing moves. After the reset kswapd does when it sleeps (here asked
+ * as a direct compaction's meeting scanners ask: every mark cleared, the
+ * cached free pfn at the last page of the zone, 2047, as
+ * __reset_isolation_suitable leaves it) block 0's 256 pages move: the
+ * free scanner scans pfn 2047 alone (inside the free order-3 block at
+ * 2040), so pageblock 3 counts as scanned whole, then takes pageblock
+ * 2's 256 free odd pfns (513 scanned) and leaves its pfn at pageblock 1,
+ * the migration scanner's next: COMPLETE with pfns 0..511 free as an
+ * order-9 block (the scanners are tested before the free lists). */
 static void pages_under_writeback_do_not_move(void **state)
 {
 	struct fixture *f = fixture_new();
@@ -562,9 +572,17 @@ static void pages_under_writeback_do_not_move(void **state)
 	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
 			 CP_COMPACT_COMPLETE);
 	assert_int_equal(st.migrated, 0);
+	assert_true(cp_buddy_pageblock_skip(&f->mem.zones[0].buddy, 0));
 	cp_pagecache_set_writeback(&f->pc, f->id, 0, CACHED_PAGES, false);
 	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
-			 CP_COMPACT_SUCCESS);
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(st.migrated, 0);
+	f->c.zone[0].blockskip_flush = true;
+	cp_reset_isolation_suitable(&f->c);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
+	assert_int_equal(st.free_scanned, 1 + 512);
 	assert_int_equal(st.migrated, 256);
 	fixture_free(f);
 }
@@ -958,9 +976,11 @@ static void large_folios_skip_a_folio_of_the_target_order(void **state)
  * fills pageblock 0 (index 0: the order-10 block at 0 split, pfns
  * 0..511) - the fixture holds it; an order-3 folio at 512 (pfns
  * 512..519). At CP_COMPACT_ORDER_ALL (no suitability test, no success
- * test: the run ends when the scanners meet, COMPLETE) the order-9 folio
- * is passed (512 scanned, nothing isolated) and stays; the order-3 one
- * moves whole into the order-3 block at 1536. migrated 8.
+ * test: the run ends when the scanners meet, COMPLETE) pageblock 0,
+ * under the order-9 folio, is no migration source at all
+ * (pageblock_skip_persistent, 5.1+: not scanned) and the folio stays;
+ * the order-3 one moves whole into the order-3 block at 1536. migrated
+ * 8; scanned pageblocks 1 and 2 only.
  */
 static void large_folios_never_isolate_a_pageblock_order_folio(void **state)
 {
@@ -977,7 +997,7 @@ static void large_folios_never_isolate_a_pageblock_order_folio(void **state)
 			 CP_COMPACT_COMPLETE);
 	assert_int_equal(st.migrated, 8);
 	assert_int_equal(st.isolated, 16);
-	assert_int_equal(st.migrate_scanned, 1536);
+	assert_int_equal(st.migrate_scanned, 1024);
 	for (i = 0; i < 512; i++) {
 		assert_int_equal(page(f, i)->pfn, i);
 		assert_int_equal(page(f, i)->order, 9);
