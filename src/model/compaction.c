@@ -22,7 +22,9 @@
  * (compact_scanners_met: same pageblock) the run ends, COMPACT_COMPLETE
  * if it began at the zone's ends, else COMPACT_PARTIAL_SKIPPED, and the
  * cached start positions go back to the ends (reset_cached_positions);
- * otherwise the next run starts where this one stopped.
+ * otherwise the next run starts at the cached pfns the skip hints keep
+ * (below): past the blocks scanned to their end, and the free scanner
+ * from the highest block it gave free pages back to.
  *
  * compaction_suitable(): no compaction when the min watermark is met at
  * the order (SUCCESS), when the zone lacks compact_gap(order) = 2 <<
@@ -50,6 +52,40 @@
  * blocks go back at their order (release_free_list). A large folio's
  * old memory is freed whole (free_unref_folios).
  *
+ * Skip hints (PB_migrate_skip, a bit beside each pageblock's
+ * migratetype; buddy.h). 5.1+ (Mel Gorman's 2019 series, the 6.1 and
+ * 6.x profiles): the migration scanner passes a marked pageblock
+ * (isolation_suitable at its start) and marks a block when it first
+ * isolates from it, the scan having begun at its start
+ * (test_and_set_skip), or when it scans it to the end isolating nothing
+ * - the cached migrate pfns (async [0], sync [1]) then move to
+ * pageblock_end_pfn() of the block's end, the block after it
+ * (update_cached_migrate); the scanner still in the block it last
+ * migrated from takes the rest of it at once and counts as finishing it
+ * (cc->finish_pageblock; compact_zone's check_drain forgets the block
+ * once the scanner leaves the order-aligned block it migrated from). A
+ * block under a folio of pageblock_order is no source
+ * (pageblock_skip_persistent). The free scanner passes marked blocks
+ * and marks each block it scans to the end, lowering the cached free pfn
+ * to the block below (update_pageblock_skip). Compaction that ignores
+ * the marks (proactive, order -1) still sets them. A direct
+ * compaction whose scanners meet asks for a reset
+ * (compact_blockskip_flush), which kswapd does when it goes to sleep
+ * (reset_isolation_suitable) and a compaction at an order deferred the
+ * longest does first (compaction_restarting): __reset_isolation_suitable
+ * walks the zone from both ends and clears a block's mark when a sample
+ * of its pages (every 8th) finds an LRU page (source side) or a free
+ * block's head (target side, MOVABLE blocks); the cached pfns go to the
+ * first source and the last target found - the latter the last page of
+ * its block, so the next free scan of that block sees one pfn.
+ * kcompactd reads the marks (a0647dc9208f, 4.13). 4.11 (c->skip_4_11):
+ * a block is marked only when a scan of it reaches its end having
+ * isolated nothing, the cached migrate pfn moving to the block's start
+ * and the free pfn to where the scan began; the reset clears every mark
+ * and puts the scanners back at the zone's ends; compaction_restarting
+ * resets unconditionally; kcompactd ignores the marks; no
+ * finish_pageblock.
+ *
  * Proactive compaction (5.9+, sysctl_compaction_proactiveness 20):
  * kcompactd also checks every 500 ms (HPAGE_FRAG_CHECK_INTERVAL_MSEC;
  * should_proactive_compact_node: not while kswapd runs) whether the
@@ -73,7 +109,11 @@
  * block: any free block of the order is success), defers on failure,
  * and sleeps.
  *
- * Kernel functions: wakeup_kcompactd, kcompactd_node_suitable,
+ * Kernel functions: isolation_suitable, test_and_set_skip,
+ * update_cached_migrate, update_pageblock_skip, pageblock_skip_persistent,
+ * compaction_restarting, reset_cached_positions, __reset_isolation_pfn,
+ * __reset_isolation_suitable, reset_isolation_suitable (and 4.11's
+ * update_pageblock_skip), wakeup_kcompactd, kcompactd_node_suitable,
  * should_proactive_compact_node, fragmentation_score_node,
  * fragmentation_score_zone, fragmentation_score_wmark, compact_node,
  * kcompactd_do_work, compaction_suitable, __compaction_suitable,
@@ -106,9 +146,13 @@
  *   and leaves free blocks of order 8 the kernel's does not
  *   (docs/fidelity.md, session 14).
  * - No fast_find_migrateblock / fast_isolate_freepages (the free list
- *   searches that jump the scanners), no PG_migrate_skip pageblock hints
- *   (isolation_suitable, update_pageblock_skip, compaction_restarting),
- *   no async stride; the cached pfns are where the scanners stopped.
+ *   searches that jump the scanners, and fast_isolate_around's marks),
+ *   no async stride, no skip_on_failure (async direct compaction giving
+ *   up an order-aligned block at its first failure).
+ * - test_and_set_skip() always finds the mark clear (isolation_suitable
+ *   read it just before and no other compaction runs at the same time):
+ *   the kernel's abort of a block another compaction marked meanwhile
+ *   has no case here.
  * - migrate_pages() takes the isolated folios lowest pfn first; the
  *   kernel's list_add() puts each at the head of cc->migratepages, so
  *   it migrates the highest first (the counts are the same; which folio

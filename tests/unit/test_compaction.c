@@ -587,6 +587,280 @@ static void pages_under_writeback_do_not_move(void **state)
 	fixture_free(f);
 }
 
+/*
+ * PB_migrate_skip, the compaction hints (5.1+ unless said: Mel Gorman's
+ * 2019 series; 4.11 as c->skip_4_11). The interleaved zone throughout:
+ * cached pages at even pfns 0..2038, free odd pfns and the order-3
+ * block at 2040.
+ */
+
+static bool marked(struct fixture *f, uint32_t pfn)
+{
+	return cp_buddy_pageblock_skip(&f->mem.zones[0].buddy, pfn);
+}
+
+/* Every cached page isolated by reclaim: nothing can move. */
+static void isolate_all_cached(struct fixture *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < CACHED_PAGES; i += 2) {
+		cp_lru_del(&f->pc, cp_mapping_slot(&f->pc, f->id, i));
+		page(f, i)->flags |= CP_PG_ISOLATED;
+	}
+}
+
+/* test_and_set_skip(): the migration scanner marks pageblock 0 when it
+ * first isolates from it (the scan began at the block's start); the run
+ * ends at SUCCESS after block 0 (as in
+ * compact_zone_moves_pages_and_frees_a_block_of_the_order), so block 1,
+ * never reached, stays clear. */
+static void skip_hint_set_at_a_blocks_first_isolation(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	fill_interleaved(f);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_SUCCESS);
+	assert_true(marked(f, 0));
+	assert_false(marked(f, 512));
+	fixture_free(f);
+}
+
+/* isolation_suitable() in isolate_migratepages(): pageblock 0 marked,
+ * the migration scanner passes it unscanned and empties pageblock 1
+ * (512..1023) instead: an order-9 block at 512, block 0's pages where
+ * they were, 512 pfns scanned. The last batch of free pages ends
+ * pageblock 3, so the free scanner's pfn drops to pageblock 2, where
+ * the migration scanner now is: COMPLETE (the scanners are tested
+ * before the free lists). */
+static void skip_hint_migration_scanner_passes_a_marked_block(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+
+	(void)state;
+	fill_interleaved(f);
+	cp_buddy_set_pageblock_skip(&f->mem.zones[0].buddy, 0, true);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 512), 9);
+	assert_int_equal(page(f, 2)->pfn, 2);
+	assert_int_equal(st.migrate_scanned, 512);
+	assert_int_equal(st.migrated, 256);
+	fixture_free(f);
+}
+
+/* update_pageblock_skip() for the free scanner: block 0's 256 pages
+ * want 256 targets; pageblock 3 holds 252 free odd pfns and the order-3
+ * block at 2040, so the last batch scans it to its end (2048): marked.
+ * Pageblock 2, never scanned, stays clear. */
+static void skip_hint_free_scanner_marks_a_block_it_scans_whole(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	fill_interleaved(f);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_SUCCESS);
+	assert_true(marked(f, 1536));
+	assert_false(marked(f, 1024));
+	fixture_free(f);
+}
+
+/* isolation_suitable() in isolate_freepages(): pageblock 3 marked, the
+ * free scanner takes pageblock 2's 256 free odd pfns instead (as when
+ * block 3 is UNMOVABLE in
+ * compact_zone_takes_free_pages_only_from_movable_pageblocks): every
+ * moved page in 1024..1535, block 3's free pages untouched. */
+static void skip_hint_free_scanner_passes_a_marked_block(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	cp_buddy_set_pageblock_skip(&f->mem.zones[0].buddy, 1536, true);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
+	for (i = 0; i < 512; i += 2)
+		assert_true(page(f, i)->pfn >= 1024 && page(f, i)->pfn < 1536);
+	for (i = 1537; i < 2040; i += 2)
+		assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, i), 0);
+	fixture_free(f);
+}
+
+/* __compact_finished(): the scanners of a direct compaction meet
+ * (nothing movable) - compact_blockskip_flush is set for kswapd; when
+ * kcompactd's meet, it is not ("the decision to be clear should be
+ * directly based on an allocation request"). */
+static void skip_hint_flush_asked_by_direct_compaction_only(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated;
+
+	(void)state;
+	fill_interleaved(f);
+	isolate_all_cached(f);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_COMPLETE);
+	assert_false(f->c.zone[0].blockskip_flush);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_KERNEL, 0, &migrated),
+			 CP_COMPACT_COMPLETE);
+	assert_true(f->c.zone[0].blockskip_flush);
+	fixture_free(f);
+}
+
+/*
+ * __reset_isolation_suitable() / __reset_isolation_pfn() by hand, every
+ * pageblock marked and block 1's cached pages isolated (neither LRU nor
+ * free at any sampled pfn). The walk: pfn 0 (source: an LRU page at 0)
+ * cleared, the cached migrate pfns 0; pfn 2047 (target: MOVABLE, the
+ * free order-3 head at 2040 = 1536 + 63 * 8 sampled) cleared, the cached
+ * free pfn 2047; pfn 512 (both sides now: no LRU, no free head) keeps
+ * its mark; pfn 1535 (both: LRU at 1024) cleared; 1024 < 1023 fails.
+ * The flush is consumed.
+ */
+static void skip_hint_reset_clears_blocks_with_a_source_or_target(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	for (i = 512; i < 1024; i += 2) {
+		cp_lru_del(&f->pc, cp_mapping_slot(&f->pc, f->id, i));
+		page(f, i)->flags |= CP_PG_ISOLATED;
+	}
+	for (i = 0; i < ZONE_PAGES; i += 512)
+		cp_buddy_set_pageblock_skip(&f->mem.zones[0].buddy, i, true);
+	f->c.zone[0].cached_migrate_pfn[0] = f->c.zone[0].cached_migrate_pfn[1] = 1024;
+	f->c.zone[0].blockskip_flush = true;
+	cp_reset_isolation_suitable(&f->c);
+	assert_false(marked(f, 0));
+	assert_true(marked(f, 512));
+	assert_false(marked(f, 1024));
+	assert_false(marked(f, 1536));
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn[0], 0);
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn[1], 0);
+	assert_int_equal(f->c.zone[0].cached_free_pfn, 2047);
+	assert_false(f->c.zone[0].blockskip_flush);
+	fixture_free(f);
+}
+
+/* compaction_restarting(): deferred the longest (shift 6) and the 64
+ * attempts considered, a run clears the marks first (the flush asked):
+ * marked block 0 is compacted again - 256 pages move, pfns 0..511 a free
+ * order-9 block. (The reset leaves the cached free pfn at 2047, the
+ * zone's last page: pageblock 3 counts as scanned from there, the pages
+ * go to pageblock 2, the scanners meet: COMPLETE, as in
+ * pages_under_writeback_do_not_move.) */
+static void skip_hint_reset_when_compaction_restarts(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+
+	(void)state;
+	fill_interleaved(f);
+	cp_buddy_set_pageblock_skip(&f->mem.zones[0].buddy, 0, true);
+	f->c.zone[0].compact_defer_shift = CP_COMPACT_MAX_DEFER_SHIFT;
+	f->c.zone[0].compact_considered = 64;
+	f->c.zone[0].blockskip_flush = true;
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
+	assert_int_equal(st.migrated, 256);
+	fixture_free(f);
+}
+
+/* The interleaved zone, but pfn 511 (pageblock 0's last) stays cached
+ * and four more pages of pageblock 2 are evicted (1024, 1026, 1028,
+ * 1030): 257 cached pages in block 0, 1031 free pages, none in a block
+ * of order 4 or more but the order-3 one at 2040 - enough for
+ * compaction at order 9 (low 6 + compact_gap 1024 < 1031). */
+static void fill_last_cached(struct fixture *f)
+{
+	uint32_t i;
+
+	fill(f);
+	for (i = 1; i < CACHED_PAGES; i += 2)
+		if (i != 511)
+			evict(f, i);
+	for (i = 1024; i <= 1030; i += 2)
+		evict(f, i);
+	assert_int_equal(f->mem.free_pages, 1031);
+}
+
+/* cc->finish_pageblock (5.1+; 6.1 cc->rescan) on fill_last_cached():
+ * at order 9 the scanner, 64 pfns into block 0 after the first 32 pages,
+ * is still in the order-aligned block it migrated from (check_drain
+ * does not forget it), so the next batch takes the rest of block 0,
+ * through pfn 511, and at the block's end update_cached_migrate() moves
+ * the cached pfns to pageblock_end_pfn(512) = 1024. At order 4 the
+ * drain forgets the block after each batch: the last batch ends at 511
+ * with its 32nd page, isolations and no finish - the cached pfns stay 0.
+ * Both runs empty block 0: SUCCESS. */
+static void skip_hint_finished_block_moves_the_cached_pfn(void **state)
+{
+	struct fixture *f = fixture_new();
+
+	(void)state;
+	fill_last_cached(f);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 9, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn[1], 1024);
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn[0], 1024);
+	fixture_free(f);
+
+	f = fixture_new();
+	fill_last_cached(f);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, NULL),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(f->c.zone[0].cached_migrate_pfn[1], 0);
+	fixture_free(f);
+}
+
+/* 4.11 update_pageblock_skip(nr_isolated): a scan that isolated pages
+ * leaves the block unmarked. On fill_last_cached() the async direct
+ * compaction's last batch in block 0 (pfn 511 alone) ends the block with
+ * an isolation: block 0 stays clear (SUCCESS, 257 pages moved), where
+ * 5.1+ marks it at its first isolation. */
+static void skip_hint_4_11_marks_no_block_that_isolated(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated;
+
+	(void)state;
+	fill_last_cached(f);
+	f->c.skip_4_11 = true;
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_KERNEL, 0, &migrated),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(migrated, 257);
+	assert_false(marked(f, 0));
+	fixture_free(f);
+}
+
+/* 4.11 kcompactd_do_work(): .ignore_skip_hint = true - marked block 0
+ * is compacted anyway (256 pages move), where 5.1+'s kcompactd passes
+ * it (skip_hint_migration_scanner_passes_a_marked_block). */
+static void skip_hint_4_11_kcompactd_ignores_the_marks(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct cp_compact_stats st;
+
+	(void)state;
+	fill_interleaved(f);
+	f->c.skip_4_11 = true;
+	cp_buddy_set_pageblock_skip(&f->mem.zones[0].buddy, 0, true);
+	assert_int_equal(cp_compact_zone(&f->c, 0, 4, CP_MIGRATE_MODE_SYNC_LIGHT, 0, &st),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 0), 9);
+	assert_int_equal(st.migrated, 256);
+	fixture_free(f);
+}
+
 /* A zone deferred at the order (defer_compaction, shift 1: the next
  * attempt is skipped) is not compacted: the result is COMPACT_DEFERRED,
  * nothing moves. */
@@ -1181,6 +1455,16 @@ int main(void)
 		cmocka_unit_test(large_folios_split_a_larger_free_block_for_a_folio),
 		cmocka_unit_test(large_folios_take_the_smallest_free_block_that_fits),
 		cmocka_unit_test(large_folios_split_a_folio_without_a_target_of_its_order),
+		cmocka_unit_test(skip_hint_set_at_a_blocks_first_isolation),
+		cmocka_unit_test(skip_hint_migration_scanner_passes_a_marked_block),
+		cmocka_unit_test(skip_hint_free_scanner_marks_a_block_it_scans_whole),
+		cmocka_unit_test(skip_hint_free_scanner_passes_a_marked_block),
+		cmocka_unit_test(skip_hint_flush_asked_by_direct_compaction_only),
+		cmocka_unit_test(skip_hint_reset_clears_blocks_with_a_source_or_target),
+		cmocka_unit_test(skip_hint_reset_when_compaction_restarts),
+		cmocka_unit_test(skip_hint_finished_block_moves_the_cached_pfn),
+		cmocka_unit_test(skip_hint_4_11_marks_no_block_that_isolated),
+		cmocka_unit_test(skip_hint_4_11_kcompactd_ignores_the_marks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
