@@ -52,6 +52,15 @@
  * blocks go back at their order (release_free_list). A large folio's
  * old memory is freed whole (free_unref_folios).
  *
+ * Async direct compaction gives up an order-aligned block (of the
+ * request's order) at the first page it cannot isolate, putting back
+ * what that block isolated (skip_on_failure, 4.6+): a block it cannot
+ * free whole is not worth moving pages out of. A page that fails is
+ * anything but a free block or a folio it may take: another owner's
+ * page, a large folio it must skip, a page-cache page under writeback
+ * or in a GFP_NOFS request. The scanners count a free block or a
+ * skipped compound page whole as scanned.
+ *
  * Skip hints (PB_migrate_skip, a bit beside each pageblock's
  * migratetype; buddy.h). 5.1+ (Mel Gorman's 2019 series, the 6.1 and
  * 6.x profiles): the migration scanner passes a marked pageblock
@@ -78,7 +87,7 @@
  * block's head (target side, MOVABLE blocks); the cached pfns go to the
  * first source and the last target found - the latter the last page of
  * its block, so the next free scan of that block sees one pfn.
- * kcompactd reads the marks (a0647dc9208f, 4.13). 4.11 (c->skip_4_11):
+ * kcompactd reads the marks (Rientjes, 2017). 4.11 (c->skip_4_11):
  * a block is marked only when a scan of it reaches its end having
  * isolated nothing, the cached migrate pfn moving to the block's start
  * and the free pfn to where the scan began; the reset clears every mark
@@ -147,8 +156,7 @@
  *   (docs/fidelity.md, session 14).
  * - No fast_find_migrateblock / fast_isolate_freepages (the free list
  *   searches that jump the scanners, and fast_isolate_around's marks),
- *   no async stride, no skip_on_failure (async direct compaction giving
- *   up an order-aligned block at its first failure).
+ *   no async stride.
  * - test_and_set_skip() always finds the mark clear (isolation_suitable
  *   read it just before and no other compaction runs at the same time):
  *   the kernel's abort of a block another compaction marked meanwhile
@@ -643,6 +651,13 @@ static bool skip_isolation_on_order(unsigned order, unsigned target_order)
 	return order >= CP_BUDDY_PAGEBLOCK_ORDER;
 }
 
+/* block_end_pfn(pfn, order): the end of the order-aligned block holding
+ * pfn. */
+static uint32_t order_block_end(uint32_t pfn, unsigned order)
+{
+	return (pfn + (1u << order)) & ~((1u << order) - 1);
+}
+
 /* The order of the large page-cache folio whose head is at pfn (global),
  * or 0 (an order-0 page, a tail page, or not page cache). */
 static unsigned large_folio_head_order(const struct cp_compaction *c, uint32_t pfn)
@@ -684,6 +699,11 @@ static unsigned isolate_migratepages(struct compact_control *cc, struct cp_compa
 	uint32_t low_pfn = cc->migrate_pfn;
 	uint32_t block_end = pageblock_end(low_pfn);
 	bool valid, skip_updated = false;
+	/* async direct compaction gives up an order-aligned block at its
+	 * first failure (skip_on_failure) */
+	bool skip_on_failure = cc->direct_compaction && cc->mode == CP_MIGRATE_MODE_ASYNC;
+	uint32_t next_skip = 0;
+	uint64_t isolated_pages = 0;
 	unsigned nr_isolated = 0;
 
 	for (; block_end <= cc->free_pfn; low_pfn = block_end, block_end += PB_PAGES) {
@@ -699,19 +719,34 @@ static unsigned isolate_migratepages(struct compact_control *cc, struct cp_compa
 		return 0;
 	}
 	valid = c->skip_4_11 || low_pfn == pageblock_start(low_pfn);
+	if (skip_on_failure)
+		next_skip = order_block_end(low_pfn, cc->order);
 	while (low_pfn < block_end) {
-		unsigned order, folio_order;
-		enum cp_buddy_page_kind kind = cp_buddy_page_kind(b, low_pfn, &order);
+		unsigned order, folio_order, step;
+		enum cp_buddy_page_kind kind;
 
+		if (skip_on_failure && low_pfn >= next_skip) {
+			if (nr_isolated)
+				break; /* a whole order-aligned block: migrate it */
+			next_skip = order_block_end(low_pfn, cc->order);
+		}
+		kind = cp_buddy_page_kind(b, low_pfn, &order);
 		cc->st.migrate_scanned++;
-		if (kind != CP_BUDDY_PAGE_ALLOC || order != 0) {
-			/* a free block or another owner's compound page: skip it
-			 * whole; a page inside a block that began before low_pfn
-			 * (the scanner stopped mid-pageblock, then pages merged):
-			 * one by one, as the kernel's scanner sees a page that is
-			 * neither PageBuddy nor PageLRU */
-			low_pfn += kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
+		if (kind == CP_BUDDY_PAGE_FREE) {
+			/* PageBuddy: skipped whole, counted as scanned */
+			cc->st.migrate_scanned += (1u << order) - 1;
+			low_pfn += 1u << order;
 			continue;
+		}
+		if (kind != CP_BUDDY_PAGE_ALLOC || order != 0) {
+			/* another owner's compound page: skipped whole; a page
+			 * inside a block that began before low_pfn (the scanner
+			 * stopped mid-pageblock, then pages merged): one by one,
+			 * as the kernel's scanner sees a page that is neither
+			 * PageBuddy nor PageLRU */
+			step = kind == CP_BUDDY_PAGE_TAIL ? 1 : 1u << order;
+			cc->st.migrate_scanned += step - 1;
+			goto isolate_fail;
 		}
 		/* PageCompound: a large folio's head is skipped at once
 		 * unless 6.9+ may migrate a folio of its order */
@@ -719,8 +754,8 @@ static unsigned isolate_migratepages(struct compact_control *cc, struct cp_compa
 		if (folio_order &&
 		    (!c->large_folios || skip_isolation_on_order(folio_order, cc->order))) {
 			cc->st.migrate_scanned += (1u << folio_order) - 1;
-			low_pfn += 1u << folio_order;
-			continue;
+			step = 1u << folio_order;
+			goto isolate_fail;
 		}
 		/* "Only allow to migrate anonymous pages in GFP_NOFS context
 		 * because those do not depend on fs locks": page cache needs
@@ -730,9 +765,9 @@ static unsigned isolate_migratepages(struct compact_control *cc, struct cp_compa
 		} else if (!cc->fs ||
 			   !cp_pagecache_pfn_folio_migratable(c->pc, base + low_pfn, &order)) {
 			/* not ours, off the LRU, under writeback, or a tail
-			 * page (folio_get_nontail_page fails): the next pfn */
-			low_pfn++;
-			continue;
+			 * page (folio_get_nontail_page fails) */
+			step = 1;
+			goto isolate_fail;
 		}
 		CP_BUG_ON(order != folio_order);
 		/* test_and_set_skip() (5.1+; ignore_skip_hint: neither read
@@ -745,10 +780,29 @@ static unsigned isolate_migratepages(struct compact_control *cc, struct cp_compa
 		}
 		isolate_folio(cc, low_pfn, order);
 		nr_isolated++;
+		isolated_pages += 1u << order;
 		cc->st.migrate_scanned += (1u << order) - 1;
 		low_pfn += 1u << order;
 		if (cc->nr_migratepages >= CP_COMPACT_CLUSTER_MAX && !cc->finish_pageblock)
 			break;
+		continue;
+isolate_fail:
+		low_pfn += step;
+		if (!skip_on_failure)
+			continue;
+		/* the cc->order block cannot be freed: put back what it
+		 * isolated (not counted as isolated) and go on at the next */
+		if (nr_isolated) {
+			cc->nr_migrate = 0;
+			cc->nr_migratepages = 0;
+			cc->st.isolated -= isolated_pages;
+			isolated_pages = 0;
+			nr_isolated = 0;
+		}
+		if (low_pfn <= next_skip) {
+			low_pfn = next_skip;
+			next_skip += 1u << cc->order;
+		}
 	}
 	if (low_pfn >= block_end) {
 		low_pfn = block_end;

@@ -143,7 +143,8 @@ struct cp_kernel_profile {
 	 * mark; kcompactd_do_work ignores them). false: 5.1+ (Mel Gorman,
 	 * 2019: test_and_set_skip at a block's first isolation, the free
 	 * scanner marks every block it scans whole, the reset samples each
-	 * block, kcompactd reads them - a0647dc9208f, 4.13). compaction.c. */
+	 * block, kcompactd reads them - David Rientjes, "kcompactd should
+	 * not ignore pageblock skip", 2017). compaction.c. */
 	bool compaction_skip_4_11;
 	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
 	unsigned watermark_boost_factor;

@@ -861,6 +861,53 @@ static void skip_hint_4_11_kcompactd_ignores_the_marks(void **state)
 	fixture_free(f);
 }
 
+/* skip_on_failure (isolate_migratepages_block, 4.6+): async direct
+ * compaction gives up an order-aligned block at its first failure. Page
+ * 2 under writeback: at order 4 the first 16-pfn block [0, 16) has
+ * isolated page 0 when page 2 fails - page 0 is put back and the scan
+ * goes on at 16; pages 0..14 stay, the rest of pageblock 0 moves (248
+ * pages), [16, 512) frees: SUCCESS at the block's end. */
+static void skip_on_failure_gives_up_the_order_block(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated;
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	cp_pagecache_set_writeback(&f->pc, f->id, 2, 1, true);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_KERNEL, 0, &migrated),
+			 CP_COMPACT_SUCCESS);
+	assert_int_equal(migrated, 248);
+	for (i = 0; i < 16; i += 2)
+		assert_int_equal(page(f, i)->pfn, i);
+	assert_true(page(f, 16)->pfn >= 1536);
+	fixture_free(f);
+}
+
+/* skip_on_failure: a page under writeback at every index 2 mod 16 -
+ * each 16-pfn block isolates its first page, fails at its third pfn and
+ * puts the page back: nothing migrates, nothing counts as isolated
+ * (compact_isolated 0), 3 pfns scanned in each of the 96 blocks below
+ * the free scanner's pageblock 3, COMPLETE. */
+static void skip_on_failure_counts_no_put_back_page(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated;
+	uint32_t i;
+
+	(void)state;
+	fill_interleaved(f);
+	for (i = 2; i < CACHED_PAGES; i += 16)
+		cp_pagecache_set_writeback(&f->pc, f->id, i, 1, true);
+	assert_int_equal(cp_try_to_compact_pages(&f->c, 4, CP_GFP_KERNEL, 0, &migrated),
+			 CP_COMPACT_COMPLETE);
+	assert_int_equal(migrated, 0);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_ISOLATED], 0);
+	assert_int_equal(f->vs.v[CP_VM_COMPACT_MIGRATE_SCANNED], 3 * 96);
+	fixture_free(f);
+}
+
 /* A zone deferred at the order (defer_compaction, shift 1: the next
  * attempt is skipped) is not compacted: the result is COMPACT_DEFERRED,
  * nothing moves. */
@@ -1465,6 +1512,8 @@ int main(void)
 		cmocka_unit_test(skip_hint_finished_block_moves_the_cached_pfn),
 		cmocka_unit_test(skip_hint_4_11_marks_no_block_that_isolated),
 		cmocka_unit_test(skip_hint_4_11_kcompactd_ignores_the_marks),
+		cmocka_unit_test(skip_on_failure_gives_up_the_order_block),
+		cmocka_unit_test(skip_on_failure_counts_no_put_back_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
