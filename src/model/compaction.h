@@ -106,9 +106,10 @@ struct cp_compaction {
 	 * each order (pfn of the block), a queue taken from the front (6.1:
 	 * order-0 pages only, split at isolation). The free scanner stops
 	 * once it holds the pages still to migrate (at most a pageblock's
-	 * 512, finish_pageblock), one block (< 512 pages) past it, and a large folio that finds no block
-	 * is split and takes 2^order pages back: the lists hold well under
-	 * CP_COMPACT_FREELIST_CAP blocks of any order. */
+	 * 512, finish_pageblock), one block (< 512 pages) past it, and a
+	 * large folio that finds no block is split and takes 2^order pages
+	 * back: the lists hold well under CP_COMPACT_FREELIST_CAP blocks of
+	 * any order. */
 	struct cp_compact_freelist {
 		uint32_t pfn[CP_COMPACT_FREELIST_CAP];
 		uint32_t first, nr; /* ring: pfn[(first + i) % CAP] */
