@@ -865,6 +865,21 @@ int cp_buddy_set_pageblock_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp
 	return 0;
 }
 
+enum cp_migratetype cp_buddy_alloc_migratetype(const struct cp_buddy *b, uint32_t pfn)
+{
+	CP_BUG_ON(pfn >= b->nr_pages);
+	return (enum cp_migratetype)st_mt(b->state[pfn]);
+}
+
+int cp_buddy_set_alloc_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp_migratetype mt)
+{
+	if (pfn >= b->nr_pages || (unsigned)mt >= CP_MIGRATE_TYPES ||
+	    st_kind(b->state[pfn]) != ST_ALLOC || st_order(b->state[pfn]) != 0)
+		return -CP_EINVAL;
+	b->state[pfn] = st_make(ST_ALLOC, 0, mt);
+	return 0;
+}
+
 bool cp_buddy_pageblock_skip(const struct cp_buddy *b, uint32_t pfn)
 {
 	CP_BUG_ON(pfn >= b->nr_pages);

@@ -188,6 +188,14 @@ enum cp_migratetype cp_buddy_pageblock_migratetype(const struct cp_buddy *b, uin
  * (pfn or mt out of range) or -CP_EBUSY (a free block in it). */
 int cp_buddy_set_pageblock_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp_migratetype mt);
 
+/* The migratetype the allocated order-0 page at pfn was asked with
+ * (what a fallback counts as movable in its pageblock,
+ * prep_move_freepages_block); set: relabel it, for pages allocated on
+ * behalf of another type's memory (start_layout.c). The setter returns
+ * 0 or -CP_EINVAL (pfn not an allocated order-0 page, mt out of range). */
+enum cp_migratetype cp_buddy_alloc_migratetype(const struct cp_buddy *b, uint32_t pfn);
+int cp_buddy_set_alloc_migratetype(struct cp_buddy *b, uint32_t pfn, enum cp_migratetype mt);
+
 /* get_pageblock_skip() / set_pageblock_skip() / clear_pageblock_skip()
  * of the pageblock holding pfn (< nr_pages): compaction's PB_migrate_skip
  * hint, kept beside the migratetype in the pageblock's flags. */

@@ -315,7 +315,7 @@ static int apply_type(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
 		      const struct cp_start_layout *l, unsigned t)
 {
 	uint64_t nr, i;
-	uint32_t *pfns;
+	uint32_t *pfns, j;
 	struct layout_pass lp = { b, NULL };
 	int rc = walk_type(l, t, NULL, NULL, &nr);
 
@@ -335,6 +335,13 @@ static int apply_type(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
 		CP_BUG_ON(rc);
 		rc = cp_buddy_set_pageblock_migratetype(b, pfns[i], (enum cp_migratetype)t);
 		CP_BUG_ON(rc);
+		/* what stays allocated is memory of the block's type (slab,
+		 * page tables in an UNMOVABLE one): not movable to a fallback
+		 * counting its pageblock (prep_move_freepages_block) */
+		for (j = 0; t != CP_MIGRATE_MOVABLE && j < CP_BUDDY_PAGEBLOCK_PAGES; j++) {
+			rc = cp_buddy_set_alloc_migratetype(b, pfns[i] + j, (enum cp_migratetype)t);
+			CP_BUG_ON(rc);
+		}
 	}
 	lp.pageblock_pfn = pfns;
 	rc = walk_type(l, t, free_fragment, &lp, &nr);

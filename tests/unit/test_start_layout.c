@@ -140,6 +140,48 @@ static void fragments_spread_over_the_measured_pageblocks(void **state)
 	zone_release(&z);
 }
 
+/* What stays allocated in a measured UNMOVABLE pageblock is memory of
+ * that type (slab, page tables): allocations of UNMOVABLE, not MOVABLE,
+ * so a page-cache fallback counting the pageblock
+ * (prep_move_freepages_block: PageLRU || __PageMovable) finds no
+ * movable page there and claims it only when half of it is free. The
+ * layout of fragments_spread_over_the_measured_pageblocks: 128 pages
+ * allocated in each of the two pageblocks, all UNMOVABLE; the MOVABLE
+ * pageblocks' fillers stay MOVABLE. */
+static void reserve_pages_are_of_the_pageblocks_type(void **state)
+{
+	uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER] = {
+		[CP_MIGRATE_UNMOVABLE] = { [7] = 2, [8] = 2 },
+		[CP_MIGRATE_MOVABLE] = { [0] = 1 },
+	};
+	uint64_t pageblocks[CP_MIGRATE_TYPES] = { [CP_MIGRATE_UNMOVABLE] = 2,
+						  [CP_MIGRATE_MOVABLE] = 1 };
+	struct cp_start_layout l;
+	struct zone z;
+	uint32_t pfn;
+	unsigned order, unmovable = 0, movable = 0;
+
+	(void)state;
+	cp_start_layout_plan(blocks, pageblocks, ZONE_PAGES, &l);
+	zone_init(&z);
+	assert_int_equal(cp_start_layout_apply(&z.m, &z.b, 0, &l), 0);
+	for (pfn = 0; pfn < ZONE_PAGES; pfn++) {
+		enum cp_migratetype pb = cp_buddy_pageblock_migratetype(&z.b, pfn);
+
+		if (cp_buddy_page_kind(&z.b, pfn, &order) != CP_BUDDY_PAGE_ALLOC)
+			continue;
+		assert_int_equal(cp_buddy_alloc_migratetype(&z.b, pfn), pb);
+		if (pb == CP_MIGRATE_UNMOVABLE)
+			unmovable++;
+		else
+			movable++;
+	}
+	assert_int_equal(unmovable, 256);
+	assert_int_equal(movable, 511);
+	assert_true(cp_buddy_check(&z.b));
+	zone_release(&z);
+}
+
 /* Three order-0 fragments in one pageblock: pages 0, 2 and 4, each with
  * its buddy page allocated; no two of them merge. */
 static void order0_fragments_keep_their_buddies_allocated(void **state)
@@ -246,6 +288,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(measured_pageblock_holds_a_chain_of_fragments),
 		cmocka_unit_test(fragments_spread_over_the_measured_pageblocks),
+		cmocka_unit_test(reserve_pages_are_of_the_pageblocks_type),
 		cmocka_unit_test(order0_fragments_keep_their_buddies_allocated),
 		cmocka_unit_test(too_few_measured_pageblocks_take_more),
 		cmocka_unit_test(movable_pageblocks_no_more_than_pairing_takes),
