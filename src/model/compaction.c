@@ -417,19 +417,26 @@ static bool isolation_suitable(const struct cp_compaction *c, const struct compa
 	return cc->ignore_skip_hint || !cp_buddy_pageblock_skip(&c->mem->zones[cc->zi].buddy, pfn);
 }
 
-/* update_cached_migrate() (5.1+): async and sync runs restart at
- * pageblock_end_pfn(pfn) - for a pfn at a block's end, the end of the
- * block after it, as the kernel computes it. */
-static void update_cached_migrate(struct cp_compaction *c, const struct compact_control *cc,
-				  uint32_t pfn)
+/* Async runs restart at pfn or later, and so do sync runs when cc is
+ * one (the cached migrate pfns only move up). */
+static void raise_cached_migrate(struct cp_compaction *c, const struct compact_control *cc,
+				 uint32_t pfn)
 {
 	struct cp_compact_zone *cz = &c->zone[cc->zi];
 
-	pfn = pageblock_end(pfn);
 	if (pfn > cz->cached_migrate_pfn[0])
 		cz->cached_migrate_pfn[0] = pfn;
 	if (cc->mode != CP_MIGRATE_MODE_ASYNC && pfn > cz->cached_migrate_pfn[1])
 		cz->cached_migrate_pfn[1] = pfn;
+}
+
+/* update_cached_migrate() (5.1+): runs restart at pageblock_end_pfn(pfn)
+ * - for a pfn at a block's end, the end of the block after it, as the
+ * kernel computes it. */
+static void update_cached_migrate(struct cp_compaction *c, const struct compact_control *cc,
+				  uint32_t pfn)
+{
+	raise_cached_migrate(c, cc, pageblock_end(pfn));
 }
 
 /*
@@ -446,7 +453,6 @@ static void migrate_block_scanned(struct cp_compaction *c, const struct compact_
 				  bool isolated)
 {
 	struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
-	struct cp_compact_zone *cz = &c->zone[cc->zi];
 
 	if (!c->skip_4_11) {
 		if (isolated && !cc->finish_pageblock)
@@ -459,10 +465,7 @@ static void migrate_block_scanned(struct cp_compaction *c, const struct compact_
 	if (isolated || cc->ignore_skip_hint || !valid)
 		return;
 	cp_buddy_set_pageblock_skip(b, block_start, true);
-	if (block_start > cz->cached_migrate_pfn[0])
-		cz->cached_migrate_pfn[0] = block_start;
-	if (cc->mode != CP_MIGRATE_MODE_ASYNC && block_start > cz->cached_migrate_pfn[1])
-		cz->cached_migrate_pfn[1] = block_start;
+	raise_cached_migrate(c, cc, block_start);
 }
 
 /*

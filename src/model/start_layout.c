@@ -338,7 +338,9 @@ static int apply_type(struct cp_mem *m, struct cp_buddy *b, uint32_t start_pfn,
 		/* what stays allocated is memory of the block's type (slab,
 		 * page tables in an UNMOVABLE one): not movable to a fallback
 		 * counting its pageblock (prep_move_freepages_block) */
-		for (j = 0; t != CP_MIGRATE_MOVABLE && j < CP_BUDDY_PAGEBLOCK_PAGES; j++) {
+		if (t == CP_MIGRATE_MOVABLE)
+			continue;
+		for (j = 0; j < CP_BUDDY_PAGEBLOCK_PAGES; j++) {
 			rc = cp_buddy_set_alloc_migratetype(b, pfns[i] + j, (enum cp_migratetype)t);
 			CP_BUG_ON(rc);
 		}
