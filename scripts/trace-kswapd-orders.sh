@@ -46,20 +46,16 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || { echo "trace-kswapd-orders: no command given (see --help)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "trace-kswapd-orders: needs root" >&2; exit 2; }
-T=/sys/kernel/tracing
-mounted=
-# tracefs is not always mounted on these machines: mount it, and unmount
-# it again on exit, only when this script mounted it
-if [ ! -d "$T/instances" ] && [ -d "$T" ] && ! mountpoint -q "$T"; then
-	mount -t tracefs nodev "$T" && mounted=1
-fi
+. "$(dirname "$0")/tracefs.sh"
+tracefs_mount
+T=$TRACEFS
 [ -d "$T/instances" ] || T=/sys/kernel/debug/tracing
 [ -d "$T/instances" ] || { echo "trace-kswapd-orders: no tracefs with instances" >&2; exit 2; }
 I=$T/instances/cachepressure-trace-$$
 raw=$(mktemp /tmp/cachepressure-trace.XXXXXX)
 cleanup() {
 	[ -d "$I" ] && { echo 0 > "$I/tracing_on"; rmdir "$I"; }
-	[ -n "$mounted" ] && umount /sys/kernel/tracing
+	tracefs_umount
 	if [ -n "$out" ]; then mv "$raw" "$out"; else rm -f "$raw"; fi
 }
 child=

@@ -16,7 +16,9 @@
 #   cachepressure calibrate --mean BEFORE --mean AFTER -o OUT_DIR/machine-CONFINE-MEM.ini
 # and the model runs again with it against the row's real runs (as
 # MODEL_ONLY=1 below), the table in OUT_DIR/seed-CONFINE-MEM.txt.
-# Each profile is a measurement; nothing is tuned per row. Before each
+# Each profile is a measurement; nothing is tuned per row. tracefs is
+# mounted at /sys/kernel/tracing if it is not (and unmounted at exit), for
+# the runs' own trace instances (scripts/tracefs.sh). Before each
 # real run it waits while another real run (fs_mark, cachepressure
 # real/validate/calibrate) is on.
 #
@@ -63,6 +65,13 @@ if [ "${MODEL_ONLY:-0}" = 1 ]; then
 fi
 [ "$(id -u)" = 0 ] || { echo "validate-grid: needs root" >&2; exit 2; }
 mkdir -p "$OUT"
+# the superblock shrinker's frees and the readahead counts come from a
+# tracefs instance of each run's own: tracefs mounted if it is not, and
+# unmounted again at exit
+. "$(dirname "$0")/tracefs.sh"
+trap tracefs_umount EXIT
+trap 'exit 130' INT TERM
+tracefs_mount
 
 # Waits while another real experiment runs (this script's own children
 # have ended before it is called).
