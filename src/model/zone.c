@@ -368,6 +368,20 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 			return cp_diag_set(diag, -CP_ENOMEM, "memory: no memory for the start layout");
 		extra_sum += extra[i];
 	}
+	/* a zone below another ends on a whole MAX_ORDER block, as
+	 * ZONE_DMA32 ends at 4 GiB: the buddy counts pfns from its zone's
+	 * start, the page cache and compaction from 0, and the two agree
+	 * on a block's alignment only so; the pages added (what the
+	 * kernel's zone spans beyond its managed pages: holes, memmap) are
+	 * held from boot with the reserve */
+	for (i = 0; i + 1 < zp.nr; i++) {
+		uint64_t span = zp.pages[i] + extra[i], block = 1u << (CP_BUDDY_MAX_ORDER - 1);
+		uint64_t pad = (block - span % block) % block;
+
+		zp.pages[i] += pad;
+		zp.reserve[i] += pad;
+		extra_sum += pad;
+	}
 	if (total + extra_sum > CP_BUDDY_MAX_PAGES)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "memory: the start layout needs %llu pages, the model's limit is %u",

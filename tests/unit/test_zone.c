@@ -436,6 +436,45 @@ static void free_returns_page_to_its_zone(void **state)
 	cp_mem_release(&m);
 }
 
+/* A lower zone ends on a whole MAX_ORDER block (ZONE_DMA32 ends at
+ * 4 GiB): DMA32 of 2050 pages (as a measured 772 798 is no multiple of
+ * 1024) spans 3072, its 1022 extra pages held from boot like the
+ * reserve, so Normal starts at pfn 3072 and a block the Normal buddy
+ * aligns (zone-relative pfns) is aligned in the page cache's absolute
+ * pfns too; the managed pages, and so the watermarks, stay as given. */
+static void lower_zone_span_ends_on_a_max_order_block(void **state)
+{
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KERNEL };
+	struct cp_mem_params p = {
+		.total_pages = 4098,
+		.min_free_kbytes = 128,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 65536,
+		.max_reclaim_retries = 1,
+		.dma32_pages = 2050,
+	};
+	uint32_t pfn;
+	bool split;
+
+	(void)state;
+	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
+	assert_int_equal(m.nr_zones, 2);
+	assert_int_equal(m.zones[1].start_pfn, 3072);
+	assert_int_equal(m.zones[0].buddy.nr_pages, 3072);
+	assert_int_equal(m.zones[0].free_pages, 2050);
+	assert_int_equal(m.zones[0].managed_pages, 2050);
+	assert_int_equal(m.nr_owner[CP_OWNER_RESERVE], 1022);
+	assert_int_equal(m.total_pages, 4098 + 1022);
+	assert_int_equal(cp_mem_alloc_block(&m, CP_OWNER_PAGECACHE, 4, CP_MIGRATE_MOVABLE, &ctx,
+					    &pfn, &split), 0);
+	assert_true(pfn >= 3072);
+	assert_int_equal(pfn % 16, 0);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 /* cp_mem_check() looks at each zone: a page counted free in the wrong
  * zone (node sum unchanged) is caught. */
 static void mem_check_catches_zone_count_mismatch(void **state)
@@ -591,6 +630,7 @@ int main(void)
 		cmocka_unit_test(boost_wakes_kswapd_for_its_zone_slow_path_for_normal),
 		cmocka_unit_test(pgdat_balanced_when_only_dma32_is_at_high),
 		cmocka_unit_test(free_returns_page_to_its_zone),
+		cmocka_unit_test(lower_zone_span_ends_on_a_max_order_block),
 		cmocka_unit_test(mem_check_catches_zone_count_mismatch),
 		cmocka_unit_test(compaction_deferral_is_per_zone),
 		cmocka_unit_test(per_zone_start_layout_uses_real_managed_pages),
