@@ -1009,7 +1009,7 @@ static int measure_phase(struct run *R, struct cp_diag *diag)
 	struct cp_real_tools *t = &R->s->tools;
 	struct child *driver = NULL;
 
-	uint64_t t0, t_driver, t_end;
+	uint64_t t0, t_driver, t_end, readers_cpu_ns = 0;
 	enum pump_end end;
 	size_t i;
 	int rc;
@@ -1130,7 +1130,13 @@ stop:
 			rc = cp_diag_set(diag, rc, "out of memory");
 			goto out;
 		}
+		readers_cpu_ns += c->cpu_ns;
 	}
+	/* the readers' (and walkers') own CPU time, from wait4(): how much
+	 * of the CPUs they took beside fs_mark */
+	rc = cp_run_result_set_counter(R->r, "readers_cpu_ns", (int64_t)readers_cpu_ns);
+	if (rc)
+		rc = cp_diag_set(diag, rc, "out of memory");
 out:
 	R->sampling = false;
 	cp_sampler_release(&R->smp);

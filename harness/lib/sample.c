@@ -632,6 +632,36 @@ static int kswapd_cpu_ticks(uint64_t *ticks)
 	return found ? 0 : -CP_ENOENT;
 }
 
+int cp_proc_stat_busy_ticks(const char *proc_stat, uint64_t *ticks)
+{
+	unsigned long long v[7]; /* user nice system idle iowait irq softirq */
+
+	if (strncmp(proc_stat, "cpu ", 4) != 0 ||
+	    sscanf(proc_stat + 4, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6]) != 7)
+		return -CP_EINVAL;
+	*ticks = (uint64_t)v[0] + v[1] + v[2] + v[5] + v[6];
+	return 0;
+}
+
+static int busy_ticks(uint64_t *ticks)
+{
+	char *text = NULL;
+	int rc = cp_kfile_read("/proc/stat", &text, NULL);
+
+	if (!rc)
+		rc = cp_proc_stat_busy_ticks(text, ticks);
+	cp_free(text);
+	return rc;
+}
+
+static uint64_t ticks_ns(uint64_t ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? ticks * (1000000000ull / (uint64_t)hz) : 0;
+}
+
 int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
 		     const char *loopdev, uint64_t t0_ns, struct cp_run_result *r,
 		     struct cp_diag *diag)
@@ -651,6 +681,7 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 			 loopdev + 5);
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
 	s->have_kswapd_cpu = kswapd_cpu_ticks(&s->kswapd_ticks0) == 0;
+	s->have_busy = busy_ticks(&s->busy_ticks0) == 0;
 	cols = cp_sampler_columns(confine, cg ? cg->version : 0, &nr);
 	if (!r->series.columns) {
 		rc = cp_series_set_columns(&r->series, cols, nr);
@@ -863,14 +894,10 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	if (!rc && s->have_ig && read_ig(s->xfs_stats, ig) == 0)
 		for (i = 0; !rc && i < 7; i++)
 			rc = set(r, ig_names[i], (int64_t)(ig[i] - s->ig0[i]), diag);
-	if (!rc && s->have_kswapd_cpu && kswapd_cpu_ticks(&ticks) == 0 && ticks >= s->kswapd_ticks0) {
-		long hz = sysconf(_SC_CLK_TCK);
-
-		if (hz > 0)
-			rc = set(r, "kswapd_cpu_ns",
-				 (int64_t)((ticks - s->kswapd_ticks0) * (1000000000ull / (uint64_t)hz)),
-				 diag);
-	}
+	if (!rc && s->have_kswapd_cpu && kswapd_cpu_ticks(&ticks) == 0 && ticks >= s->kswapd_ticks0)
+		rc = set(r, "kswapd_cpu_ns", (int64_t)ticks_ns(ticks - s->kswapd_ticks0), diag);
+	if (!rc && s->have_busy && busy_ticks(&ticks) == 0 && ticks >= s->busy_ticks0)
+		rc = set(r, "cpu_busy_ns", (int64_t)ticks_ns(ticks - s->busy_ticks0), diag);
 	if (!rc && s->cg)
 		rc = memcg_end(s, r, diag);
 	return rc;

@@ -28,6 +28,8 @@ struct cp_sampler {
 	bool have_ig;
 	uint64_t kswapd_ticks0;       /* kswapd threads' utime + stime at begin */
 	bool have_kswapd_cpu;
+	uint64_t busy_ticks0;         /* the CPUs' busy time at begin (/proc/stat) */
+	bool have_busy;
 	uint64_t t0_ns;               /* monotonic time of t_ns = 0 */
 };
 
@@ -50,7 +52,9 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
  * workingset_*, allocstall_*; memcg_* deltas of the cgroup's event
  * counters; xfs_ig_* (XFS inode cache lookups: xfs_ig_missed is the
  * icache misses); kswapd_cpu_ns, the CPU time (utime + stime of
- * /proc/PID/stat) every kswapdN thread used during the run; and end
+ * /proc/PID/stat) every kswapdN thread used during the run;
+ * cpu_busy_ns, the time all CPUs were busy (cp_proc_stat_busy_ticks);
+ * and end
  * values nr_dentry_end, nr_inodes_end, nr_slab_reclaimable_end (pages). */
 int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag *diag);
 
@@ -58,6 +62,12 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
  * line, counting fields after the comm's last ')'. Returns 0 or
  * -CP_EINVAL. */
 int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks);
+
+/* The busy time of all CPUs in /proc/stat's first ("cpu ") line, in clock
+ * ticks: user + nice + system + irq + softirq (guest time is inside user;
+ * idle, iowait and steal are not work this machine did). Returns 0 or
+ * -CP_EINVAL. */
+int cp_proc_stat_busy_ticks(const char *proc_stat, uint64_t *ticks);
 
 void cp_sampler_release(struct cp_sampler *s);
 

@@ -116,6 +116,7 @@ struct cp_engine {
 	bool ran;
 	enum cp_engine_end end;
 	uint64_t nr_steps;
+	uint64_t cpu_busy_ns;    /* CPU work of every actor's steps */
 	int error;               /* first internal error (-CP_ENOMEM) */
 	struct cp_diag diag;
 };
@@ -513,6 +514,7 @@ static int start_step(struct cp_engine *e, unsigned id)
 		if (cp_pq_push(&e->cpuq, e->vservice_ns + out.cpu_ns, id, a->gen))
 			return -CP_ENOMEM;
 		a->stats.cpu_ns += out.cpu_ns;
+		e->cpu_busy_ns += out.cpu_ns;
 		a->state = CP_ACTOR_CPU;
 		a->phase_start_ns = e->now_ns;
 		a->copying = out.copies;
@@ -713,6 +715,11 @@ void cp_engine_actor_stats(const struct cp_engine *e, unsigned id, struct cp_act
 {
 	CP_BUG_ON(id >= e->nr_actors);
 	*out = e->actors[id].stats;
+}
+
+uint64_t cp_engine_cpu_busy_ns(const struct cp_engine *e)
+{
+	return e->cpu_busy_ns;
 }
 
 /* Valid entries of actor id in q; *past set when one lies before now. */

@@ -226,6 +226,10 @@ enum cp_actor_state cp_engine_actor_state(const struct cp_engine *e, unsigned id
 const char *cp_engine_actor_name(const struct cp_engine *e, unsigned id);
 void cp_engine_actor_stats(const struct cp_engine *e, unsigned id, struct cp_actor_stats *out);
 
+/* The CPU work every actor's steps have reported since the start (the
+ * sum of their cpu_ns): what kept the CPUs busy, unshared. */
+uint64_t cp_engine_cpu_busy_ns(const struct cp_engine *e);
+
 /* Invariants: every live actor in exactly one place (a queue entry of
  * its generation, or blocked), the runnable count equals the actors in
  * CPU work, both heaps ordered, nothing queued in the past. Call it

@@ -147,6 +147,15 @@ static const struct counter_row counter_rows[] = {
 	  "cost, which also holds the log and loop work other threads do for a create, "
 	  "about a tenth of it: scripts/measure-create-cost.sh)",
 	  "fs_mark_cpu_ns (user + system time of fs_mark and its workers, from wait4())" },
+	/* where the CPUs went: the readers beside fs_mark, and all of it
+	 * (the kernel's threads and interrupts are in the real figure, the
+	 * model has only its actors) */
+	{ "readers CPU ns", { .counter = "readers_cpu_ns" }, { .counter = "readers_cpu_ns" },
+	  "readers_cpu_ns (CPU work of the readers' steps, walkers' too)",
+	  "readers_cpu_ns (user + system time of the readers and walkers, from wait4())" },
+	{ "CPUs busy ns", { .counter = "cpu_busy_ns" }, { .counter = "cpu_busy_ns" },
+	  "cpu_busy_ns (CPU work of every actor's steps over the measured phase)",
+	  "cpu_busy_ns: user + nice + system + irq + softirq of /proc/stat's cpu line (delta)" },
 	{ "dentries added",
 	  { .counter = "cp_dentries_allocated", .minus = "cp_dentries_freed" },
 	  { .counter = "nr_dentry_end", .series_col = "nr_dentry" },

@@ -309,6 +309,30 @@ static void three_actors_on_two_cpus_stretch_work_by_half(void **state)
 	cp_engine_destroy(e);
 }
 
+/* The CPUs' busy time is the work the steps reported, not the time
+ * sharing stretched it to: 3 actors of 1 ms each on 2 CPUs keep them
+ * busy 3 ms (over 1.5 ms of wall time, both CPUs full). */
+static void cpu_busy_is_the_work_of_every_step_unstretched(void **state)
+{
+	struct script s[3];
+	struct cp_engine *e;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(cp_engine_create(&e, 2), 0);
+	assert_int_equal(cp_engine_cpu_busy_ns(e), 0);
+	for (i = 0; i < 3; i++) {
+		script_init(&s[i], NULL);
+		script_push(&s[i], 1 * MS, i == 0 ? CP_STEP_CONTINUE : CP_STEP_STOP, 0);
+		if (i == 0)
+			script_push(&s[i], 2 * MS, CP_STEP_STOP, 0);
+		add(e, &s[i], 0);
+	}
+	assert_int_equal(run(e), 0);
+	assert_int_equal(cp_engine_cpu_busy_ns(e), 5 * MS);
+	cp_engine_destroy(e);
+}
+
 /* No sharing while runnable <= CPUs: 2 actors on 2 CPUs take 1 ms. */
 static void actors_up_to_cpu_count_run_at_full_speed(void **state)
 {
@@ -1014,6 +1038,7 @@ int main(void)
 		cmocka_unit_test(tie_break_follows_queueing_order_not_actor_id),
 		cmocka_unit_test(same_inputs_give_the_same_step_order),
 		cmocka_unit_test(three_actors_on_two_cpus_stretch_work_by_half),
+		cmocka_unit_test(cpu_busy_is_the_work_of_every_step_unstretched),
 		cmocka_unit_test(actors_up_to_cpu_count_run_at_full_speed),
 		cmocka_unit_test(cpu_share_follows_the_runnable_count),
 		cmocka_unit_test(sleeping_actors_do_not_take_a_cpu_share),

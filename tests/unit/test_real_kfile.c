@@ -352,6 +352,26 @@ static void proc_stat_cpu_ticks_are_utime_plus_stime(void **state)
 	assert_int_equal(t, 325);
 }
 
+/* /proc/stat's "cpu " line: user nice system idle iowait irq softirq
+ * steal guest guest_nice; busy = user + nice + system + irq + softirq
+ * (this machine's line: 18418 0 88408 105847 6688 0 1165 0 0 0 ->
+ * 107991); idle, iowait and steal are not work; a per-CPU line or a
+ * short one is refused. */
+static void proc_stat_busy_ticks_leave_out_idle_iowait_steal(void **state)
+{
+	uint64_t t = 7;
+
+	(void)state;
+	assert_int_equal(cp_proc_stat_busy_ticks("cpu  18418 0 88408 105847 6688 0 1165 0 0 0\n"
+						 "cpu0 1 2 3 4 5 6 7 8 9 10\n", &t), 0);
+	assert_int_equal(t, 107991);
+	assert_int_equal(cp_proc_stat_busy_ticks("cpu  1 2 3 1000 1000 4 5 1000 0 0\n", &t), 0);
+	assert_int_equal(t, 15);
+	assert_int_equal(cp_proc_stat_busy_ticks("cpu0 1 2 3 4 5 6 7 8 9 10\n", &t), -CP_EINVAL);
+	assert_int_equal(cp_proc_stat_busy_ticks("cpu  1 2 3 4\n", &t), -CP_EINVAL);
+	assert_int_equal(t, 15);
+}
+
 static void meminfo_available_from_a_file(void **state)
 {
 	char path[] = "/tmp/cp-test-meminfo-XXXXXX";
@@ -575,6 +595,7 @@ int main(void)
 		cmocka_unit_test(zoneinfo_pcp_pages_sum_the_cpus),
 		cmocka_unit_test(slabinfo_gives_a_caches_geometry),
 		cmocka_unit_test(proc_stat_cpu_ticks_are_utime_plus_stime),
+		cmocka_unit_test(proc_stat_busy_ticks_leave_out_idle_iowait_steal),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
 		cmocka_unit_test(balloon_page_tables_one_pte_page_per_2mib),
