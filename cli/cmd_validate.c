@@ -598,6 +598,7 @@ static void print_setup(const struct cp_run_result *model, const struct cp_run_r
 	static const char *const names[] = {
 		"pgalloc_normal", "pgalloc_dma32",  "pgsteal_kswapd",	   "pgsteal_direct",
 		"compact_stall",  "compact_success", "compact_daemon_wake", "pgmigrate_success",
+		"extfrag_claim",  "extfrag_claim_movable",
 	};
 	char name[64];
 	size_t i;
@@ -608,7 +609,8 @@ static void print_setup(const struct cp_run_result *model, const struct cp_run_r
 		print_item(model, runs, nr_real, name, names[i],
 			   "# writing the data files, real mean / model:", &any);
 	}
-	end_line(any, "/proc/vmstat over the set-up");
+	end_line(any, "/proc/vmstat over the set-up; extfrag_claim*: kmem:mm_page_alloc_extfrag "
+		      "with change_ownership=1, all and MOVABLE requests, in the run's tracefs instance");
 }
 
 /* The model again, from the free memory the real runs started with

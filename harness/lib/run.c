@@ -837,7 +837,10 @@ static int setup_phase(struct run *R, struct cp_diag *diag)
 
 	if (cp_kv_read("/proc/vmstat", &before, NULL))
 		cp_kv_release(&before); /* no file: no setup_* counters */
-	rc = setup_steps(R, diag);
+	/* the set-up's fallbacks, in the run's trace instance */
+	rc = R->w.sbt.created ? cp_sbtrace_begin_setup(&R->w.sbt, diag) : 0;
+	if (!rc)
+		rc = setup_steps(R, diag);
 	if (!rc)
 		rc = cp_sampler_record_setup(R->r, &before, diag);
 	cp_kv_release(&before);
@@ -976,6 +979,25 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 
 		for (i = 0; !rc && i < sizeof(ra) / sizeof(ra[0]); i++)
 			rc = cp_run_result_set_counter(R->r, ra[i].name, (int64_t)ra[i].value);
+	}
+	if (R->w.sbt.extfrag) {
+		const struct cp_sbtrace_sum *setup = &R->w.sbt.setup;
+		const struct {
+			const char *name;
+			uint64_t value;
+		} ef[] = {
+			{ "extfrag", sum.extfrag },
+			{ "extfrag_claim", sum.extfrag_claim },
+			{ "extfrag_claim_movable", sum.extfrag_claim_movable },
+			{ "setup_extfrag", setup->extfrag },
+			{ "setup_extfrag_claim", setup->extfrag_claim },
+			{ "setup_extfrag_claim_movable", setup->extfrag_claim_movable },
+			{ "setup_trace_lost", setup->lost },
+		};
+		size_t i;
+
+		for (i = 0; !rc && i < sizeof(ef) / sizeof(ef[0]); i++)
+			rc = cp_run_result_set_counter(R->r, ef[i].name, (int64_t)ef[i].value);
 	}
 	return rc;
 }

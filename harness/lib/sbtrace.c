@@ -19,6 +19,7 @@
 static const char *const tracefs_mounts[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 #define EVENT "events/vmscan/mm_shrink_slab_end"
+#define EXTFRAG_EVENT "events/kmem/mm_page_alloc_extfrag"
 #define FILTER "shrink.function == super_cache_scan && retval > 0"
 
 /* The readahead events of cp_sbtrace_watch_files(); the last one traces
@@ -84,6 +85,9 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 		rc = write_file(t, EVENT "/filter", FILTER, diag);
 	if (!rc)
 		rc = write_file(t, EVENT "/enable", "1", diag);
+	/* the fallbacks, where the kernel has the event */
+	if (!rc && write_file(t, EXTFRAG_EVENT "/enable", "1", NULL) == 0)
+		t->extfrag = true;
 	return rc;
 }
 
@@ -138,12 +142,52 @@ int cp_sbtrace_watch_files(struct cp_sbtrace *t, const uint64_t *inos, size_t n,
 	return 0;
 }
 
-int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag)
+static int clear_and_start(struct cp_sbtrace *t, struct cp_diag *diag)
 {
 	/* an empty write to "trace" clears the instance's buffer */
 	int rc = write_file(t, "trace", "", diag);
 
 	return rc ? rc : write_file(t, "tracing_on", "1", diag);
+}
+
+int cp_sbtrace_begin_setup(struct cp_sbtrace *t, struct cp_diag *diag)
+{
+	int rc = clear_and_start(t, diag);
+
+	t->setup_on = rc == 0;
+	return rc;
+}
+
+static int sum_buffer(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_diag *diag);
+
+int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag)
+{
+	if (t->setup_on) {
+		int rc = sum_buffer(t, &t->setup, diag);
+
+		t->setup_on = false;
+		if (rc)
+			return rc;
+	}
+	return clear_and_start(t, diag);
+}
+
+/* A fallback's line (kmem:mm_page_alloc_extfrag); false for others. */
+static bool add_extfrag_line(const char *line, struct cp_sbtrace_sum *sum)
+{
+	const char *p = strstr(line, " mm_page_alloc_extfrag: "), *mt, *own;
+
+	if (!p)
+		return false;
+	sum->extfrag++;
+	own = strstr(p, " change_ownership=");
+	if (own && strtol(own + strlen(" change_ownership="), NULL, 10) == 1) {
+		sum->extfrag_claim++;
+		mt = strstr(p, " alloc_migratetype=");
+		if (mt && strtol(mt + strlen(" alloc_migratetype="), NULL, 10) == 1)
+			sum->extfrag_claim_movable++;
+	}
+	return true;
 }
 
 /* A readahead event's line (cp_sbtrace_watch_files); false for others. */
@@ -180,7 +224,7 @@ void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum)
 	const char *p, *v;
 	long freed;
 
-	if (add_ra_line(line, sum))
+	if (add_ra_line(line, sum) || add_extfrag_line(line, sum))
 		return;
 	p = strstr(line, "mm_shrink_slab_end: super_cache_scan+");
 	if (!p || !(v = strstr(p, ret)))
@@ -213,6 +257,12 @@ static uint64_t overruns(const struct cp_sbtrace *t)
 
 int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_diag *diag)
 {
+	return sum_buffer(t, sum, diag);
+}
+
+/* Tracing off; the buffer's events summed into sum, with the overruns. */
+static int sum_buffer(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_diag *diag)
+{
 	char path[CP_SBTRACE_PATH_MAX + 16], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
@@ -241,6 +291,8 @@ int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag)
 	/* a failure here leaves the event on in our instance only */
 	(void)write_file(t, "tracing_on", "0", NULL);
 	(void)write_file(t, EVENT "/enable", "0", NULL);
+	if (t->extfrag)
+		(void)write_file(t, EXTFRAG_EVENT "/enable", "0", NULL);
 	if (t->watching)
 		ra_events_off(t);
 	if (rmdir(t->path))

@@ -40,12 +40,6 @@
 
 struct cp_diag;
 
-struct cp_sbtrace {
-	char path[CP_SBTRACE_PATH_MAX]; /* the instance directory */
-	bool created;                   /* we made it: we remove it */
-	bool watching;                  /* the readahead events are on (watch_files) */
-};
-
 /* What the instance saw between cp_sbtrace_begin() and now. */
 struct cp_sbtrace_sum {
 	uint64_t calls; /* do_shrink_slab() calls on a superblock shrinker that freed */
@@ -56,11 +50,26 @@ struct cp_sbtrace_sum {
 	uint64_t ra_async;         /* page_cache_async_ra() calls */
 	uint64_t ra_pages_2to5;    /* pages added in folios of order 1-5 (page cache: 2-5) */
 	uint64_t ra_pages_6to9;    /* pages added in folios of order 6 or more */
+	/* kmem:mm_page_alloc_extfrag: fallbacks to another migratetype */
+	uint64_t extfrag;               /* every one */
+	uint64_t extfrag_claim;         /* change_ownership=1: the pageblock is now
+					 * of the request's type */
+	uint64_t extfrag_claim_movable; /* ... for a MOVABLE request */
+};
+
+struct cp_sbtrace {
+	char path[CP_SBTRACE_PATH_MAX]; /* the instance directory */
+	bool created;                   /* we made it: we remove it */
+	bool watching;                  /* the readahead events are on (watch_files) */
+	bool extfrag;                   /* the fallback event is on */
+	bool setup_on;                  /* tracing since cp_sbtrace_begin_setup() */
+	struct cp_sbtrace_sum setup;    /* what the set-up saw (cp_sbtrace_begin) */
 };
 
 /* Creates TRACEFS/instances/NAME (NAME starts with "cachepressure" and
  * holds no '/') with buffer_kb KiB a CPU, tracing off, and the filtered
- * event enabled. tracefs is the mount at /sys/kernel/tracing, else
+ * event enabled, kmem:mm_page_alloc_extfrag too where the kernel has it
+ * (t->extfrag). tracefs is the mount at /sys/kernel/tracing, else
  * /sys/kernel/debug/tracing. -CP_ENOENT when there is no tracefs or no
  * such event (the caller goes on without the count), -CP_EINVAL for a bad
  * name, -CP_EBUSY when the instance exists, -CP_ESYS otherwise. */
@@ -78,7 +87,13 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 int cp_sbtrace_watch_files(struct cp_sbtrace *t, const uint64_t *inos, size_t n,
 			   struct cp_diag *diag);
 
-/* Empties the buffer and turns tracing on. */
+/* Empties the buffer and turns tracing on, for the set-up: what the
+ * buffer holds at cp_sbtrace_begin() is the set-up's (t->setup). */
+int cp_sbtrace_begin_setup(struct cp_sbtrace *t, struct cp_diag *diag);
+
+/* After cp_sbtrace_begin_setup(), turns tracing off and sums the
+ * buffer's events into t->setup; then empties the buffer and turns
+ * tracing on. */
 int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag);
 
 /* Turns tracing off and sums the buffer's events and the CPUs' overruns. */
@@ -89,7 +104,10 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
  * "last shrinker return val N" (N > 0) as frees; a
  * "page_cache_sync_ra:" or "page_cache_async_ra:" line counts a call; a
  * "mm_filemap_add_to_page_cache:" line adds 2^N pages for its
- * "order=N"; other lines (the header, other shrinkers) are skipped. */
+ * "order=N"; a "mm_page_alloc_extfrag:" line counts a fallback, a claim
+ * when its "change_ownership=1", a movable one when also
+ * "alloc_migratetype=1" (MIGRATE_MOVABLE); other lines (the header,
+ * other shrinkers) are skipped. */
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
 
 /* Disables the event and removes the instance, if we made it. 0 or

@@ -467,6 +467,26 @@ single_page:
 	list_move_block(b, pfn, start_mt, true);
 }
 
+/* trace_mm_page_alloc_extfrag's change_ownership: the pageblock of the
+ * page handed out is of the request's type after the fallback. */
+static void count_claim(struct cp_buddy *b, uint32_t pfn, unsigned start_mt)
+{
+	if (pageblock_mt(b, pfn) != start_mt)
+		return;
+	b->nr_claim++;
+	if (start_mt == CP_MIGRATE_MOVABLE)
+		b->nr_claim_movable++;
+}
+
+static void count_extfrag(struct cp_buddy *b, unsigned fallback_order, uint32_t pfn,
+			  unsigned start_mt)
+{
+	b->nr_extfrag++; /* trace_mm_page_alloc_extfrag */
+	if (fallback_order < CP_BUDDY_PAGEBLOCK_ORDER)
+		b->nr_extfrag_fragmenting++;
+	count_claim(b, pfn, start_mt);
+}
+
 /* __rmqueue_fallback() (6.1): move a block of another type to
  * start_mt's lists; false when there is none. */
 static bool rmqueue_fallback(struct cp_buddy *b, unsigned order, unsigned start_mt,
@@ -474,6 +494,7 @@ static bool rmqueue_fallback(struct cp_buddy *b, unsigned order, unsigned start_
 {
 	int o, min_order = (int)order, fallback_mt = -1;
 	bool can_steal = false;
+	uint32_t head;
 
 	if (order < CP_BUDDY_PAGEBLOCK_ORDER && (alloc_flags & CP_BUDDY_ALLOC_NOFRAGMENT))
 		min_order = CP_BUDDY_PAGEBLOCK_ORDER;
@@ -498,11 +519,9 @@ static bool rmqueue_fallback(struct cp_buddy *b, unsigned order, unsigned start_
 		CP_BUG_ON(o == CP_BUDDY_MAX_ORDER);
 	}
 
-	steal_suitable_fallback(b, b->free_area[o][fallback_mt].head, alloc_flags, start_mt,
-				can_steal);
-	b->nr_extfrag++; /* trace_mm_page_alloc_extfrag */
-	if (o < CP_BUDDY_PAGEBLOCK_ORDER)
-		b->nr_extfrag_fragmenting++;
+	head = b->free_area[o][fallback_mt].head;
+	steal_suitable_fallback(b, head, alloc_flags, start_mt, can_steal);
+	count_extfrag(b, (unsigned)o, head, start_mt);
 	return true;
 }
 
@@ -531,9 +550,7 @@ static uint32_t rmqueue_fallback_4_11(struct cp_buddy *b, unsigned order, unsign
 		}
 		list_del_block(b, pfn);
 		expand(b, pfn, order, (unsigned)o, start_mt);
-		b->nr_extfrag++;
-		if (o < CP_BUDDY_PAGEBLOCK_ORDER)
-			b->nr_extfrag_fragmenting++;
+		count_extfrag(b, (unsigned)o, pfn, start_mt);
 		return pfn;
 	}
 	return CP_BUDDY_NONE;
@@ -552,12 +569,6 @@ static uint32_t alike_pages(unsigned start_mt, unsigned block_mt, uint32_t nr_fr
 	return 0; /* UNMOVABLE vs RECLAIMABLE: cannot tell */
 }
 
-static void count_extfrag(struct cp_buddy *b, unsigned fallback_order)
-{
-	b->nr_extfrag++; /* trace_mm_page_alloc_extfrag */
-	if (fallback_order < CP_BUDDY_PAGEBLOCK_ORDER)
-		b->nr_extfrag_fragmenting++;
-}
 
 /*
  * try_to_claim_block() (6.15+; try_to_steal_block in the 6.12.y backport):
@@ -616,7 +627,7 @@ static uint32_t rmqueue_claim(struct cp_buddy *b, unsigned order, unsigned start
 		pfn = try_to_claim_block(b, b->free_area[o][fallback_mt].head, (unsigned)o, order,
 					 start_mt, alloc_flags);
 		if (pfn != CP_BUDDY_NONE) {
-			count_extfrag(b, (unsigned)o);
+			count_extfrag(b, (unsigned)o, pfn, start_mt);
 			return pfn;
 		}
 	}
@@ -640,7 +651,7 @@ static uint32_t rmqueue_steal(struct cp_buddy *b, unsigned order, unsigned start
 		pfn = b->free_area[o][fallback_mt].head;
 		list_del_block(b, pfn);
 		expand(b, pfn, order, o, (unsigned)fallback_mt);
-		count_extfrag(b, o);
+		count_extfrag(b, o, pfn, start_mt);
 		b->nr_steal++;
 		return pfn;
 	}

@@ -93,6 +93,9 @@ struct cp_buddy {
 	uint64_t nr_boost;          /* boost_watermark() calls that boosted */
 	uint64_t nr_pageblocks_claimed; /* pageblocks whose migratetype a fallback changed */
 	uint64_t nr_steal;          /* 6.15+ __rmqueue_steal(): requests taken singly */
+	uint64_t nr_claim;          /* fallbacks that left the block's pageblock of the
+				     * request's type: the tracepoint's change_ownership */
+	uint64_t nr_claim_movable;  /* ... for a MOVABLE request */
 };
 
 /*

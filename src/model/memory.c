@@ -44,6 +44,8 @@
  * vmstat counters: cp_extfrag (trace mm_page_alloc_extfrag: a fallback
  * to another migratetype), cp_extfrag_fragmenting (of those, the ones
  * below pageblock_order), cp_extfrag_steal (6.15+ single steals),
+ * extfrag_claim and extfrag_claim_movable (the tracepoint's
+ * change_ownership: all requests, MOVABLE ones),
  * cp_pageblocks_claimed, cp_watermark_boost
  * (boost_watermark() calls) and cp_highorder_nofit (see
  * cp_mem_alloc_block). Callers that only count (cp_mem_alloc /
@@ -312,7 +314,7 @@ static void owner_uncharge(struct cp_mem *m, unsigned owner, uint64_t nr, struct
 /* The buddies' and the pcp lists' event counters (all zones), copied
  * to vmstat as they move. */
 struct buddy_events {
-	uint64_t extfrag, fragmenting, boost, claimed, steal;
+	uint64_t extfrag, fragmenting, boost, claimed, steal, claim, claim_movable;
 	uint64_t refill_pages, bulk_free_pages, drains;
 };
 
@@ -330,6 +332,8 @@ static struct buddy_events events_now(const struct cp_mem *m)
 		e.boost += b->nr_boost;
 		e.claimed += b->nr_pageblocks_claimed;
 		e.steal += b->nr_steal;
+		e.claim += b->nr_claim;
+		e.claim_movable += b->nr_claim_movable;
 		e.refill_pages += pcp->nr_refill_pages;
 		e.bulk_free_pages += pcp->nr_bulk_free_pages;
 		e.drains += pcp->nr_drains;
@@ -348,6 +352,8 @@ static void count_events(struct cp_mem *m, const struct buddy_events *before)
 	cp_count(m->vmstat, CP_VM_WATERMARK_BOOST, now.boost - before->boost);
 	cp_count(m->vmstat, CP_VM_PAGEBLOCKS_CLAIMED, now.claimed - before->claimed);
 	cp_count(m->vmstat, CP_VM_EXTFRAG_STEAL, now.steal - before->steal);
+	cp_count(m->vmstat, CP_VM_EXTFRAG_CLAIM, now.claim - before->claim);
+	cp_count(m->vmstat, CP_VM_EXTFRAG_CLAIM_MOVABLE, now.claim_movable - before->claim_movable);
 	cp_count(m->vmstat, CP_VM_PCP_REFILL_PAGES, now.refill_pages - before->refill_pages);
 	cp_count(m->vmstat, CP_VM_PCP_BULK_FREE_PAGES,
 		 now.bulk_free_pages - before->bulk_free_pages);

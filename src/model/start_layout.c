@@ -366,6 +366,6 @@ int cp_start_layout_apply(struct cp_mem *m, struct cp_buddy *b, uint32_t start_p
 	}
 	/* the set-up is not an event of the run */
 	b->nr_extfrag = b->nr_extfrag_fragmenting = b->nr_boost = b->nr_pageblocks_claimed = 0;
-	b->nr_steal = 0;
+	b->nr_steal = b->nr_claim = b->nr_claim_movable = 0;
 	return 0;
 }

@@ -68,6 +68,11 @@
 	X(RA_PAGES_ORDER_6TO9, "ra_pages_order_6to9") \
 	X(RA_SYNC_CALLS, "ra_sync_calls") \
 	X(SLABS_SCANNED, "slabs_scanned") \
+	/* fallbacks whose pageblock ends up of the request's type (buddy.c), \
+	 * named as the real harness's counts from kmem:mm_page_alloc_extfrag \
+	 * with change_ownership=1 */ \
+	X(EXTFRAG_CLAIM, "extfrag_claim") \
+	X(EXTFRAG_CLAIM_MOVABLE, "extfrag_claim_movable") \
 	X(WORKINGSET_ACTIVATE, "workingset_activate_file") \
 	X(WORKINGSET_REFAULT, "workingset_refault_file") \
 	X(WORKINGSET_RESTORE, "workingset_restore_file")

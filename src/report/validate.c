@@ -147,6 +147,19 @@ static const struct counter_row counter_rows[] = {
 	  "cost, which also holds the log and loop work other threads do for a create, "
 	  "about a tenth of it: scripts/measure-create-cost.sh)",
 	  "fs_mark_cpu_ns (user + system time of fs_mark and its workers, from wait4())" },
+	/* the page allocator's fallbacks to another migratetype's free
+	 * blocks, and the claims among them (a pageblock retyped to the
+	 * request's type): what raises the watermark boost */
+	{ "fallbacks (extfrag)", { .counter = "cp_extfrag" }, { .counter = "extfrag" },
+	  "cp_extfrag (every fallback to another migratetype's free block)",
+	  "extfrag: kmem:mm_page_alloc_extfrag events, in the run's tracefs instance" },
+	{ "fallback claims", { .counter = "extfrag_claim" }, { .counter = "extfrag_claim" },
+	  "extfrag_claim (fallbacks after which the page's pageblock is of the request's type)",
+	  "extfrag_claim: those with change_ownership=1" },
+	{ "claims by movable", { .counter = "extfrag_claim_movable" },
+	  { .counter = "extfrag_claim_movable" },
+	  "extfrag_claim_movable (the claims of MOVABLE requests: page cache, anonymous memory)",
+	  "extfrag_claim_movable: those with alloc_migratetype=1 too" },
 	/* where the CPUs went: the readers beside fs_mark, and all of it
 	 * (the kernel's threads and interrupts are in the real figure, the
 	 * model has only its actors) */

@@ -181,6 +181,47 @@ static void claim_retypes_a_half_free_pageblock_and_mode_returns_to_normal(void 
 	cp_buddy_release(&b);
 }
 
+/* The tracepoint's change_ownership (the page's pageblock is of the
+ * request's type after the fallback): the RECLAIMABLE claim of MOVABLE
+ * 1536/o9 counts one claim, not movable; the MOVABLE claim of that
+ * pageblock back (claim_retypes_a_half_free_pageblock...) a second, a
+ * movable one; a steal (steal_takes_smallest_block...) none: its
+ * pageblock stays RECLAIMABLE. Under 6.1, the MOVABLE fallbacks that move
+ * 1537/o0 and 1538/o1 to the MOVABLE lists leave the pageblock
+ * RECLAIMABLE (31 free < 256): no claim either. */
+static void claims_are_fallbacks_that_leave_the_request_type(void **state)
+{
+	struct cp_buddy b;
+	enum cp_buddy_rmqueue_mode mode = CP_RMQUEUE_CLAIM;
+	uint32_t pfn = 0;
+
+	(void)state;
+	reclaimable_pageblock3(&b, true);
+	assert_int_equal(b.nr_claim, 1);
+	assert_int_equal(b.nr_claim_movable, 0);
+	assert_int_equal(cp_buddy_alloc_mode(&b, 0, MOV, 0, &mode, &pfn), 0);
+	assert_int_equal(b.nr_claim, 2);
+	assert_int_equal(b.nr_claim_movable, 1);
+	cp_buddy_release(&b);
+
+	reclaimable_fragments(&b, true);
+	alloc_ok(&b, 4, RECL, 0);
+	alloc_ok(&b, 0, MOV, CP_BUDDY_ALLOC_KSWAPD);
+	assert_int_equal(b.nr_steal, 1);
+	assert_int_equal(b.nr_claim, 1);
+	assert_int_equal(b.nr_claim_movable, 0);
+	cp_buddy_release(&b);
+
+	reclaimable_fragments(&b, false);
+	alloc_ok(&b, 4, RECL, 0);
+	alloc_ok(&b, 0, MOV, 0);
+	alloc_ok(&b, 0, MOV, 0);
+	assert_int_equal(b.nr_extfrag, 3);
+	assert_int_equal(b.nr_claim, 1);
+	assert_int_equal(b.nr_claim_movable, 0);
+	cp_buddy_release(&b);
+}
+
 /* rmqueue_bulk's sticky mode: once a batch has stolen it goes on
  * stealing. In the same zone, starting in STEAL mode the request skips
  * the own lists and the claim and steals 1537 from the smallest block,
@@ -283,6 +324,7 @@ int main(void)
 		cmocka_unit_test(fallback_6_1_moves_the_block_and_serves_the_rest_natively),
 		cmocka_unit_test(failed_claim_still_boosts_then_steals),
 		cmocka_unit_test(claim_retypes_a_half_free_pageblock_and_mode_returns_to_normal),
+		cmocka_unit_test(claims_are_fallbacks_that_leave_the_request_type),
 		cmocka_unit_test(steal_mode_skips_the_claim_for_the_rest_of_the_batch),
 		cmocka_unit_test(nofragment_neither_claims_small_blocks_nor_steals),
 		cmocka_unit_test(merge_at_pageblock_order_retypes_the_buddy),

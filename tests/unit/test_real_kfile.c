@@ -549,10 +549,43 @@ static void sbtrace_counts_the_readers_readahead(void **state)
 	assert_int_equal(sum.freed, 7);
 }
 
+/* The fallbacks (6.18 kmem:mm_page_alloc_extfrag format): every line is
+ * a fallback; change_ownership=1 a claim; alloc_migratetype=1
+ * (MIGRATE_MOVABLE) with it a movable claim: a RECLAIMABLE (2) claim, a
+ * MOVABLE claim and a MOVABLE steal (change_ownership=0) are 3
+ * fallbacks, 2 claims, 1 movable claim. */
+static void sbtrace_counts_fallbacks_and_claims(void **state)
+{
+	static const char *const lines[] = {
+		"         fs_mark-2290    [001] d..2.   415.1: mm_page_alloc_extfrag: "
+		"page=0000000021b4b5a3 pfn=0x1e4600 alloc_order=0 fallback_order=8 "
+		"pageblock_order=9 alloc_migratetype=2 fallback_migratetype=1 fragmenting=1 "
+		"change_ownership=1\n",
+		"    cp-read-file-2288    [000] d..2.   415.2: mm_page_alloc_extfrag: "
+		"page=00000000c1a8e3a2 pfn=0x1e4700 alloc_order=2 fallback_order=8 "
+		"pageblock_order=9 alloc_migratetype=1 fallback_migratetype=2 fragmenting=1 "
+		"change_ownership=1\n",
+		"    cp-read-file-2288    [000] d..2.   415.3: mm_page_alloc_extfrag: "
+		"page=00000000c1a8e3a2 pfn=0x1e4801 alloc_order=0 fallback_order=0 "
+		"pageblock_order=9 alloc_migratetype=1 fallback_migratetype=0 fragmenting=1 "
+		"change_ownership=0\n",
+	};
+	struct cp_sbtrace_sum sum = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cp_sbtrace_add_line(lines[i], &sum);
+	assert_int_equal(sum.extfrag, 3);
+	assert_int_equal(sum.extfrag_claim, 2);
+	assert_int_equal(sum.extfrag_claim_movable, 1);
+	assert_int_equal(sum.calls, 0);
+}
+
 /* Watching needs 1 to CP_SBTRACE_MAX_FILES files. */
 static void sbtrace_watch_refuses_no_or_too_many_files(void **state)
 {
-	struct cp_sbtrace t = { "", true, false };
+	struct cp_sbtrace t = { .created = true };
 	uint64_t inos[CP_SBTRACE_MAX_FILES + 1] = { 0 };
 	struct cp_diag d = { { 0 } };
 
@@ -582,6 +615,7 @@ int main(void)
 		cmocka_unit_test(sbtrace_sums_the_superblock_shrinkers_frees),
 		cmocka_unit_test(sbtrace_refuses_a_name_not_ours),
 		cmocka_unit_test(sbtrace_counts_the_readers_readahead),
+		cmocka_unit_test(sbtrace_counts_fallbacks_and_claims),
 		cmocka_unit_test(sbtrace_watch_refuses_no_or_too_many_files),
 		cmocka_unit_test(meminfo_lines_become_bytes),
 		cmocka_unit_test(vmstat_lines_are_name_value),
