@@ -952,53 +952,59 @@ static int record_fs_mark(struct run *R, struct child *c, uint64_t ns)
 	return rc;
 }
 
+struct named_count {
+	const char *name;
+	uint64_t value;
+};
+
+/* Sets the n counters of c (stopping at the first error). */
+static int set_counters(struct run *R, const struct named_count *c, size_t n)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < n; i++)
+		rc = cp_run_result_set_counter(R->r, c[i].name, (int64_t)c[i].value);
+	return rc;
+}
+
 /* The superblock shrinker's calls and frees over the measured phase
- * (sbtrace.h), and the events the buffer lost (then a lower bound). */
+ * (sbtrace.h), and the events the buffer lost (then a lower bound); the
+ * readers' readahead and the fallbacks, when those events were on. */
 static int record_sb_frees(struct run *R, struct cp_diag *diag)
 {
 	struct cp_sbtrace_sum sum;
+	const struct cp_sbtrace_sum *setup = &R->w.sbt.setup;
 	int rc = cp_sbtrace_end(&R->w.sbt, &sum, diag);
 
-	if (!rc)
-		rc = cp_run_result_set_counter(R->r, "sb_shrinker_calls", (int64_t)sum.calls);
-	if (!rc)
-		rc = cp_run_result_set_counter(R->r, "sb_shrinker_freed", (int64_t)sum.freed);
-	if (!rc)
-		rc = cp_run_result_set_counter(R->r, "sb_shrinker_trace_lost", (int64_t)sum.lost);
-	if (R->w.sbt.watching) {
-		const struct {
-			const char *name;
-			uint64_t value;
-		} ra[] = {
-			{ "ra_sync_calls", sum.ra_sync },
-			{ "ra_async_calls", sum.ra_async },
-			{ "ra_pages_order_2to5", sum.ra_pages_2to5 },
-			{ "ra_pages_order_6to9", sum.ra_pages_6to9 },
-		};
-		size_t i;
+	if (rc)
+		return rc;
+	const struct named_count sb[] = {
+		{ "sb_shrinker_calls", sum.calls },
+		{ "sb_shrinker_freed", sum.freed },
+		{ "sb_shrinker_trace_lost", sum.lost },
+	};
+	const struct named_count ra[] = {
+		{ "ra_sync_calls", sum.ra_sync },
+		{ "ra_async_calls", sum.ra_async },
+		{ "ra_pages_order_2to5", sum.ra_pages_2to5 },
+		{ "ra_pages_order_6to9", sum.ra_pages_6to9 },
+	};
+	const struct named_count ef[] = {
+		{ "extfrag", sum.extfrag },
+		{ "extfrag_claim", sum.extfrag_claim },
+		{ "extfrag_claim_movable", sum.extfrag_claim_movable },
+		{ "setup_extfrag", setup->extfrag },
+		{ "setup_extfrag_claim", setup->extfrag_claim },
+		{ "setup_extfrag_claim_movable", setup->extfrag_claim_movable },
+		{ "setup_trace_lost", setup->lost },
+	};
 
-		for (i = 0; !rc && i < sizeof(ra) / sizeof(ra[0]); i++)
-			rc = cp_run_result_set_counter(R->r, ra[i].name, (int64_t)ra[i].value);
-	}
-	if (R->w.sbt.extfrag) {
-		const struct cp_sbtrace_sum *setup = &R->w.sbt.setup;
-		const struct {
-			const char *name;
-			uint64_t value;
-		} ef[] = {
-			{ "extfrag", sum.extfrag },
-			{ "extfrag_claim", sum.extfrag_claim },
-			{ "extfrag_claim_movable", sum.extfrag_claim_movable },
-			{ "setup_extfrag", setup->extfrag },
-			{ "setup_extfrag_claim", setup->extfrag_claim },
-			{ "setup_extfrag_claim_movable", setup->extfrag_claim_movable },
-			{ "setup_trace_lost", setup->lost },
-		};
-		size_t i;
-
-		for (i = 0; !rc && i < sizeof(ef) / sizeof(ef[0]); i++)
-			rc = cp_run_result_set_counter(R->r, ef[i].name, (int64_t)ef[i].value);
-	}
+	rc = set_counters(R, sb, sizeof(sb) / sizeof(sb[0]));
+	if (!rc && R->w.sbt.watching)
+		rc = set_counters(R, ra, sizeof(ra) / sizeof(ra[0]));
+	if (!rc && R->w.sbt.extfrag)
+		rc = set_counters(R, ef, sizeof(ef) / sizeof(ef[0]));
 	return rc;
 }
 
