@@ -158,12 +158,10 @@ int cp_sbtrace_begin_setup(struct cp_sbtrace *t, struct cp_diag *diag)
 	return rc;
 }
 
-static int sum_buffer(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_diag *diag);
-
 int cp_sbtrace_begin(struct cp_sbtrace *t, struct cp_diag *diag)
 {
 	if (t->setup_on) {
-		int rc = sum_buffer(t, &t->setup, diag);
+		int rc = cp_sbtrace_end(t, &t->setup, diag);
 
 		t->setup_on = false;
 		if (rc)
@@ -256,12 +254,6 @@ static uint64_t overruns(const struct cp_sbtrace *t)
 }
 
 int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_diag *diag)
-{
-	return sum_buffer(t, sum, diag);
-}
-
-/* Tracing off; the buffer's events summed into sum, with the overruns. */
-static int sum_buffer(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_diag *diag)
 {
 	char path[CP_SBTRACE_PATH_MAX + 16], *line = NULL;
 	size_t cap = 0;
