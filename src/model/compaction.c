@@ -116,7 +116,10 @@
  * (pageblock_order). It compacts in MIGRATE_SYNC_LIGHT mode for a
  * GFP_KERNEL request (migratetype UNMOVABLE, which may steal any free
  * block: any free block of the order is success), defers on failure,
- * and sleeps.
+ * and sleeps. Its work goes a batch at a time (cp_kcompactd_work_step:
+ * compact_zone_start, then compact_zone_batches stopping after each
+ * batch that migrated), so the engine runs the other tasks between
+ * batches.
  *
  * Kernel functions: isolation_suitable, test_and_set_skip,
  * update_cached_migrate, update_pageblock_skip, pageblock_skip_persistent,
@@ -166,9 +169,12 @@
  *   it migrates the highest first (the counts are the same; which folio
  *   gets which free block differs).
  * - The migration scanner keeps the page on the LRU until it migrates
- *   it (compaction is one step of the engine: nothing runs in between);
- *   migration never fails for a page (clean page cache, no writeback,
- *   no elevated reference counts).
+ *   it (a batch - isolation and migration - is inside one step of the
+ *   engine: nothing runs in between; kcompactd's run stops between
+ *   batches, holding only its isolated free pages, cc->freepages, as the
+ *   kernel's does between its loop's iterations); migration never fails
+ *   for a page (clean page cache, no writeback, no elevated reference
+ *   counts).
  * - Direct compaction only at the async priority
  *   (cp_try_to_compact_pages: the first try of a costly folio, and once
  *   after direct reclaim; no sync retries, no capture_control, and a
@@ -192,38 +198,6 @@
 #include "model/vmstat.h"
 
 #define PB_PAGES CP_BUDDY_PAGEBLOCK_PAGES
-
-/* struct compact_control: one compact_zone() run. */
-struct compact_control {
-	unsigned zi;                /* the zone: c->mem->zones[zi], pfns zone-local */
-	unsigned order;
-	enum cp_migrate_mode mode;
-	enum cp_migratetype migratetype;
-	/* __GFP_FS in the request: else only anonymous pages move */
-	bool fs;
-	bool whole_zone;
-	bool direct_compaction;     /* try_to_compact_pages(): sets blockskip_flush */
-	bool ignore_skip_hint;      /* read no PB_migrate_skip hint */
-	/* cc->finish_pageblock (6.1: cc->rescan, 5.1+): the migration
-	 * scanner is still in the pageblock it last migrated from: isolate
-	 * the rest of it at once and mark it when done */
-	bool finish_pageblock;
-	/* compact_node(proactive): stop at the low mark or when kswapd
-	 * runs; the moved pages' old pages go to the per-CPU lists */
-	bool proactive;
-	bool (*kswapd_running)(void *priv);
-	void *kswapd_priv;
-	int cpu;
-	uint32_t migrate_pfn, free_pfn;
-	/* cc->migratepages: the isolated folios (pfn of the head, order),
-	 * then the pages of any folio split for want of a target: at most a
-	 * pageblock's folios (finish_pageblock) plus its pages */
-	uint32_t migratepages[2 * PB_PAGES];
-	uint8_t migrate_order[2 * PB_PAGES];
-	unsigned nr_migrate;
-	uint64_t nr_migratepages; /* pages still to migrate */
-	struct cp_compact_stats st;
-};
 
 static inline uint32_t pageblock_start(uint32_t pfn)
 {
@@ -411,7 +385,7 @@ static bool page_lru(const struct cp_compaction *c, unsigned zi, uint32_t pfn)
 
 /* isolation_suitable(): the pageblock holding pfn is not marked, or
  * the run ignores the marks. */
-static bool isolation_suitable(const struct cp_compaction *c, const struct compact_control *cc,
+static bool isolation_suitable(const struct cp_compaction *c, const struct cp_compact_control *cc,
 			       uint32_t pfn)
 {
 	return cc->ignore_skip_hint || !cp_buddy_pageblock_skip(&c->mem->zones[cc->zi].buddy, pfn);
@@ -419,7 +393,7 @@ static bool isolation_suitable(const struct cp_compaction *c, const struct compa
 
 /* Async runs restart at pfn or later, and so do sync runs when cc is
  * one (the cached migrate pfns only move up). */
-static void raise_cached_migrate(struct cp_compaction *c, const struct compact_control *cc,
+static void raise_cached_migrate(struct cp_compaction *c, const struct cp_compact_control *cc,
 				 uint32_t pfn)
 {
 	struct cp_compact_zone *cz = &c->zone[cc->zi];
@@ -433,7 +407,7 @@ static void raise_cached_migrate(struct cp_compaction *c, const struct compact_c
 /* update_cached_migrate() (5.1+): runs restart at pageblock_end_pfn(pfn)
  * - for a pfn at a block's end, the end of the block after it, as the
  * kernel computes it. */
-static void update_cached_migrate(struct cp_compaction *c, const struct compact_control *cc,
+static void update_cached_migrate(struct cp_compaction *c, const struct cp_compact_control *cc,
 				  uint32_t pfn)
 {
 	raise_cached_migrate(c, cc, pageblock_end(pfn));
@@ -448,7 +422,7 @@ static void update_cached_migrate(struct cp_compaction *c, const struct compact_
  * pfns to it only when it isolated nothing and the run reads the marks.
  * valid: the scan began at the block's start (5.1+; 4.11 at any pfn).
  */
-static void migrate_block_scanned(struct cp_compaction *c, const struct compact_control *cc,
+static void migrate_block_scanned(struct cp_compaction *c, const struct cp_compact_control *cc,
 				  uint32_t block_start, bool valid, bool skip_updated,
 				  bool isolated)
 {
@@ -475,7 +449,7 @@ static void migrate_block_scanned(struct cp_compaction *c, const struct compact_
  * nothing and the run reads the marks, the cached free pfn lowered to
  * where the scan began.
  */
-static void free_block_scanned(struct cp_compaction *c, const struct compact_control *cc,
+static void free_block_scanned(struct cp_compaction *c, const struct cp_compact_control *cc,
 			       uint32_t block_start, uint32_t scan_start, bool isolated)
 {
 	struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
@@ -572,7 +546,7 @@ void cp_reset_isolation_suitable(struct cp_compaction *c)
 			reset_isolation_suitable_zone(c, zi);
 }
 
-static bool scanners_met(const struct compact_control *cc)
+static bool scanners_met(const struct cp_compact_control *cc)
 {
 	return (cc->free_pfn >> CP_BUDDY_PAGEBLOCK_ORDER) <=
 	       (cc->migrate_pfn >> CP_BUDDY_PAGEBLOCK_ORDER);
@@ -588,7 +562,7 @@ static bool can_steal(unsigned order, enum cp_migratetype mt)
 
 /* __compact_finished(): CONTINUE, SUCCESS, or the scanners met. */
 static enum cp_compact_result compact_finished(struct cp_compaction *c,
-					       struct compact_control *cc)
+					       struct cp_compact_control *cc)
 {
 	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	unsigned o, mt;
@@ -631,7 +605,7 @@ static enum cp_compact_result compact_finished(struct cp_compaction *c,
  * folio (5.1+); kcompactd (sync) takes any pageblock, async only
  * MOVABLE ones. */
 static bool suitable_migration_source(const struct cp_compaction *c,
-				      const struct compact_control *cc, uint32_t pfn)
+				      const struct cp_compact_control *cc, uint32_t pfn)
 {
 	if (pageblock_skip_persistent(c, cc->zi, pfn))
 		return false;
@@ -672,7 +646,7 @@ static unsigned large_folio_head_order(const struct cp_compaction *c, uint32_t p
 	return c->pc->pages[slot].order;
 }
 
-static void isolate_folio(struct compact_control *cc, uint32_t pfn, unsigned order)
+static void isolate_folio(struct cp_compact_control *cc, uint32_t pfn, unsigned order)
 {
 	cc->migratepages[cc->nr_migrate] = pfn;
 	cc->migrate_order[cc->nr_migrate++] = (uint8_t)order;
@@ -695,7 +669,7 @@ static void isolate_folio(struct compact_control *cc, uint32_t pfn, unsigned ord
  * concurrent compaction); a block scanned to its end goes to
  * migrate_block_scanned(). Returns the folios isolated.
  */
-static unsigned isolate_migratepages(struct compact_control *cc, struct cp_compaction *c)
+static unsigned isolate_migratepages(struct cp_compact_control *cc, struct cp_compaction *c)
 {
 	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	uint32_t base = c->mem->zones[cc->zi].start_pfn; /* the page cache's pfns are global */
@@ -857,7 +831,7 @@ static uint32_t freelist_pop(struct cp_compact_freelist *l)
  * splits each block into order-0 pages (split_map_pages); 6.9+ keeps it
  * on the list of its order (list_add_tail). Returns the pages isolated.
  */
-static uint64_t isolate_freepages_block(struct cp_compaction *c, struct compact_control *cc,
+static uint64_t isolate_freepages_block(struct cp_compaction *c, struct cp_compact_control *cc,
 					uint32_t *start, uint32_t end)
 {
 	const struct cp_mem_zone *z = &c->mem->zones[cc->zi];
@@ -881,16 +855,16 @@ static uint64_t isolate_freepages_block(struct cp_compaction *c, struct compact_
 		got = cp_buddy_isolate_free_block(b, pfn, NULL);
 		CP_BUG_ON(got != (int)order);
 		if (c->large_folios)
-			freelist_push(&c->freepages[order], pfn, false);
+			freelist_push(&cc->freepages[order], pfn, false);
 		else
 			for (i = 0; i < (1u << order); i++)
-				freelist_push(&c->freepages[0], pfn + i, false);
-		c->nr_freepages += 1u << order;
+				freelist_push(&cc->freepages[0], pfn + i, false);
+		cc->nr_freepages += 1u << order;
 		cc->st.free_scanned += (1u << order) - 1;
 		cc->st.isolated += 1u << order;
 		isolated += 1u << order;
 		pfn += 1u << order;
-		if (c->nr_freepages >= cc->nr_migratepages)
+		if (cc->nr_freepages >= cc->nr_migratepages)
 			break;
 	}
 	*start = pfn;
@@ -900,7 +874,7 @@ static uint64_t isolate_freepages_block(struct cp_compaction *c, struct compact_
 /* isolate_freepages(): pageblocks from free_pfn down to the one after
  * the migration scanner's that are suitable targets and not marked
  * skip; one scanned to its end goes to free_block_scanned(). */
-static void isolate_freepages(struct cp_compaction *c, struct compact_control *cc)
+static void isolate_freepages(struct cp_compaction *c, struct cp_compact_control *cc)
 {
 	const struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	uint32_t block_start = pageblock_start(cc->free_pfn);
@@ -923,7 +897,7 @@ static void isolate_freepages(struct cp_compaction *c, struct compact_control *c
 		isolated = isolate_freepages_block(c, cc, &isolate_start, block_end);
 		if (isolate_start == block_end)
 			free_block_scanned(c, cc, block_start, scan_start, isolated != 0);
-		if (c->nr_freepages >= cc->nr_migratepages) {
+		if (cc->nr_freepages >= cc->nr_migratepages) {
 			if (isolate_start >= block_end)
 				isolate_start = block_start - PB_PAGES;
 			break;
@@ -941,7 +915,7 @@ static void isolate_freepages(struct cp_compaction *c, struct compact_control *c
  * has one, the free scanner runs once more; CP_BUDDY_NONE when it finds
  * none (6.1: order 0 only).
  */
-static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control *cc,
+static uint32_t compaction_alloc(struct cp_compaction *c, struct cp_compact_control *cc,
 				 unsigned order)
 {
 	bool isolated = false;
@@ -949,7 +923,7 @@ static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control
 	uint32_t pfn;
 
 	for (;;) {
-		for (o = order; o < CP_BUDDY_MAX_ORDER && !c->freepages[o].nr; o++)
+		for (o = order; o < CP_BUDDY_MAX_ORDER && !cc->freepages[o].nr; o++)
 			;
 		if (o < CP_BUDDY_MAX_ORDER)
 			break;
@@ -958,12 +932,12 @@ static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control
 		isolate_freepages(c, cc);
 		isolated = true;
 	}
-	pfn = freelist_pop(&c->freepages[o]);
+	pfn = freelist_pop(&cc->freepages[o]);
 	while (o > order) {
 		o--;
-		freelist_push(&c->freepages[o], pfn + (1u << o), true);
+		freelist_push(&cc->freepages[o], pfn + (1u << o), true);
 	}
-	c->nr_freepages -= 1u << order;
+	cc->nr_freepages -= 1u << order;
 	cc->nr_migratepages -= 1u << order;
 	return pfn;
 }
@@ -971,7 +945,7 @@ static uint32_t compaction_alloc(struct cp_compaction *c, struct compact_control
 /* migrate_pages_batch() -ENOMEM for a large folio -> try_split_folio():
  * the folio at pfn becomes order-0 pages, which go on after the rest of
  * the list. */
-static void split_isolated_folio(struct cp_compaction *c, struct compact_control *cc,
+static void split_isolated_folio(struct cp_compaction *c, struct cp_compact_control *cc,
 				 uint32_t pfn, unsigned order)
 {
 	uint32_t base = c->mem->zones[cc->zi].start_pfn;
@@ -989,7 +963,7 @@ static void split_isolated_folio(struct cp_compaction *c, struct compact_control
  * large folio without one is split and its pages migrated singly;
  * stops (the rest put back) when an order-0 page finds no target: false
  * then (-ENOMEM). */
-static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
+static bool migrate_pages(struct cp_compaction *c, struct cp_compact_control *cc)
 {
 	uint32_t base = c->mem->zones[cc->zi].start_pfn;
 	unsigned i;
@@ -1026,19 +1000,19 @@ static bool migrate_pages(struct cp_compaction *c, struct compact_control *cc)
 /* release_free_list(): unused isolated free blocks back to the buddy,
  * each at its order; the cached free pfn moves up to the highest one's
  * pageblock. */
-static void release_freepages(struct cp_compaction *c, unsigned zi)
+static void release_freepages(struct cp_compaction *c, struct cp_compact_control *cc)
 {
-	struct cp_compact_zone *cz = &c->zone[zi];
-	struct cp_buddy *b = &c->mem->zones[zi].buddy;
+	struct cp_compact_zone *cz = &c->zone[cc->zi];
+	struct cp_buddy *b = &c->mem->zones[cc->zi].buddy;
 	uint32_t high = 0;
 	unsigned o;
 	int rc;
 
-	if (!c->nr_freepages)
+	if (!cc->nr_freepages)
 		return;
 	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
-		while (c->freepages[o].nr) {
-			uint32_t pfn = freelist_pop(&c->freepages[o]);
+		while (cc->freepages[o].nr) {
+			uint32_t pfn = freelist_pop(&cc->freepages[o]);
 
 			if (pfn > high)
 				high = pfn;
@@ -1046,36 +1020,57 @@ static void release_freepages(struct cp_compaction *c, unsigned zi)
 			CP_BUG_ON(rc);
 			rc = cp_buddy_free(b, pfn, o, NULL);
 			CP_BUG_ON(rc);
-			c->nr_freepages -= 1u << o;
+			cc->nr_freepages -= 1u << o;
 		}
-		c->freepages[o].first = 0;
+		cc->freepages[o].first = 0;
 	}
-	CP_BUG_ON(c->nr_freepages);
+	CP_BUG_ON(cc->nr_freepages);
 	high = pageblock_start(high);
 	if (high > cz->cached_free_pfn)
 		cz->cached_free_pfn = high;
 }
 
-/* compact_zone() for a request of migratetype mt and gfp. */
-/* compact_zone() for the request cc describes (zi, order, mode,
- * migratetype, fs, cpu; proactive: order -1 from the zone's ends, the
- * cached pfns untouched). */
-static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct compact_control *cc,
-					      struct cp_compact_stats *st)
+/* The vmstat counters of the work cc did since they were last counted
+ * (a run counts as it goes: kcompactd's spans engine steps). */
+static void count_run(struct cp_compaction *c, struct cp_compact_control *cc, bool daemon)
+{
+	struct cp_compact_stats *n = &cc->st, *o = &cc->counted;
+
+	count(c, CP_VM_COMPACT_MIGRATE_SCANNED, n->migrate_scanned - o->migrate_scanned);
+	count(c, CP_VM_COMPACT_FREE_SCANNED, n->free_scanned - o->free_scanned);
+	count(c, CP_VM_COMPACT_ISOLATED, n->isolated - o->isolated);
+	count(c, CP_VM_PGMIGRATE_SUCCESS, n->migrated - o->migrated);
+	if (daemon) {
+		count(c, CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED,
+		      n->migrate_scanned - o->migrate_scanned);
+		count(c, CP_VM_COMPACT_DAEMON_FREE_SCANNED, n->free_scanned - o->free_scanned);
+	}
+	*o = *n;
+}
+
+/*
+ * The start of compact_zone() for the request cc describes (zi, order,
+ * mode, migratetype, fs, cpu; proactive: order -1 from the zone's ends,
+ * the cached pfns untouched): the suitable test (SUCCESS or SKIPPED end
+ * the run before it starts), the skip hints reset for a restarting
+ * order, the scanners placed, the per-CPU LRU batches drained.
+ * CONTINUE: go on with compact_zone_batches().
+ */
+static enum cp_compact_result compact_zone_start(struct cp_compaction *c,
+						 struct cp_compact_control *cc)
 {
 	unsigned zi = cc->zi;
 	const struct cp_buddy *b = &c->mem->zones[zi].buddy;
 	struct cp_compact_zone *cz = &c->zone[zi];
-	bool sync = cc->mode != CP_MIGRATE_MODE_ASYNC, update_cached;
-	/* last_migrated_pfn: the pageblock last migrated from, NONE when
-	 * none since the start or the last drain (the kernel's 0) */
-	uint32_t last_migrated = CP_BUDDY_NONE;
+	bool sync = cc->mode != CP_MIGRATE_MODE_ASYNC;
 	enum cp_compact_result ret;
 
-	CP_BUG_ON(cc->order > CP_COMPACT_ORDER_ALL || c->nr_freepages);
-	if (st)
-		memset(st, 0, sizeof(*st));
-	CP_BUG_ON(zi >= c->mem->nr_zones);
+	CP_BUG_ON(cc->order > CP_COMPACT_ORDER_ALL || zi >= c->mem->nr_zones);
+	memset(&cc->st, 0, sizeof(cc->st));
+	memset(&cc->counted, 0, sizeof(cc->counted));
+	cc->nr_migrate = 0;
+	cc->nr_migratepages = 0;
+	CP_BUG_ON(cc->nr_freepages);
 	ret = cp_compaction_suitable(c->mem, zi, cc->order, true);
 	if (ret == CP_COMPACT_SUCCESS || ret == CP_COMPACT_SKIPPED)
 		return ret;
@@ -1095,21 +1090,43 @@ static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct co
 			cc->migrate_pfn = cz->cached_migrate_pfn[0] = cz->cached_migrate_pfn[1] = 0;
 		cc->whole_zone = cc->migrate_pfn <= cz->init_migrate_pfn;
 	}
+	cc->last_migrated = CP_BUDDY_NONE;
 	/* keep the async and sync pfns together until a block with
 	 * isolation candidates is found */
-	update_cached = !sync && cz->cached_migrate_pfn[0] == cz->cached_migrate_pfn[1];
+	cc->update_cached = !sync && cz->cached_migrate_pfn[0] == cz->cached_migrate_pfn[1];
 	cp_lru_add_drain(c->pc, cc->cpu);
+	return CP_COMPACT_CONTINUE;
+}
+
+/*
+ * compact_zone()'s loop for cc, begun by compact_zone_start(): until
+ * __compact_finished() ends it, isolate a batch of pages and migrate
+ * them. one_batch: return CP_COMPACT_CONTINUE after the first batch that
+ * migrated, the run stopped between batches (nothing isolated is held
+ * but the free pages, as between the kernel's loop iterations). At the
+ * end the unused free pages go back. Counts the work done (daemon: also
+ * compact_daemon_*_scanned).
+ */
+static enum cp_compact_result compact_zone_batches(struct cp_compaction *c,
+						   struct cp_compact_control *cc, bool one_batch,
+						   bool daemon)
+{
+	struct cp_compact_zone *cz = &c->zone[cc->zi];
+	enum cp_compact_result ret;
 
 	while ((ret = compact_finished(c, cc)) == CP_COMPACT_CONTINUE) {
+		bool migrated = false;
+
 		/* still in the block last migrated from (5.1+): finish it */
-		cc->finish_pageblock = !c->skip_4_11 && last_migrated != CP_BUDDY_NONE &&
-				       last_migrated == pageblock_start(cc->migrate_pfn);
+		cc->finish_pageblock = !c->skip_4_11 && cc->last_migrated != CP_BUDDY_NONE &&
+				       cc->last_migrated == pageblock_start(cc->migrate_pfn);
 		if (!isolate_migratepages(cc, c)) {
-			if (update_cached)
+			if (cc->update_cached)
 				cz->cached_migrate_pfn[1] = cz->cached_migrate_pfn[0];
 		} else {
-			update_cached = false;
-			last_migrated = pageblock_start(cc->migrate_pfn - 1);
+			cc->update_cached = false;
+			cc->last_migrated = pageblock_start(cc->migrate_pfn - 1);
+			migrated = true;
 			/* -ENOMEM before the scanners met: COMPACT_CONTENDED */
 			if (!migrate_pages(c, cc) && !scanners_met(cc)) {
 				ret = CP_COMPACT_CONTENDED;
@@ -1120,45 +1137,71 @@ static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct co
 		 * migrated from (the kernel drains the per-CPU lists here;
 		 * the model drained once at the start) */
 		if (cc->order > 0 && cc->order != CP_COMPACT_ORDER_ALL &&
-		    last_migrated != CP_BUDDY_NONE &&
-		    last_migrated < (cc->migrate_pfn & ~((1u << cc->order) - 1)))
-			last_migrated = CP_BUDDY_NONE;
+		    cc->last_migrated != CP_BUDDY_NONE &&
+		    cc->last_migrated < (cc->migrate_pfn & ~((1u << cc->order) - 1)))
+			cc->last_migrated = CP_BUDDY_NONE;
+		if (migrated && one_batch) {
+			count_run(c, cc, daemon);
+			return CP_COMPACT_CONTINUE;
+		}
 	}
-	release_freepages(c, zi);
-
-	count(c, CP_VM_COMPACT_MIGRATE_SCANNED, cc->st.migrate_scanned);
-	count(c, CP_VM_COMPACT_FREE_SCANNED, cc->st.free_scanned);
-	count(c, CP_VM_COMPACT_ISOLATED, cc->st.isolated);
-	count(c, CP_VM_PGMIGRATE_SUCCESS, cc->st.migrated);
-	if (st)
-		*st = cc->st;
+	release_freepages(c, cc);
+	count_run(c, cc, daemon);
 	CP_DEBUG_CHECK(cp_compaction_check(c));
 	return ret;
 }
 
-/* compact_zone() for a request of migratetype mt and gfp: a direct
- * compaction's (compact_zone_order at the async priority: reads the
- * hints), kcompactd's (kcompactd_do_work: reads them 5.1+, ignores
- * them in 4.11), or at CP_COMPACT_ORDER_ALL compact_node()'s (the
- * whole zone from its ends, hints ignored). */
+/* compact_zone() for the request cc describes, start to end. */
+static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct cp_compact_control *cc,
+					      bool daemon, struct cp_compact_stats *st)
+{
+	enum cp_compact_result ret = compact_zone_start(c, cc);
+
+	if (ret == CP_COMPACT_CONTINUE)
+		ret = compact_zone_batches(c, cc, false, daemon);
+	if (st)
+		*st = cc->st;
+	return ret;
+}
+
+/* The request fields of cc for zone zi; the rest cleared but the free
+ * lists (empty between runs) and the buffers compact_zone_start() sets. */
+static void compact_control_init(struct cp_compact_control *cc, unsigned zi, unsigned order,
+				 enum cp_migrate_mode mode, enum cp_migratetype mt, unsigned gfp,
+				 int cpu)
+{
+	cc->zi = zi;
+	cc->order = order;
+	cc->mode = mode;
+	cc->migratetype = mt;
+	cc->fs = (gfp & CP_GFP_FS) != 0;
+	cc->whole_zone = order == CP_COMPACT_ORDER_ALL;
+	cc->direct_compaction = false;
+	cc->ignore_skip_hint = order == CP_COMPACT_ORDER_ALL;
+	cc->finish_pageblock = false;
+	cc->proactive = false;
+	cc->kswapd_running = NULL;
+	cc->kswapd_priv = NULL;
+	cc->cpu = cpu;
+}
+
+/* compact_zone() for a request of migratetype mt and gfp, start to end
+ * in c->direct: a direct compaction's (compact_zone_order at the async
+ * priority: reads the hints), kcompactd's (kcompactd_do_work: reads
+ * them 5.1+, ignores them in 4.11), or at CP_COMPACT_ORDER_ALL
+ * compact_node()'s (the whole zone from its ends, hints ignored). */
 static enum cp_compact_result compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
 					   enum cp_migrate_mode mode, enum cp_migratetype mt,
 					   unsigned gfp, bool direct, int cpu,
 					   struct cp_compact_stats *st)
 {
-	struct compact_control cc = {
-		.zi = zi,
-		.order = order,
-		.mode = mode,
-		.migratetype = mt,
-		.fs = (gfp & CP_GFP_FS) != 0,
-		.direct_compaction = direct,
-		.whole_zone = order == CP_COMPACT_ORDER_ALL,
-		.ignore_skip_hint = order == CP_COMPACT_ORDER_ALL || (!direct && c->skip_4_11),
-		.cpu = cpu,
-	};
+	struct cp_compact_control *cc = &c->direct;
 
-	return compact_zone_cc(c, &cc, st);
+	compact_control_init(cc, zi, order, mode, mt, gfp, cpu);
+	cc->direct_compaction = direct;
+	if (!direct && c->skip_4_11)
+		cc->ignore_skip_hint = true;
+	return compact_zone_cc(c, cc, false, st);
 }
 
 enum cp_compact_result cp_compact_zone(struct cp_compaction *c, unsigned zi, unsigned order,
@@ -1198,37 +1241,127 @@ void cp_wakeup_kcompactd(struct cp_compaction *c, unsigned order)
 	}
 }
 
-uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu)
+void cp_kcompactd_begin(struct cp_compaction *c, bool proactive,
+			bool (*kswapd_running)(void *priv), void *priv)
 {
-	unsigned order = c->kcompactd_max_order;
-	uint64_t migrated = 0;
-	unsigned zi;
+	struct cp_kcompactd_work *k = &c->kcd;
 
-	count(c, CP_VM_COMPACT_DAEMON_WAKE, 1);
-	/* the zones from the lowest up to highest_zoneidx (Normal) */
-	for (zi = 0; order && zi < c->mem->nr_zones; zi++) {
-		struct cp_compact_stats st = { 0 };
+	CP_BUG_ON(k->active);
+	k->active = true;
+	k->proactive = proactive;
+	k->zi = 0;
+	k->in_zone = false;
+	k->kswapd_running = kswapd_running;
+	k->kswapd_priv = priv;
+	if (proactive) {
+		c->nr_proactive++;
+		k->order = CP_COMPACT_ORDER_ALL;
+	} else {
+		count(c, CP_VM_COMPACT_DAEMON_WAKE, 1);
+		k->order = c->kcompactd_max_order;
+	}
+}
+
+/* The end of kcompactd's compact_zone() of zone k->zi: kcompactd_do_work
+ * resets the deferral on success and defers when the scanners met
+ * (compact_node(proactive) neither). */
+static void kcompactd_zone_done(struct cp_compaction *c, struct cp_kcompactd_work *k,
+				enum cp_compact_result status)
+{
+	k->in_zone = false;
+	if (k->proactive)
+		return;
+	if (status == CP_COMPACT_SUCCESS) {
+		cp_compaction_defer_reset(c, k->zi, k->order, false);
+		count(c, CP_VM_KCOMPACTD_SUCCESS, 1);
+	} else if (status == CP_COMPACT_PARTIAL_SKIPPED || status == CP_COMPACT_COMPLETE) {
+		cp_defer_compaction(c, k->zi, k->order);
+		count(c, CP_VM_KCOMPACTD_FAIL, 1);
+	}
+}
+
+/* The zone loop of kcompactd_do_work() / compact_node(): from k->zi up,
+ * start compact_zone() of the first zone that is (do_work) neither
+ * deferred nor unsuitable at the order (highest_zoneidx the zone) and
+ * whose run does not end at its start. false: no zone left. */
+static bool kcompactd_start_zone(struct cp_compaction *c, struct cp_kcompactd_work *k, int cpu)
+{
+	struct cp_compact_control *cc = &k->cc;
+
+	for (; k->order && k->zi < c->mem->nr_zones; k->zi++) {
 		enum cp_compact_result status;
 
-		if (cp_compaction_deferred(c, zi, order) ||
-		    cp_compaction_suitable(c->mem, zi, order, false) != CP_COMPACT_CONTINUE)
-			continue;
-		c->nr_compact_zone++;
-		status = cp_compact_zone(c, zi, order, CP_MIGRATE_MODE_SYNC_LIGHT, cpu, &st);
-		if (status == CP_COMPACT_SUCCESS) {
-			cp_compaction_defer_reset(c, zi, order, false);
-			count(c, CP_VM_KCOMPACTD_SUCCESS, 1);
-		} else if (status == CP_COMPACT_PARTIAL_SKIPPED || status == CP_COMPACT_COMPLETE) {
-			cp_defer_compaction(c, zi, order);
-			count(c, CP_VM_KCOMPACTD_FAIL, 1);
+		if (!k->proactive) {
+			if (cp_compaction_deferred(c, k->zi, k->order) ||
+			    cp_compaction_suitable(c->mem, k->zi, k->order, false) !=
+				    CP_COMPACT_CONTINUE)
+				continue;
+			c->nr_compact_zone++;
 		}
-		count(c, CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED, st.migrate_scanned);
-		count(c, CP_VM_COMPACT_DAEMON_FREE_SCANNED, st.free_scanned);
-		migrated += st.migrated;
+		/* gfp_migratetype(GFP_KERNEL): UNMOVABLE; 4.11's kcompactd
+		 * ignores the hints */
+		compact_control_init(cc, k->zi, k->order, CP_MIGRATE_MODE_SYNC_LIGHT,
+				     CP_MIGRATE_UNMOVABLE, CP_GFP_KERNEL, cpu);
+		if (c->skip_4_11)
+			cc->ignore_skip_hint = true;
+		if (k->proactive) {
+			cc->proactive = true;
+			cc->kswapd_running = k->kswapd_running;
+			cc->kswapd_priv = k->kswapd_priv;
+		}
+		status = compact_zone_start(c, cc);
+		if (status == CP_COMPACT_CONTINUE) {
+			k->in_zone = true;
+			return true;
+		}
+		kcompactd_zone_done(c, k, status);
 	}
-	if (c->kcompactd_max_order <= order)
+	return false;
+}
+
+bool cp_kcompactd_work_step(struct cp_compaction *c, int cpu, uint64_t *migrated)
+{
+	struct cp_kcompactd_work *k = &c->kcd;
+
+	CP_BUG_ON(!k->active);
+	*migrated = 0;
+	while (k->in_zone || kcompactd_start_zone(c, k, cpu)) {
+		uint64_t before = k->cc.st.migrated;
+		enum cp_compact_result status;
+
+		k->cc.cpu = cpu;
+		status = compact_zone_batches(c, &k->cc, true, true);
+		*migrated += k->cc.st.migrated - before;
+		if (status == CP_COMPACT_CONTINUE)
+			return true;
+		kcompactd_zone_done(c, k, status);
+		k->zi++;
+	}
+	/* kcompactd_do_work(): forget the order unless a larger one was
+	 * asked meanwhile */
+	if (!k->proactive && c->kcompactd_max_order <= k->order)
 		c->kcompactd_max_order = 0;
-	return migrated;
+	k->active = false;
+	return false;
+}
+
+/* The whole of kcompactd's work begun, batch after batch. */
+static uint64_t kcompactd_run_to_end(struct cp_compaction *c, int cpu)
+{
+	uint64_t total = 0, migrated;
+	bool more;
+
+	do {
+		more = cp_kcompactd_work_step(c, cpu, &migrated);
+		total += migrated;
+	} while (more);
+	return total;
+}
+
+uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu)
+{
+	cp_kcompactd_begin(c, false, NULL, NULL);
+	return kcompactd_run_to_end(c, cpu);
 }
 
 enum cp_compact_result cp_try_to_compact_pages(struct cp_compaction *c, unsigned order,
@@ -1310,32 +1443,22 @@ bool cp_should_proactive_compact_node(const struct cp_compaction *c, bool kswapd
 uint64_t cp_proactive_compact_node(struct cp_compaction *c, int cpu,
 				   bool (*kswapd_running)(void *priv), void *priv)
 {
-	uint64_t migrated = 0;
-	unsigned zi;
+	cp_kcompactd_begin(c, true, kswapd_running, priv);
+	return kcompactd_run_to_end(c, cpu);
+}
 
-	c->nr_proactive++;
-	for (zi = 0; zi < c->mem->nr_zones; zi++) {
-		struct cp_compact_stats st = { 0 };
-		struct compact_control cc = {
-			.zi = zi,
-			.order = CP_COMPACT_ORDER_ALL,
-			.mode = CP_MIGRATE_MODE_SYNC_LIGHT,
-			.migratetype = CP_MIGRATE_UNMOVABLE, /* gfp_migratetype(GFP_KERNEL) */
-			.fs = true,
-			.whole_zone = true,
-			.ignore_skip_hint = true,
-			.cpu = cpu,
-			.proactive = true,
-			.kswapd_running = kswapd_running,
-			.kswapd_priv = priv,
-		};
+/* The isolated free pages on cc's lists add up to cc->nr_freepages. */
+static bool freelists_check(const struct cp_compact_control *cc)
+{
+	uint64_t pages = 0;
+	unsigned o;
 
-		compact_zone_cc(c, &cc, &st);
-		count(c, CP_VM_COMPACT_DAEMON_MIGRATE_SCANNED, st.migrate_scanned);
-		count(c, CP_VM_COMPACT_DAEMON_FREE_SCANNED, st.free_scanned);
-		migrated += st.migrated;
+	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+		if (cc->freepages[o].nr > CP_COMPACT_FREELIST_CAP)
+			return false;
+		pages += (uint64_t)cc->freepages[o].nr << o;
 	}
-	return migrated;
+	return pages == cc->nr_freepages;
 }
 
 bool cp_compaction_check(const struct cp_compaction *c)
@@ -1354,8 +1477,9 @@ bool cp_compaction_check(const struct cp_compaction *c)
 		    cz->compact_order_failed > CP_BUDDY_MAX_ORDER)
 			return false;
 	}
-	for (i = 0; i < CP_BUDDY_MAX_ORDER; i++)
-		if (c->freepages[i].nr)
-			return false;
-	return c->nr_freepages == 0 && c->kcompactd_max_order < CP_BUDDY_MAX_ORDER;
+	/* free pages stay isolated only in kcompactd's run under way */
+	if (c->direct.nr_freepages || !freelists_check(&c->direct) || !freelists_check(&c->kcd.cc) ||
+	    (!c->kcd.in_zone && c->kcd.cc.nr_freepages) || (c->kcd.in_zone && !c->kcd.active))
+		return false;
+	return c->kcompactd_max_order < CP_BUDDY_MAX_ORDER;
 }

@@ -52,6 +52,80 @@ struct cp_compact_stats {
 	uint64_t migrated;        /* pgmigrate_success */
 };
 
+/* compact_control's freepages[order]: the isolated free blocks of one
+ * order (pfn of the block), a queue taken from the front (6.1: order-0
+ * pages only, split at isolation). The free scanner stops once it holds
+ * the pages still to migrate (at most a pageblock's 512,
+ * finish_pageblock), one block (< 512 pages) past it, and a large folio
+ * that finds no block is split and takes 2^order pages back: a list
+ * holds well under CP_COMPACT_FREELIST_CAP blocks. */
+struct cp_compact_freelist {
+	uint32_t pfn[CP_COMPACT_FREELIST_CAP];
+	uint32_t first, nr; /* ring: pfn[(first + i) % CAP] */
+};
+
+/* struct compact_control: one compact_zone() run, kept whole so that a
+ * run can stop after a batch and go on at the next (kcompactd). The
+ * fields are compaction.c's. */
+struct cp_compact_control {
+	unsigned zi;                /* the zone: c->mem->zones[zi], pfns zone-local */
+	unsigned order;
+	enum cp_migrate_mode mode;
+	enum cp_migratetype migratetype;
+	bool fs;                    /* __GFP_FS in the request: else only anonymous pages move */
+	bool whole_zone;
+	bool direct_compaction;     /* try_to_compact_pages(): sets blockskip_flush */
+	bool ignore_skip_hint;      /* read no PB_migrate_skip hint */
+	/* cc->finish_pageblock (6.1: cc->rescan, 5.1+): the migration
+	 * scanner is still in the pageblock it last migrated from: isolate
+	 * the rest of it at once and mark it when done */
+	bool finish_pageblock;
+	/* compact_node(proactive): stop at the low mark or when kswapd
+	 * runs; the moved pages' old pages go to the per-CPU lists */
+	bool proactive;
+	bool (*kswapd_running)(void *priv);
+	void *kswapd_priv;
+	int cpu;
+	uint32_t migrate_pfn, free_pfn;
+	/* compact_zone()'s locals: the pageblock last migrated from
+	 * (CP_BUDDY_NONE: none since the start or the last drain, the
+	 * kernel's 0); keep the async and sync cached pfns together */
+	uint32_t last_migrated;
+	bool update_cached;
+	/* cc->migratepages: the isolated folios (pfn of the head, order),
+	 * then the pages of any folio split for want of a target: at most a
+	 * pageblock's folios (finish_pageblock) plus its pages; empty
+	 * between batches */
+	uint32_t migratepages[2 * CP_BUDDY_PAGEBLOCK_PAGES];
+	uint8_t migrate_order[2 * CP_BUDDY_PAGEBLOCK_PAGES];
+	unsigned nr_migrate;
+	uint64_t nr_migratepages; /* pages still to migrate */
+	struct cp_compact_freelist freepages[CP_BUDDY_MAX_ORDER];
+	uint64_t nr_freepages;    /* pages on those lists (isolated from the buddy) */
+	struct cp_compact_stats st;      /* the run's totals */
+	struct cp_compact_stats counted; /* the part of st already in vmstat */
+};
+
+/*
+ * kcompactd's work under way: kcompactd_do_work() (each zone, lowest
+ * first, at the order asked) or compact_node(proactive) (each zone at
+ * order -1), one compact_zone() batch - the isolation of up to
+ * COMPACT_CLUSTER_MAX pages and their migration - per engine step, as
+ * the kernel's kcompactd runs beside the tasks that allocate (it
+ * reschedules between batches, cond_resched in isolate_migratepages).
+ */
+struct cp_kcompactd_work {
+	bool active;
+	bool proactive;
+	unsigned order;  /* kcompactd_do_work: kcompactd_max_order at its start */
+	unsigned zi;     /* the zone under way, or the next to try */
+	bool in_zone;    /* compact_zone() of zone zi under way (cc) */
+	/* compact_node(proactive) stops a zone when kswapd runs */
+	bool (*kswapd_running)(void *priv);
+	void *kswapd_priv;
+	struct cp_compact_control cc;
+};
+
 /* The zone's compaction state and the node's kcompactd. */
 struct cp_compaction {
 	struct cp_mem *mem;
@@ -102,19 +176,11 @@ struct cp_compaction {
 	 * compaction_large_folios); false: only order-0 pages move (6.1) */
 	bool large_folios;
 
-	/* compact_control's freepages[order]: the isolated free blocks of
-	 * each order (pfn of the block), a queue taken from the front (6.1:
-	 * order-0 pages only, split at isolation). The free scanner stops
-	 * once it holds the pages still to migrate (at most a pageblock's
-	 * 512, finish_pageblock), one block (< 512 pages) past it, and a
-	 * large folio that finds no block is split and takes 2^order pages
-	 * back: the lists hold well under CP_COMPACT_FREELIST_CAP blocks of
-	 * any order. */
-	struct cp_compact_freelist {
-		uint32_t pfn[CP_COMPACT_FREELIST_CAP];
-		uint32_t first, nr; /* ring: pfn[(first + i) % CAP] */
-	} freepages[CP_BUDDY_MAX_ORDER];
-	uint64_t nr_freepages; /* cc->nr_freepages: pages on those lists */
+	/* the compact_control of a compact_zone() run inside one step (direct
+	 * compaction, cp_compact_zone, the whole-run wrappers) */
+	struct cp_compact_control direct;
+	/* kcompactd's work under way, a batch per engine step */
+	struct cp_kcompactd_work kcd;
 };
 
 /* c starts with no deferral, the scanners at the zone's ends, kcompactd
@@ -191,14 +257,33 @@ bool cp_kcompactd_node_suitable(const struct cp_compaction *c);
 void cp_wakeup_kcompactd(struct cp_compaction *c, unsigned order);
 
 /*
- * kcompactd_do_work(): count compact_daemon_wake; for each zone, lowest
- * first, unless deferred or not suitable (highest_zoneidx the zone),
- * compact_zone(kcompactd_max_order, SYNC_LIGHT): success
- * resets the deferral (compaction_defer_reset(order, false)), COMPLETE
- * or PARTIAL_SKIPPED defers; count compact_daemon_{migrate,free}_scanned;
- * forget the order. Returns the pages migrated (the caller charges a
- * page copy each).
+ * kcompactd's work begun (c->kcd; none may be under way). proactive
+ * false: kcompactd_do_work() - count compact_daemon_wake, take the
+ * order asked (kcompactd_max_order); true: compact_node(pgdat, true)
+ * (see cp_proactive_compact_node), kswapd_running(priv) its test of
+ * kswapd. The work is done by cp_kcompactd_work_step().
  */
+void cp_kcompactd_begin(struct cp_compaction *c, bool proactive,
+			bool (*kswapd_running)(void *priv), void *priv);
+
+/*
+ * One batch of kcompactd's work under way, run on cpu: compact_zone()
+ * goes on from where the last batch stopped (__compact_finished asked
+ * again first) until it has isolated and migrated a batch of pages or
+ * ended; an ended zone's run is followed by the next zone's.
+ * kcompactd_do_work(): each zone, lowest first, unless deferred or not
+ * suitable (highest_zoneidx the zone), compact_zone(order,
+ * SYNC_LIGHT); success resets the deferral
+ * (compaction_defer_reset(order, false)), COMPLETE or PARTIAL_SKIPPED
+ * defers; at the end the order is forgotten unless a larger one was
+ * asked meanwhile. Counts compact_daemon_{migrate,free}_scanned as it
+ * goes. *migrated gets the pages migrated by this batch (the caller
+ * charges a page copy each). Returns true while work remains.
+ */
+bool cp_kcompactd_work_step(struct cp_compaction *c, int cpu, uint64_t *migrated);
+
+/* kcompactd_do_work() start to end (cp_kcompactd_begin, then every
+ * batch at once). Returns the pages migrated. */
 uint64_t cp_kcompactd_do_work(struct cp_compaction *c, int cpu);
 
 /*
@@ -240,7 +325,8 @@ unsigned cp_fragmentation_score_wmark(unsigned proactiveness, bool low);
 bool cp_should_proactive_compact_node(const struct cp_compaction *c, bool kswapd_running);
 
 /*
- * compact_node(pgdat, proactive = true) from kcompactd: each zone, lowest
+ * compact_node(pgdat, proactive = true) from kcompactd, start to end
+ * (cp_kcompactd_begin, then every batch at once): each zone, lowest
  * first, compact_zone() at order -1 (SYNC_LIGHT, GFP_KERNEL, from the
  * zone's ends) until the zone's score is at most the low mark
  * (SUCCESS), the scanners meet, or kswapd runs. A migrated page's old
@@ -267,7 +353,8 @@ uint64_t cp_proactive_compact_node(struct cp_compaction *c, int cpu,
  */
 void cp_reset_isolation_suitable(struct cp_compaction *c);
 
-/* Invariants: no isolated free pages outside compact_zone(), the cached
+/* Invariants: no isolated free pages outside compact_zone() but in
+ * kcompactd's run under way, the lists' pages adding up, the cached
  * free pfn inside the zone, defer_shift <= 6, considered <= 1 << shift,
  * orders < CP_BUDDY_MAX_ORDER + 1. */
 bool cp_compaction_check(const struct cp_compaction *c);

@@ -10,7 +10,8 @@
  * MAX_RECLAIM_RETRIES (16) passes that reclaim nothing it gives up until
  * woken again (pgdat->kswapd_failures). When it goes to sleep it wakes
  * kcompactd (mm/compaction.c kcompactd(), 6.1: compaction.c), which
- * compacts the zone once per wake-up and sleeps again.
+ * compacts the zones once per wake-up, a batch per step, and sleeps
+ * again.
  *
  * XFS (fs/xfs/xfs_icache.c, xfs_trans_ail.c, xfs_log.c, 4.11):
  * xfs_reclaim_worker frees clean reclaimable inodes every
@@ -49,6 +50,8 @@ struct kswapd {
 
 struct kcompactd {
 	struct cp_task task;
+	/* compact_node(proactive) under way: the node's score before it */
+	unsigned proactive_score;
 };
 
 struct xfs_daemon {
@@ -143,9 +146,12 @@ static bool kswapd_running(void *priv)
  * proactive compaction (5.9+) also every HPAGE_FRAG_CHECK_INTERVAL_MSEC
  * (500 ms) -> should_proactive_compact_node() -> compact_node(proactive),
  * the next check 2^COMPACT_MAX_DEFER_SHIFT times later when the node's
- * score did not fall; then sleep. A migrated page costs one page copy at
- * the machine's copy bandwidth; scanning pfns is not charged
- * (SIMPLIFIED). */
+ * score did not fall; then sleep, unless an order was asked meanwhile
+ * (kcompactd_work_requested: the wait returns at once). The work goes a
+ * batch per step (cp_kcompactd_work_step), so the tasks that allocate
+ * run between its batches as they run beside the kernel's kcompactd. A
+ * migrated page costs one page copy at the machine's copy bandwidth;
+ * scanning pfns is not charged (SIMPLIFIED). */
 static int kcompactd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
 {
 	struct kcompactd *k = priv;
@@ -153,21 +159,30 @@ static int kcompactd_step(struct cp_engine *e, void *priv, uint64_t now_ns, stru
 	struct cp_compaction *c = &w->compaction;
 	struct cp_work work = { 0 };
 	uint64_t timeout = CP_HPAGE_FRAG_CHECK_INTERVAL_NS, migrated = 0;
+	bool more = false, proactive;
 
 	(void)e;
 	c->kcompactd_sleeping = false;
-	cp_task_begin(&k->task);
-	if (c->kcompactd_max_order) { /* kcompactd_work_requested() */
-		migrated = cp_kcompactd_do_work(c, k->task.ctx.cpu);
-	} else if (cp_should_proactive_compact_node(c, kswapd_running(w))) {
-		unsigned prev = cp_fragmentation_score_node(c);
-
-		migrated = cp_proactive_compact_node(c, k->task.ctx.cpu, kswapd_running, w);
-		if (cp_fragmentation_score_node(c) >= prev)
-			timeout <<= CP_COMPACT_MAX_DEFER_SHIFT;
+	if (!c->kcd.active) {
+		if (c->kcompactd_max_order) { /* kcompactd_work_requested() */
+			cp_kcompactd_begin(c, false, NULL, NULL);
+		} else if (cp_should_proactive_compact_node(c, kswapd_running(w))) {
+			k->proactive_score = cp_fragmentation_score_node(c);
+			cp_kcompactd_begin(c, true, kswapd_running, w);
+		}
 	}
+	proactive = c->kcd.active && c->kcd.proactive;
+	cp_task_begin(&k->task);
+	if (c->kcd.active)
+		more = cp_kcompactd_work_step(c, k->task.ctx.cpu, &migrated);
 	work.nr_copied_bytes = migrated * CP_PAGE_SIZE;
 	cp_task_end(&k->task, &work, now_ns, out);
+	if (more || c->kcompactd_max_order) {
+		out->next = CP_STEP_CONTINUE;
+		return 0;
+	}
+	if (proactive && cp_fragmentation_score_node(c) >= k->proactive_score)
+		timeout <<= CP_COMPACT_MAX_DEFER_SHIFT;
 	c->kcompactd_sleeping = true;
 	if (c->proactiveness) {
 		out->next = CP_STEP_SLEEP_FOR;

@@ -483,6 +483,72 @@ static void kcompactd_do_work_resets_deferral_on_success(void **state)
 	fixture_free(f);
 }
 
+/* kcompactd's work a batch per step (the kernel's kcompactd reschedules
+ * between compact_zone()'s batches): on the interleaved zone at order 4
+ * each batch isolates COMPACT_CLUSTER_MAX = 32 pages of pageblock 0
+ * (pfns 0, 2, ..), leaving the order-4 block it began in, so check_drain
+ * forgets the block and no batch finishes the pageblock at once; after
+ * 8 batches (256 pages, as kcompactd_do_work_resets_deferral_on_success)
+ * the ninth step reaches the pageblock's end and __compact_finished
+ * finds the free order-4 block (SUCCESS). The free scanner takes block
+ * 3's 252 free odd pages upwards, 32 a batch; the eighth batch takes
+ * the last 28 and, needing 4 more, the order-3 block at 2040 whole: 4
+ * pages stay isolated until the run ends and gives them back.
+ * pgmigrate_success counts as the batches go. */
+static void kcompactd_work_goes_a_batch_per_step(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated, free_before_end;
+	unsigned i;
+
+	(void)state;
+	fill_interleaved(f);
+	f->c.kcompactd_max_order = 4;
+	cp_kcompactd_begin(&f->c, false, NULL, NULL);
+	for (i = 1; i <= 8; i++) {
+		assert_true(cp_kcompactd_work_step(&f->c, 0, &migrated));
+		assert_int_equal(migrated, 32);
+		assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 32 * i);
+		assert_int_equal(f->c.kcd.cc.nr_freepages, i < 8 ? 0 : 4);
+		assert_true(cp_compaction_check(&f->c));
+	}
+	free_before_end = f->mem.zones[0].buddy.nr_free_pages;
+	assert_false(cp_kcompactd_work_step(&f->c, 0, &migrated));
+	assert_int_equal(migrated, 0);
+	assert_int_equal(f->mem.zones[0].buddy.nr_free_pages, free_before_end + 4);
+	assert_int_equal(f->vs.v[CP_VM_PGMIGRATE_SUCCESS], 256);
+	assert_int_equal(f->vs.v[CP_VM_KCOMPACTD_SUCCESS], 1);
+	assert_int_equal(f->c.kcompactd_max_order, 0);
+	assert_false(f->c.kcd.active);
+	assert_true(cp_compaction_check(&f->c));
+	fixture_free(f);
+}
+
+/* kcompactd_do_work() forgets the order it ran at only when no larger
+ * one was asked meanwhile ("if (pgdat->kcompactd_max_order <=
+ * cc.order) pgdat->kcompactd_max_order = 0"): a wake-up at order 6
+ * between two batches of an order-4 run (kcompactd awake: the order is
+ * only raised) survives the run. */
+static void kcompactd_keeps_a_larger_order_asked_during_its_work(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint64_t migrated;
+
+	(void)state;
+	fill_interleaved(f);
+	f->c.kcompactd_max_order = 4;
+	f->c.kcompactd_sleeping = false;
+	cp_kcompactd_begin(&f->c, false, NULL, NULL);
+	assert_true(cp_kcompactd_work_step(&f->c, 0, &migrated));
+	cp_wakeup_kcompactd(&f->c, 6);
+	assert_int_equal(f->c.nr_wakeups, 0);
+	while (cp_kcompactd_work_step(&f->c, 0, &migrated))
+		;
+	assert_int_equal(f->c.kcd.order, 4);
+	assert_int_equal(f->c.kcompactd_max_order, 6);
+	fixture_free(f);
+}
+
 /* kcompactd_do_work(): a COMPLETE run (nothing movable) defers
  * compaction: shift 1, cp_compact_daemon_fail counted; the next
  * wake-up at that order is deferred (no second compact_zone). */
@@ -1514,6 +1580,8 @@ int main(void)
 		cmocka_unit_test(skip_hint_4_11_kcompactd_ignores_the_marks),
 		cmocka_unit_test(skip_on_failure_gives_up_the_order_block),
 		cmocka_unit_test(skip_on_failure_counts_no_put_back_page),
+		cmocka_unit_test(kcompactd_work_goes_a_batch_per_step),
+		cmocka_unit_test(kcompactd_keeps_a_larger_order_asked_during_its_work),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
