@@ -374,6 +374,14 @@ static enum pump_end pump(struct run *R, uint64_t deadline_ns, pump_until_fn unt
 			if (R->next_sample_ns < now)
 				R->next_sample_ns = now + SAMPLE_NS;
 		}
+		if (R->sampling) {
+			uint64_t due;
+
+			cp_sampler_watch_zone(&R->smp, now);
+			due = cp_sampler_zonewatch_due(&R->smp);
+			if (due > now && due - now < wait_ns)
+				wait_ns = due - now;
+		}
 		if (deadline_ns && now >= deadline_ns)
 			return PUMP_TIMEOUT;
 		if (deadline_ns && deadline_ns - now < wait_ns)

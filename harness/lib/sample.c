@@ -296,6 +296,40 @@ int cp_zoneinfo_field(const char *text, const char *zone, const char *field, uin
 	return 0;
 }
 
+int cp_zoneinfo_watermarks(const char *text, const char *zone, uint64_t *free_pages,
+			   uint64_t *boost, uint64_t *boosted_min)
+{
+	if (cp_zoneinfo_field(text, zone, "pages free", free_pages) ||
+	    cp_zoneinfo_field(text, zone, "boost", boost) ||
+	    cp_zoneinfo_field(text, zone, "min", boosted_min))
+		return -CP_ENOENT;
+	return 0;
+}
+
+uint64_t cp_sampler_zonewatch_due(const struct cp_sampler *s)
+{
+	return s->next_zw_ns;
+}
+
+void cp_sampler_watch_zone(struct cp_sampler *s, uint64_t now_ns)
+{
+	uint64_t free_pages, boost, boosted_min;
+	char *text;
+
+	if (!s->next_zw_ns || now_ns < s->next_zw_ns)
+		return;
+	s->next_zw_ns += CP_ZONEWATCH_REAL_NS;
+	if (s->next_zw_ns <= now_ns) /* late: no catching up */
+		s->next_zw_ns = now_ns + CP_ZONEWATCH_REAL_NS;
+	if (cp_kfile_read("/proc/zoneinfo", &text, NULL))
+		return;
+	if (cp_zoneinfo_watermarks(text, "Normal", &free_pages, &boost, &boosted_min) == 0)
+		cp_zonewatch_add(&s->zw, free_pages, boost, boosted_min);
+	else
+		s->next_zw_ns = 0; /* this kernel has no boost line: no watch */
+	cp_free(text);
+}
+
 int cp_zoneinfo_pcp_pages(const char *text, const char *zone, uint64_t *pages)
 {
 	uint64_t x;
@@ -682,6 +716,8 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
 	s->have_kswapd_cpu = kswapd_cpu_ticks(&s->kswapd_ticks0) == 0;
 	s->have_busy = busy_ticks(&s->busy_ticks0) == 0;
+	if (confine == CP_CONFINE_GLOBAL)
+		s->next_zw_ns = t0_ns ? t0_ns : 1;
 	cols = cp_sampler_columns(confine, cg ? cg->version : 0, &nr);
 	if (!r->series.columns) {
 		rc = cp_series_set_columns(&r->series, cols, nr);
@@ -898,6 +934,11 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 		rc = set(r, "kswapd_cpu_ns", (int64_t)ticks_ns(ticks - s->kswapd_ticks0), diag);
 	if (!rc && s->have_busy && busy_ticks(&ticks) == 0 && ticks >= s->busy_ticks0)
 		rc = set(r, "cpu_busy_ns", (int64_t)ticks_ns(ticks - s->busy_ticks0), diag);
+	if (!rc && s->zw.samples) {
+		rc = cp_zonewatch_counters(&s->zw, r);
+		if (rc)
+			rc = cp_diag_set(diag, rc, "zone watch counters: %s", cp_strerror(rc));
+	}
 	if (!rc && s->cg)
 		rc = memcg_end(s, r, diag);
 	return rc;

@@ -14,6 +14,7 @@
 #include "kfile.h"
 #include "model/fs_profile.h" /* enum cp_fs_kind */
 #include "opts.h"
+#include "report/zonewatch.h"
 
 struct cp_run_result;
 struct cp_diag;
@@ -31,6 +32,11 @@ struct cp_sampler {
 	uint64_t busy_ticks0;         /* the CPUs' busy time at begin (/proc/stat) */
 	bool have_busy;
 	uint64_t t0_ns;               /* monotonic time of t_ns = 0 */
+	/* global confinement: the Normal zone against its boosted min,
+	 * every CP_ZONEWATCH_REAL_NS (report/zonewatch.h); next_zw_ns 0:
+	 * no watch */
+	struct cp_zonewatch zw;
+	uint64_t next_zw_ns;
 };
 
 /* The columns of the time series for a mode (first is "t_ns"). */
@@ -41,6 +47,19 @@ const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_versio
 int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
 		     const char *loopdev, uint64_t t0_ns, struct cp_run_result *r,
 		     struct cp_diag *diag);
+
+/* The zone watch's next sample is due at the returned time (0: no
+ * watch: memcg confinement, or /proc/zoneinfo lacked the fields). When
+ * now_ns has reached it, cp_sampler_watch_zone() takes the sample. */
+uint64_t cp_sampler_zonewatch_due(const struct cp_sampler *s);
+void cp_sampler_watch_zone(struct cp_sampler *s, uint64_t now_ns);
+
+/* Normal's (or zone's) "pages free", "boost" and "min" of a
+ * /proc/zoneinfo text: min is min_wmark_pages(), the boost included.
+ * 0, or -CP_ENOENT when a field is missing (kernels before 5.0 print no
+ * boost). */
+int cp_zoneinfo_watermarks(const char *text, const char *zone, uint64_t *free_pages,
+			   uint64_t *boost, uint64_t *boosted_min);
 
 /* Appends one row for time now_ns. */
 int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_result *r,
@@ -54,6 +73,7 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
  * icache misses); kswapd_cpu_ns, the CPU time (utime + stime of
  * /proc/PID/stat) every kswapdN thread used during the run;
  * cpu_busy_ns, the time all CPUs were busy (cp_proc_stat_busy_ticks);
+ * the zone watch's counters (cp_zonewatch_counters) when it sampled;
  * and end
  * values nr_dentry_end, nr_inodes_end, nr_slab_reclaimable_end (pages). */
 int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag *diag);

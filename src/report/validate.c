@@ -160,6 +160,22 @@ static const struct counter_row counter_rows[] = {
 	  { .counter = "extfrag_claim_movable" },
 	  "extfrag_claim_movable (the claims of MOVABLE requests: page cache, anonymous memory)",
 	  "extfrag_claim_movable: those with alloc_migratetype=1 too" },
+	/* the Normal zone against its boosted watermarks (global
+	 * confinement; report/zonewatch.h): below the boosted min an
+	 * allocation reclaims directly */
+	{ "Normal boosted per mille", { .counter = "normal_boosted_pm" },
+	  { .counter = "normal_boosted_pm" },
+	  "normal_boosted_pm (samples of the series, every 100 ms, with watermark_boost > 0)",
+	  "normal_boosted_pm: /proc/zoneinfo Normal \"boost\" > 0, sampled every 20 ms" },
+	{ "Normal boost mean pages", { .counter = "normal_boost_mean_pages" },
+	  { .counter = "normal_boost_mean_pages" },
+	  "normal_boost_mean_pages (the boost's mean over those samples)",
+	  "normal_boost_mean_pages: the mean of \"boost\" over those samples" },
+	{ "Normal at/below min per mille", { .counter = "normal_below_min_pm" },
+	  { .counter = "normal_below_min_pm" },
+	  "normal_below_min_pm (samples with free pages at or below min + boost)",
+	  "normal_below_min_pm: \"pages free\" at or below \"min\" (min_wmark_pages: the boost "
+	  "included)" },
 	/* where the CPUs went: the readers beside fs_mark, and all of it
 	 * (the kernel's threads and interrupts are in the real figure, the
 	 * model has only its actors) */

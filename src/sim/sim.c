@@ -36,6 +36,7 @@
 #include "model/lru.h"
 #include "model/memcg_stats.h"
 #include "report/startfree.h"
+#include "report/zonewatch.h"
 #include "scenario/scenario.h"
 #include "sim/world.h"
 #include "workloads/creator.h"
@@ -228,6 +229,9 @@ struct run {
 	uint64_t measured_pageblocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	uint64_t measured_pcp[CP_NR_ZONE_TYPES]; /* pages on per-CPU lists then */
 	bool have_measured_free[CP_NR_ZONE_TYPES];
+	/* the Normal zone against its boosted min at each sample (global
+	 * confinement only, as the real harness's zone watch) */
+	struct cp_zonewatch zw;
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
 	struct cp_reader *readers;      /* readers then streamers */
@@ -913,6 +917,14 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	row[14] = (int64_t)w->mem.nr_owner[CP_OWNER_FSBUF];
 	row[15] = (int64_t)cp_xfs_buftarg_count(&w->fs.bt);
 	sample_zones(&w->mem, &row[16]);
+	if (!w->use_memcg)
+		for (unsigned z = 0; z < w->mem.nr_zones; z++) {
+			const struct cp_mem_zone *mz = &w->mem.zones[z];
+
+			if (mz->type == CP_ZONE_NORMAL)
+				cp_zonewatch_add(&r->zw, mz->free_pages, mz->buddy.watermark_boost,
+						 mz->wmark.min + mz->buddy.watermark_boost);
+		}
 	/* nr_zone_active_file + nr_zone_inactive_file of ZONE_DMA32 (the
 	 * zone below the top one; 0 with one zone) */
 	row[20] = w->mem.nr_zones > 1
@@ -1099,6 +1111,8 @@ static int fill_counters(struct run *r)
 			return rc;
 	}
 	rc = pcp_tune_counters(w, out);
+	if (!rc && r->zw.samples)
+		rc = cp_zonewatch_counters(&r->zw, out);
 	if (rc)
 		return rc;
 	for (i = 0; i < CP_BUDDY_MAX_ORDER; i++) {

@@ -231,6 +231,40 @@ static void zoneinfo_managed_of_the_named_zone(void **state)
 	assert_int_equal(cp_zoneinfo_managed(zi, "HighMem", &v), -CP_ENOENT);
 }
 
+/* zoneinfo_show_print() (5.0+): "pages free", "boost" and "min" follow
+ * the zone's Node line; min is min_wmark_pages(), the boost included
+ * (14769 + 19456 here). A kernel that prints no boost line (4.x) gives
+ * -CP_ENOENT: the harness then keeps no zone watch. */
+static void zoneinfo_watermarks_of_the_named_zone(void **state)
+{
+	static const char zi[] = "Node 0, zone    DMA32\n"
+				 "  pages free     23114\n"
+				 "        boost    0\n"
+				 "        min      2115\n"
+				 "        low      2887\n"
+				 "Node 0, zone   Normal\n"
+				 "  pages free     30274\n"
+				 "        boost    19456\n"
+				 "        min      34225\n"
+				 "        low      39619\n";
+	static const char old[] = "Node 0, zone   Normal\n"
+				  "  pages free     30274\n"
+				  "        min      14769\n";
+	uint64_t free_pages = 0, boost = 0, min = 0;
+
+	(void)state;
+	assert_int_equal(cp_zoneinfo_watermarks(zi, "Normal", &free_pages, &boost, &min), 0);
+	assert_int_equal(free_pages, 30274);
+	assert_int_equal(boost, 19456);
+	assert_int_equal(min, 34225);
+	assert_int_equal(cp_zoneinfo_watermarks(zi, "DMA32", &free_pages, &boost, &min), 0);
+	assert_int_equal(free_pages, 23114);
+	assert_int_equal(boost, 0);
+	assert_int_equal(min, 2115);
+	assert_int_equal(cp_zoneinfo_watermarks(old, "Normal", &free_pages, &boost, &min),
+			 -CP_ENOENT);
+}
+
 /* zoneinfo_show_print(): a zone's per-zone counters ("nr_zone_active_file
  * N") are words at the start of lines of its block; a field is matched
  * whole (nr_zone_active_file is not nr_zone_active_file_x) and only in the
@@ -636,6 +670,7 @@ int main(void)
 		cmocka_unit_test(balloon_topup_locks_the_excess_over_size),
 		cmocka_unit_test(kfile_write_never_creates_files),
 		cmocka_unit_test(sampler_columns_start_with_time),
+		cmocka_unit_test(zoneinfo_watermarks_of_the_named_zone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
