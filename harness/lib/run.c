@@ -1008,7 +1008,14 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 		{ "setup_trace_lost", setup->lost },
 	};
 
+	const struct named_count deep[] = {
+		{ "sb_deep_calls", sum.deep_calls },
+		{ "sb_deep_scan", sum.deep_scan },
+	};
+
 	rc = set_counters(R, sb, sizeof(sb) / sizeof(sb[0]));
+	if (!rc && R->w.sbt.deep)
+		rc = set_counters(R, deep, sizeof(deep) / sizeof(deep[0]));
 	if (!rc && R->w.sbt.watching)
 		rc = set_counters(R, ra, sizeof(ra) / sizeof(ra[0]));
 	if (!rc && R->w.sbt.extfrag)

@@ -637,7 +637,9 @@ int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks)
 }
 
 /* CPU time of every kswapdN thread (one per node), in clock ticks. */
-static int kswapd_cpu_ticks(uint64_t *ticks)
+/* utime + stime of every kernel thread whose comm starts with prefix
+ * ("kswapd": kswapd0, kswapd1, ...). */
+static int kthread_cpu_ticks(const char *prefix, uint64_t *ticks)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -655,7 +657,8 @@ static int kswapd_cpu_ticks(uint64_t *ticks)
 		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
 		if (cp_kfile_read(path, &text, NULL))
 			continue;
-		if (strncmp(strchr(text, '(') ? strchr(text, '(') + 1 : "", "kswapd", 6) == 0 &&
+		if (strncmp(strchr(text, '(') ? strchr(text, '(') + 1 : "", prefix, strlen(prefix)) ==
+			    0 &&
 		    cp_proc_stat_cpu_ticks(text, &t) == 0) {
 			*ticks += t;
 			found = 1;
@@ -714,7 +717,8 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 		snprintf(s->xfs_stats, sizeof(s->xfs_stats), "/sys/fs/xfs/%s/stats/stats",
 			 loopdev + 5);
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
-	s->have_kswapd_cpu = kswapd_cpu_ticks(&s->kswapd_ticks0) == 0;
+	s->have_kswapd_cpu = kthread_cpu_ticks("kswapd", &s->kswapd_ticks0) == 0;
+	s->have_kcompactd_cpu = kthread_cpu_ticks("kcompactd", &s->kcompactd_ticks0) == 0;
 	s->have_busy = busy_ticks(&s->busy_ticks0) == 0;
 	if (confine == CP_CONFINE_GLOBAL)
 		s->next_zw_ns = t0_ns ? t0_ns : 1;
@@ -930,8 +934,13 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	if (!rc && s->have_ig && read_ig(s->xfs_stats, ig) == 0)
 		for (i = 0; !rc && i < 7; i++)
 			rc = set(r, ig_names[i], (int64_t)(ig[i] - s->ig0[i]), diag);
-	if (!rc && s->have_kswapd_cpu && kswapd_cpu_ticks(&ticks) == 0 && ticks >= s->kswapd_ticks0)
+	if (!rc && s->have_kswapd_cpu && kthread_cpu_ticks("kswapd", &ticks) == 0 &&
+	    ticks >= s->kswapd_ticks0)
 		rc = set(r, "kswapd_cpu_ns", (int64_t)ticks_ns(ticks - s->kswapd_ticks0), diag);
+	if (!rc && s->have_kcompactd_cpu && kthread_cpu_ticks("kcompactd", &ticks) == 0 &&
+	    ticks >= s->kcompactd_ticks0)
+		rc = set(r, "kcompactd_cpu_ns", (int64_t)ticks_ns(ticks - s->kcompactd_ticks0),
+			 diag);
 	if (!rc && s->have_busy && busy_ticks(&ticks) == 0 && ticks >= s->busy_ticks0)
 		rc = set(r, "cpu_busy_ns", (int64_t)ticks_ns(ticks - s->busy_ticks0), diag);
 	if (!rc && s->zw.samples) {

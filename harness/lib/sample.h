@@ -29,6 +29,8 @@ struct cp_sampler {
 	bool have_ig;
 	uint64_t kswapd_ticks0;       /* kswapd threads' utime + stime at begin */
 	bool have_kswapd_cpu;
+	uint64_t kcompactd_ticks0;    /* kcompactd threads' utime + stime at begin */
+	bool have_kcompactd_cpu;
 	uint64_t busy_ticks0;         /* the CPUs' busy time at begin (/proc/stat) */
 	bool have_busy;
 	uint64_t t0_ns;               /* monotonic time of t_ns = 0 */
@@ -72,6 +74,7 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
  * counters; xfs_ig_* (XFS inode cache lookups: xfs_ig_missed is the
  * icache misses); kswapd_cpu_ns, the CPU time (utime + stime of
  * /proc/PID/stat) every kswapdN thread used during the run;
+ * kcompactd_cpu_ns, the same of the kcompactdN threads;
  * cpu_busy_ns, the time all CPUs were busy (cp_proc_stat_busy_ticks);
  * the zone watch's counters (cp_zonewatch_counters) when it sampled;
  * and end

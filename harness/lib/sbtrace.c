@@ -21,6 +21,12 @@ static const char *const tracefs_mounts[] = { "/sys/kernel/tracing", "/sys/kerne
 #define EVENT "events/vmscan/mm_shrink_slab_end"
 #define EXTFRAG_EVENT "events/kmem/mm_page_alloc_extfrag"
 #define FILTER "shrink.function == super_cache_scan && retval > 0"
+/* the superblock shrinker's calls at a deep reclaim priority */
+#define DEEP_EVENT "events/vmscan/mm_shrink_slab_start"
+#define STRINGIFY(x) #x
+#define XSTRINGIFY(x) STRINGIFY(x)
+#define DEEP_FILTER \
+	"shrink.function == super_cache_scan && priority <= " XSTRINGIFY(CP_SBTRACE_DEEP_PRIORITY)
 
 /* The readahead events of cp_sbtrace_watch_files(); the last one traces
  * only folios of order 1 or more. */
@@ -88,6 +94,10 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 	/* the fallbacks, where the kernel has the event */
 	if (!rc && write_file(t, EXTFRAG_EVENT "/enable", "1", NULL) == 0)
 		t->extfrag = true;
+	/* the deep calls: the event has a priority field since 4.16 */
+	if (!rc && write_file(t, DEEP_EVENT "/filter", DEEP_FILTER, NULL) == 0 &&
+	    write_file(t, DEEP_EVENT "/enable", "1", NULL) == 0)
+		t->deep = true;
 	return rc;
 }
 
@@ -216,13 +226,33 @@ static bool add_ra_line(const char *line, struct cp_sbtrace_sum *sum)
 	return true;
 }
 
+/* A superblock shrinker's call at a deep priority
+ * (vmscan:mm_shrink_slab_start, filtered on priority <= 3); false for
+ * others. */
+static bool add_deep_line(const char *line, struct cp_sbtrace_sum *sum)
+{
+	static const char scan[] = " total_scan ", prio[] = " priority ";
+	const char *p = strstr(line, "mm_shrink_slab_start: super_cache_scan+"), *v;
+
+	if (!p)
+		return false;
+	v = strstr(p, prio);
+	if (!v || strtol(v + strlen(prio), NULL, 10) > CP_SBTRACE_DEEP_PRIORITY)
+		return true;
+	sum->deep_calls++;
+	v = strstr(p, scan);
+	if (v)
+		sum->deep_scan += strtoull(v + strlen(scan), NULL, 10);
+	return true;
+}
+
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum)
 {
 	static const char ret[] = "last shrinker return val ";
 	const char *p, *v;
 	long freed;
 
-	if (add_ra_line(line, sum) || add_extfrag_line(line, sum))
+	if (add_ra_line(line, sum) || add_extfrag_line(line, sum) || add_deep_line(line, sum))
 		return;
 	p = strstr(line, "mm_shrink_slab_end: super_cache_scan+");
 	if (!p || !(v = strstr(p, ret)))
@@ -285,6 +315,8 @@ int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag)
 	(void)write_file(t, EVENT "/enable", "0", NULL);
 	if (t->extfrag)
 		(void)write_file(t, EXTFRAG_EVENT "/enable", "0", NULL);
+	if (t->deep)
+		(void)write_file(t, DEEP_EVENT "/enable", "0", NULL);
 	if (t->watching)
 		ra_events_off(t);
 	if (rmdir(t->path))

@@ -32,11 +32,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/shrinker.h"
+
 #define CP_SBTRACE_PATH_MAX 512
 /* The instance's ring buffer, KiB a CPU (records of about 72 bytes: the
  * event's fields end at byte 64); overruns are counted. */
 #define CP_SBTRACE_BUFFER_KB 4096u
 #define CP_SBTRACE_PREFIX "cachepressure"
+/* The deepest reclaim priorities, counted apart: the model's. */
+#define CP_SBTRACE_DEEP_PRIORITY CP_SHRINK_DEEP_PRIORITY
 
 struct cp_diag;
 
@@ -55,6 +59,10 @@ struct cp_sbtrace_sum {
 	uint64_t extfrag_claim;         /* change_ownership=1: the pageblock is now
 					 * of the request's type */
 	uint64_t extfrag_claim_movable; /* ... for a MOVABLE request */
+	/* vmscan:mm_shrink_slab_start on a superblock shrinker at priority
+	 * <= CP_SBTRACE_DEEP_PRIORITY: a reclaim pass that got that deep */
+	uint64_t deep_calls;
+	uint64_t deep_scan;             /* their total_scan, summed */
 };
 
 struct cp_sbtrace {
@@ -62,6 +70,7 @@ struct cp_sbtrace {
 	bool created;                   /* we made it: we remove it */
 	bool watching;                  /* the readahead events are on (watch_files) */
 	bool extfrag;                   /* the fallback event is on */
+	bool deep;                      /* the deep-priority event is on */
 	bool setup_on;                  /* tracing since cp_sbtrace_begin_setup() */
 	struct cp_sbtrace_sum setup;    /* what the set-up saw (cp_sbtrace_begin) */
 };
@@ -69,7 +78,9 @@ struct cp_sbtrace {
 /* Creates TRACEFS/instances/NAME (NAME starts with "cachepressure" and
  * holds no '/') with buffer_kb KiB a CPU, tracing off, and the filtered
  * event enabled, kmem:mm_page_alloc_extfrag too where the kernel has it
- * (t->extfrag). tracefs is the mount at /sys/kernel/tracing, else
+ * (t->extfrag), and vmscan:mm_shrink_slab_start filtered on the
+ * superblock shrinkers at priority <= CP_SBTRACE_DEEP_PRIORITY where it
+ * has a priority field (t->deep). tracefs is the mount at /sys/kernel/tracing, else
  * /sys/kernel/debug/tracing. -CP_ENOENT when there is no tracefs or no
  * such event (the caller goes on without the count), -CP_EINVAL for a bad
  * name, -CP_EBUSY when the instance exists, -CP_ESYS otherwise. */
@@ -106,8 +117,10 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
  * "mm_filemap_add_to_page_cache:" line adds 2^N pages for its
  * "order=N"; a "mm_page_alloc_extfrag:" line counts a fallback, a claim
  * when its "change_ownership=1", a movable one when also
- * "alloc_migratetype=1" (MIGRATE_MOVABLE); other lines (the header,
- * other shrinkers) are skipped. */
+ * "alloc_migratetype=1" (MIGRATE_MOVABLE); a "mm_shrink_slab_start:
+ * super_cache_scan+..." line whose "priority N" is at most
+ * CP_SBTRACE_DEEP_PRIORITY counts a deep call and adds its "total_scan
+ * N"; other lines (the header, other shrinkers) are skipped. */
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
 
 /* Disables the event and removes the instance, if we made it. 0 or

@@ -141,6 +141,11 @@ static uint64_t shrink_priority(struct cp_shrinker_registry *reg, struct cp_shri
 	total_scan = (nr >> prio) + delta;
 	if (total_scan > 2 * freeable)
 		total_scan = 2 * freeable;
+	/* trace_mm_shrink_slab_start() reports it here */
+	if (prio <= CP_SHRINK_DEEP_PRIORITY) {
+		s->nr_deep_calls++;
+		s->nr_deep_scan += total_scan;
+	}
 	scanned = scan_batches(reg, s, sc, total_scan, freeable, &freed);
 	next = nr + delta > scanned ? nr + delta - scanned : 0;
 	if (next > 2 * freeable)

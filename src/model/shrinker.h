@@ -18,6 +18,11 @@
 #define CP_MAX_MEMCGS 4                  /* memcg ids 0 (root) .. 3 */
 
 /* struct shrink_control: what one count/scan call is asked. */
+/* The deepest reclaim priorities, counted apart (DEF_PRIORITY is 12; at
+ * priority p do_shrink_slab() scans freeable >> p, times 4 / seeks, plus
+ * nr_deferred >> p: at 3 a quarter of the cache, at 0 all of it twice). */
+#define CP_SHRINK_DEEP_PRIORITY 3
+
 struct cp_shrink_control {
 	unsigned gfp;            /* the reclaimer's allocation context */
 	int memcg_id;            /* memcg whose lists to look at (0 = root) */
@@ -46,6 +51,10 @@ struct cp_shrinker {
 	uint64_t nr_deferred[CP_MAX_MEMCGS];
 	uint64_t nr_scanned_total; /* objects handed to ->scan */
 	uint64_t nr_freed_total;   /* what ->scan reported freed */
+	/* calls at priority <= CP_SHRINK_DEEP_PRIORITY (6.1 rule) and their
+	 * total_scan, as vmscan:mm_shrink_slab_start reports them */
+	uint64_t nr_deep_calls;
+	uint64_t nr_deep_scan;
 };
 
 struct cp_shrinker_registry {

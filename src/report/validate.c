@@ -104,6 +104,11 @@ static const struct counter_row counter_rows[] = {
 	{ "kswapd CPU ns", { .counter = "cp_kswapd_cpu_ns" }, { .counter = "kswapd_cpu_ns" },
 	  "cp_kswapd_cpu_ns (CPU time of kswapd's steps)",
 	  "kswapd_cpu_ns: utime + stime of the kswapdN threads (/proc/PID/stat, delta)" },
+	{ "kcompactd CPU ns", { .counter = "cp_kcompactd_cpu_ns" },
+	  { .counter = "kcompactd_cpu_ns" },
+	  "cp_kcompactd_cpu_ns (CPU time of kcompactd's steps: a page copy per page migrated, "
+	  "scanning free)",
+	  "kcompactd_cpu_ns: utime + stime of the kcompactdN threads (/proc/PID/stat, delta)" },
 	{ "slabs_scanned", { .counter = "slabs_scanned" }, { .counter = "slabs_scanned" },
 	  "slabs_scanned", "/proc/vmstat slabs_scanned (delta)" },
 	{ "sb shrinker freed", { .counter = "cp_sb_objects_freed" },
@@ -111,6 +116,14 @@ static const struct counter_row counter_rows[] = {
 	  "cp_sb_objects_freed (what super_cache_scan returned)",
 	  "sb_shrinker_freed: vmscan:mm_shrink_slab_end 'last shrinker return val' of "
 	  "super_cache_scan, every superblock, in a tracefs instance of the run's own" },
+	/* how deep reclaim went: a pass that reaches priority 0 scans the
+	 * superblock's whole cache twice */
+	{ "sb calls at prio <= 3", { .counter = "sb_deep_calls" }, { .counter = "sb_deep_calls" },
+	  "sb_deep_calls (the superblock shrinker's do_shrink_slab() calls at priority <= 3)",
+	  "sb_deep_calls: vmscan:mm_shrink_slab_start on super_cache_scan with priority <= 3, "
+	  "in the run's tracefs instance" },
+	{ "sb scan at prio <= 3", { .counter = "sb_deep_scan" }, { .counter = "sb_deep_scan" },
+	  "sb_deep_scan (their total_scan, summed)", "sb_deep_scan: their total_scan, summed" },
 	{ "workingset_refault_file",
 	  { .counter = "workingset_refault_file" },
 	  { .counter = "workingset_refault_file" },

@@ -177,6 +177,9 @@ static int kcompactd_step(struct cp_engine *e, void *priv, uint64_t now_ns, stru
 		more = cp_kcompactd_work_step(c, k->task.ctx.cpu, &migrated);
 	work.nr_copied_bytes = migrated * CP_PAGE_SIZE;
 	cp_task_end(&k->task, &work, now_ns, out);
+	/* the CPU time of kcompactd's work, as /proc/<kcompactd0>/stat
+	 * counts it */
+	cp_count(&w->vs, CP_VM_KCOMPACTD_CPU_NS, out->cpu_ns);
 	if (more || c->kcompactd_max_order) {
 		out->next = CP_STEP_CONTINUE;
 		return 0;

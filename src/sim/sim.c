@@ -232,6 +232,9 @@ struct run {
 	/* the Normal zone against its boosted min at each sample (global
 	 * confinement only, as the real harness's zone watch) */
 	struct cp_zonewatch zw;
+	/* the superblock shrinker's deep calls (priority <= 3) before the
+	 * measured phase: the harness counts them from then on */
+	uint64_t sb_deep_calls0, sb_deep_scan0;
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
 	struct cp_reader *readers;      /* readers then streamers */
@@ -537,6 +540,8 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 	if (rc)
 		return rc;
 	cp_lru_add_drain_all(&w->pc);
+	r->sb_deep_calls0 = w->sb.shrinker.nr_deep_calls;
+	r->sb_deep_scan0 = w->sb.shrinker.nr_deep_scan;
 	for (i = 0; i < w->mem.nr_zones; i++) {
 		const struct cp_mem_zone *z = &w->mem.zones[i];
 
@@ -1049,6 +1054,10 @@ static int fill_counters(struct run *r)
 						     ? w->memcg.id : 0] },
 		{ "cp_sb_scan_refused_nofs", w->sb.nr_stop },
 		{ "cp_sb_objects_scanned", w->sb.shrinker.nr_scanned_total },
+		/* the harness's names: its calls at priority <= 3 over the
+		 * measured phase (vmscan:mm_shrink_slab_start) */
+		{ "sb_deep_calls", w->sb.shrinker.nr_deep_calls - r->sb_deep_calls0 },
+		{ "sb_deep_scan", w->sb.shrinker.nr_deep_scan - r->sb_deep_scan0 },
 		{ "cp_xfs_sync_cluster_writes", w->fs.xfs.nr_sync_writes },
 		{ "cp_xfs_ail_cluster_writes", w->fs.xfs.nr_ail_writes },
 		{ "cp_end_dentry_lru", cp_dcache_lru_count(&w->fs.dc, w->use_memcg ? w->memcg.id : 0) },

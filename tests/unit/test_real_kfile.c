@@ -583,6 +583,42 @@ static void sbtrace_counts_the_readers_readahead(void **state)
 	assert_int_equal(sum.freed, 7);
 }
 
+/* vmscan:mm_shrink_slab_start (6.18 format: "... total_scan %ld priority
+ * %d"): a super_cache_scan call at priority 3 or below counts a deep call
+ * and adds its total_scan (2 x freeable at priority 0: 3 316 070); one at
+ * priority 4 (the filter lets none through, but a line is judged by its
+ * own priority) and another shrinker's do not; none adds to the frees. */
+static void sbtrace_counts_the_deep_superblock_calls(void **state)
+{
+	static const char *const lines[] = {
+		"         fs_mark-2290    [001] ..... 45.1: mm_shrink_slab_start: "
+		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 objects to shrink 22340 "
+		"gfp_flags GFP_KERNEL_ACCOUNT cache items 1658035 delta 3316070 total_scan 3316070 "
+		"priority 0\n",
+		"         fs_mark-2290    [001] ..... 45.0: mm_shrink_slab_start: "
+		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 objects to shrink 29626 "
+		"gfp_flags GFP_KERNEL_ACCOUNT cache items 1627925 delta 406981 total_scan 414387 "
+		"priority 3\n",
+		"         fs_mark-2290    [001] ..... 44.9: mm_shrink_slab_start: "
+		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 objects to shrink 33598 "
+		"gfp_flags GFP_KERNEL_ACCOUNT cache items 1671667 delta 208958 total_scan 211057 "
+		"priority 4\n",
+		"         kswapd0-94      [000] ..... 44.8: mm_shrink_slab_start: "
+		"xfs_buftarg_shrink_scan+0x0/0x90 00000000aa: nid: 0 objects to shrink 0 "
+		"gfp_flags GFP_KERNEL cache items 71549 delta 143098 total_scan 143098 priority 0\n",
+	};
+	struct cp_sbtrace_sum sum = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cp_sbtrace_add_line(lines[i], &sum);
+	assert_int_equal(sum.deep_calls, 2);
+	assert_int_equal(sum.deep_scan, 3316070 + 414387);
+	assert_int_equal(sum.calls, 0);
+	assert_int_equal(sum.freed, 0);
+}
+
 /* The fallbacks (6.18 kmem:mm_page_alloc_extfrag format): every line is
  * a fallback; change_ownership=1 a claim; alloc_migratetype=1
  * (MIGRATE_MOVABLE) with it a movable claim: a RECLAIMABLE (2) claim, a
@@ -671,6 +707,7 @@ int main(void)
 		cmocka_unit_test(kfile_write_never_creates_files),
 		cmocka_unit_test(sampler_columns_start_with_time),
 		cmocka_unit_test(zoneinfo_watermarks_of_the_named_zone),
+		cmocka_unit_test(sbtrace_counts_the_deep_superblock_calls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

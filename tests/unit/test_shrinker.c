@@ -252,6 +252,28 @@ static void v61_mid_priority_mixes_delta_and_backlog(void **state)
 	assert_int_equal(r.s.nr_deferred[0], 6452);
 }
 
+/* The deep calls, as trace_mm_shrink_slab_start() reports them
+ * (freeable 100000, batch 1024): at priority 4, total (100000 >> 4) * 2 =
+ * 12500, 12 batches scanned, 212 deferred: not deep; at priority 3,
+ * total (212 >> 3) + (100000 >> 3) * 2 = 26 + 25000 = 25026: one call;
+ * 24 batches, 212 + 25000 - 24576 = 636 deferred; at priority 0, 636 +
+ * 200000 capped at 2 * freeable = 200000: two calls, 225026. */
+static void v61_counts_the_calls_at_priority_3_and_below(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, "linux-6.1", 100000, 0);
+	run(&r, 0, 0, 4);
+	assert_int_equal(r.s.nr_deep_calls, 0);
+	run(&r, 0, 0, 3);
+	assert_int_equal(r.s.nr_deep_calls, 1);
+	assert_int_equal(r.s.nr_deep_scan, 25026);
+	run(&r, 0, 0, 0);
+	assert_int_equal(r.s.nr_deep_calls, 2);
+	assert_int_equal(r.s.nr_deep_scan, 225026);
+}
+
 /* 6.1 keeps a memcg-aware shrinker's backlog per memcg; 4.11 per node. */
 static void v61_deferred_work_is_per_memcg(void **state)
 {
@@ -286,6 +308,7 @@ int main(void)
 		cmocka_unit_test(v61_nofs_defers_capped),
 		cmocka_unit_test(v61_mid_priority_mixes_delta_and_backlog),
 		cmocka_unit_test(v61_deferred_work_is_per_memcg),
+		cmocka_unit_test(v61_counts_the_calls_at_priority_3_and_below),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
