@@ -1011,6 +1011,7 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 	const struct named_count deep[] = {
 		{ "sb_deep_calls", sum.deep_calls },
 		{ "sb_deep_scan", sum.deep_scan },
+		{ "sb_deep_fs_calls", sum.deep_fs_calls },
 	};
 
 	rc = set_counters(R, sb, sizeof(sb) / sizeof(sb[0]));

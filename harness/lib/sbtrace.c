@@ -226,6 +226,37 @@ static bool add_ra_line(const char *line, struct cp_sbtrace_sum *sum)
 	return true;
 }
 
+/* Whether the event's "gfp_flags" carry __GFP_FS. The kernel prints
+ * them with __print_flags() and its table of names (show_gfp_flags):
+ * a composite is printed when all its bits are set, so __GFP_FS shows as
+ * GFP_KERNEL (and _ACCOUNT), GFP_USER, GFP_HIGHUSER(_MOVABLE),
+ * GFP_TRANSHUGE(_LIGHT) or __GFP_FS itself; GFP_NOFS and GFP_NOIO lack
+ * it. */
+static bool gfp_has_fs(const char *event)
+{
+	static const char *const with_fs[] = { "GFP_KERNEL", "GFP_USER", "GFP_HIGHUSER",
+					       "GFP_TRANSHUGE", "__GFP_FS" };
+	const char *g = strstr(event, " gfp_flags "), *end;
+	size_t i, len;
+
+	if (!g)
+		return false;
+	g += strlen(" gfp_flags ");
+	end = strchr(g, ' ');
+	len = end ? (size_t)(end - g) : strlen(g);
+	for (i = 0; i < sizeof(with_fs) / sizeof(with_fs[0]); i++) {
+		const char *f = g;
+
+		while ((f = strstr(f, with_fs[i])) != NULL && f < g + len) {
+			/* a whole name: starts the list or follows '|' */
+			if (f == g || f[-1] == '|')
+				return true;
+			f++;
+		}
+	}
+	return false;
+}
+
 /* A superblock shrinker's call at a deep priority
  * (vmscan:mm_shrink_slab_start, filtered on priority <= 3); false for
  * others. */
@@ -243,6 +274,8 @@ static bool add_deep_line(const char *line, struct cp_sbtrace_sum *sum)
 	v = strstr(p, scan);
 	if (v)
 		sum->deep_scan += strtoull(v + strlen(scan), NULL, 10);
+	if (gfp_has_fs(p))
+		sum->deep_fs_calls++;
 	return true;
 }
 

@@ -63,6 +63,7 @@ struct cp_sbtrace_sum {
 	 * <= CP_SBTRACE_DEEP_PRIORITY: a reclaim pass that got that deep */
 	uint64_t deep_calls;
 	uint64_t deep_scan;             /* their total_scan, summed */
+	uint64_t deep_fs_calls;         /* those whose gfp_flags carry __GFP_FS */
 };
 
 struct cp_sbtrace {
@@ -120,7 +121,7 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
  * "alloc_migratetype=1" (MIGRATE_MOVABLE); a "mm_shrink_slab_start:
  * super_cache_scan+..." line whose "priority N" is at most
  * CP_SBTRACE_DEEP_PRIORITY counts a deep call and adds its "total_scan
- * N"; other lines (the header, other shrinkers) are skipped. */
+ * N", and counts it apart when its "gfp_flags" carry __GFP_FS; other lines (the header, other shrinkers) are skipped. */
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
 
 /* Disables the event and removes the instance, if we made it. 0 or

@@ -145,6 +145,8 @@ static uint64_t shrink_priority(struct cp_shrinker_registry *reg, struct cp_shri
 	if (prio <= CP_SHRINK_DEEP_PRIORITY) {
 		s->nr_deep_calls++;
 		s->nr_deep_scan += total_scan;
+		if (sc->gfp & CP_GFP_FS)
+			s->nr_deep_fs_calls++;
 	}
 	scanned = scan_batches(reg, s, sc, total_scan, freeable, &freed);
 	next = nr + delta > scanned ? nr + delta - scanned : 0;

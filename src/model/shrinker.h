@@ -55,6 +55,7 @@ struct cp_shrinker {
 	 * total_scan, as vmscan:mm_shrink_slab_start reports them */
 	uint64_t nr_deep_calls;
 	uint64_t nr_deep_scan;
+	uint64_t nr_deep_fs_calls; /* of those, the ones with __GFP_FS */
 };
 
 struct cp_shrinker_registry {

@@ -234,7 +234,7 @@ struct run {
 	struct cp_zonewatch zw;
 	/* the superblock shrinker's deep calls (priority <= 3) before the
 	 * measured phase: the harness counts them from then on */
-	uint64_t sb_deep_calls0, sb_deep_scan0;
+	uint64_t sb_deep_calls0, sb_deep_scan0, sb_deep_fs_calls0;
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
 	struct cp_reader *readers;      /* readers then streamers */
@@ -542,6 +542,7 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 	cp_lru_add_drain_all(&w->pc);
 	r->sb_deep_calls0 = w->sb.shrinker.nr_deep_calls;
 	r->sb_deep_scan0 = w->sb.shrinker.nr_deep_scan;
+	r->sb_deep_fs_calls0 = w->sb.shrinker.nr_deep_fs_calls;
 	for (i = 0; i < w->mem.nr_zones; i++) {
 		const struct cp_mem_zone *z = &w->mem.zones[i];
 
@@ -1058,6 +1059,7 @@ static int fill_counters(struct run *r)
 		 * measured phase (vmscan:mm_shrink_slab_start) */
 		{ "sb_deep_calls", w->sb.shrinker.nr_deep_calls - r->sb_deep_calls0 },
 		{ "sb_deep_scan", w->sb.shrinker.nr_deep_scan - r->sb_deep_scan0 },
+		{ "sb_deep_fs_calls", w->sb.shrinker.nr_deep_fs_calls - r->sb_deep_fs_calls0 },
 		{ "cp_xfs_sync_cluster_writes", w->fs.xfs.nr_sync_writes },
 		{ "cp_xfs_ail_cluster_writes", w->fs.xfs.nr_ail_writes },
 		{ "cp_end_dentry_lru", cp_dcache_lru_count(&w->fs.dc, w->use_memcg ? w->memcg.id : 0) },

@@ -587,7 +587,10 @@ static void sbtrace_counts_the_readers_readahead(void **state)
  * %d"): a super_cache_scan call at priority 3 or below counts a deep call
  * and adds its total_scan (2 x freeable at priority 0: 3 316 070); one at
  * priority 4 (the filter lets none through, but a line is judged by its
- * own priority) and another shrinker's do not; none adds to the frees. */
+ * own priority) and another shrinker's do not; none adds to the frees.
+ * Of the deep ones, GFP_KERNEL_ACCOUNT carries __GFP_FS (show_gfp_flags
+ * prints the composite whose bits are all set), GFP_NOFS|__GFP_NORETRY
+ * does not: one. */
 static void sbtrace_counts_the_deep_superblock_calls(void **state)
 {
 	static const char *const lines[] = {
@@ -597,8 +600,8 @@ static void sbtrace_counts_the_deep_superblock_calls(void **state)
 		"priority 0\n",
 		"         fs_mark-2290    [001] ..... 45.0: mm_shrink_slab_start: "
 		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 objects to shrink 29626 "
-		"gfp_flags GFP_KERNEL_ACCOUNT cache items 1627925 delta 406981 total_scan 414387 "
-		"priority 3\n",
+		"gfp_flags GFP_NOFS|__GFP_NORETRY|__GFP_NOWARN cache items 1627925 delta 406981 "
+		"total_scan 414387 priority 3\n",
 		"         fs_mark-2290    [001] ..... 44.9: mm_shrink_slab_start: "
 		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 objects to shrink 33598 "
 		"gfp_flags GFP_KERNEL_ACCOUNT cache items 1671667 delta 208958 total_scan 211057 "
@@ -615,6 +618,7 @@ static void sbtrace_counts_the_deep_superblock_calls(void **state)
 		cp_sbtrace_add_line(lines[i], &sum);
 	assert_int_equal(sum.deep_calls, 2);
 	assert_int_equal(sum.deep_scan, 3316070 + 414387);
+	assert_int_equal(sum.deep_fs_calls, 1);
 	assert_int_equal(sum.calls, 0);
 	assert_int_equal(sum.freed, 0);
 }

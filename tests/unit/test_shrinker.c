@@ -257,7 +257,9 @@ static void v61_mid_priority_mixes_delta_and_backlog(void **state)
  * 12500, 12 batches scanned, 212 deferred: not deep; at priority 3,
  * total (212 >> 3) + (100000 >> 3) * 2 = 26 + 25000 = 25026: one call;
  * 24 batches, 212 + 25000 - 24576 = 636 deferred; at priority 0, 636 +
- * 200000 capped at 2 * freeable = 200000: two calls, 225026. */
+ * 200000 capped at 2 * freeable = 200000: two calls, 225026. Both with
+ * GFP_KERNEL: two with __GFP_FS; a third at priority 0 with GFP_NOFS
+ * (the scan stops at once, all deferred) is deep without it. */
 static void v61_counts_the_calls_at_priority_3_and_below(void **state)
 {
 	struct rig r;
@@ -272,6 +274,11 @@ static void v61_counts_the_calls_at_priority_3_and_below(void **state)
 	run(&r, 0, 0, 0);
 	assert_int_equal(r.s.nr_deep_calls, 2);
 	assert_int_equal(r.s.nr_deep_scan, 225026);
+	assert_int_equal(r.s.nr_deep_fs_calls, 2);
+	r.sc.gfp = CP_GFP_NOFS;
+	run(&r, 0, 0, 0);
+	assert_int_equal(r.s.nr_deep_calls, 3);
+	assert_int_equal(r.s.nr_deep_fs_calls, 2);
 }
 
 /* 6.1 keeps a memcg-aware shrinker's backlog per memcg; 4.11 per node. */
