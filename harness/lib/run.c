@@ -1014,9 +1014,16 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 		{ "sb_deep_fs_calls", sum.deep_fs_calls },
 	};
 
+	const struct named_count mr[] = {
+		{ "memcg_reclaims", sum.memcg_reclaims },
+		{ "memcg_reclaims_fs", sum.memcg_reclaims_fs },
+	};
+
 	rc = set_counters(R, sb, sizeof(sb) / sizeof(sb[0]));
 	if (!rc && R->w.sbt.deep)
 		rc = set_counters(R, deep, sizeof(deep) / sizeof(deep[0]));
+	if (!rc && R->w.sbt.memcg)
+		rc = set_counters(R, mr, sizeof(mr) / sizeof(mr[0]));
 	if (!rc && R->w.sbt.watching)
 		rc = set_counters(R, ra, sizeof(ra) / sizeof(ra[0]));
 	if (!rc && R->w.sbt.extfrag)

@@ -23,6 +23,8 @@ static const char *const tracefs_mounts[] = { "/sys/kernel/tracing", "/sys/kerne
 #define FILTER "shrink.function == super_cache_scan && retval > 0"
 /* the superblock shrinker's calls at a deep reclaim priority */
 #define DEEP_EVENT "events/vmscan/mm_shrink_slab_start"
+/* memory-cgroup reclaim entries (try_to_free_mem_cgroup_pages) */
+#define MEMCG_EVENT "events/vmscan/mm_vmscan_memcg_reclaim_begin"
 #define STRINGIFY(x) #x
 #define XSTRINGIFY(x) STRINGIFY(x)
 #define DEEP_FILTER \
@@ -98,6 +100,8 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 	if (!rc && write_file(t, DEEP_EVENT "/filter", DEEP_FILTER, NULL) == 0 &&
 	    write_file(t, DEEP_EVENT "/enable", "1", NULL) == 0)
 		t->deep = true;
+	if (!rc && write_file(t, MEMCG_EVENT "/enable", "1", NULL) == 0)
+		t->memcg = true;
 	return rc;
 }
 
@@ -236,12 +240,15 @@ static bool gfp_has_fs(const char *event)
 {
 	static const char *const with_fs[] = { "GFP_KERNEL", "GFP_USER", "GFP_HIGHUSER",
 					       "GFP_TRANSHUGE", "__GFP_FS" };
-	const char *g = strstr(event, " gfp_flags "), *end;
+	const char *g = strstr(event, "gfp_flags"), *end;
 	size_t i, len;
 
 	if (!g)
 		return false;
-	g += strlen(" gfp_flags ");
+	g += strlen("gfp_flags");
+	if (*g != ' ' && *g != '=') /* "gfp_flags X" or "gfp_flags=X" */
+		return false;
+	g++;
 	end = strchr(g, ' ');
 	len = end ? (size_t)(end - g) : strlen(g);
 	for (i = 0; i < sizeof(with_fs) / sizeof(with_fs[0]); i++) {
@@ -255,6 +262,20 @@ static bool gfp_has_fs(const char *event)
 		}
 	}
 	return false;
+}
+
+/* A memory-cgroup reclaim entry (vmscan:mm_vmscan_memcg_reclaim_begin:
+ * "order=%d gfp_flags=%s"); false for others. */
+static bool add_memcg_line(const char *line, struct cp_sbtrace_sum *sum)
+{
+	const char *p = strstr(line, " mm_vmscan_memcg_reclaim_begin: ");
+
+	if (!p)
+		return false;
+	sum->memcg_reclaims++;
+	if (gfp_has_fs(p))
+		sum->memcg_reclaims_fs++;
+	return true;
 }
 
 /* A superblock shrinker's call at a deep priority
@@ -285,7 +306,8 @@ void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum)
 	const char *p, *v;
 	long freed;
 
-	if (add_ra_line(line, sum) || add_extfrag_line(line, sum) || add_deep_line(line, sum))
+	if (add_ra_line(line, sum) || add_extfrag_line(line, sum) || add_deep_line(line, sum) ||
+	    add_memcg_line(line, sum))
 		return;
 	p = strstr(line, "mm_shrink_slab_end: super_cache_scan+");
 	if (!p || !(v = strstr(p, ret)))
@@ -350,6 +372,8 @@ int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag)
 		(void)write_file(t, EXTFRAG_EVENT "/enable", "0", NULL);
 	if (t->deep)
 		(void)write_file(t, DEEP_EVENT "/enable", "0", NULL);
+	if (t->memcg)
+		(void)write_file(t, MEMCG_EVENT "/enable", "0", NULL);
 	if (t->watching)
 		ra_events_off(t);
 	if (rmdir(t->path))

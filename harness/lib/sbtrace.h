@@ -64,6 +64,10 @@ struct cp_sbtrace_sum {
 	uint64_t deep_calls;
 	uint64_t deep_scan;             /* their total_scan, summed */
 	uint64_t deep_fs_calls;         /* those whose gfp_flags carry __GFP_FS */
+	/* vmscan:mm_vmscan_memcg_reclaim_begin: memory-cgroup reclaim
+	 * entries, and those whose gfp_flags carry __GFP_FS */
+	uint64_t memcg_reclaims;
+	uint64_t memcg_reclaims_fs;
 };
 
 struct cp_sbtrace {
@@ -72,6 +76,7 @@ struct cp_sbtrace {
 	bool watching;                  /* the readahead events are on (watch_files) */
 	bool extfrag;                   /* the fallback event is on */
 	bool deep;                      /* the deep-priority event is on */
+	bool memcg;                     /* the memcg reclaim event is on */
 	bool setup_on;                  /* tracing since cp_sbtrace_begin_setup() */
 	struct cp_sbtrace_sum setup;    /* what the set-up saw (cp_sbtrace_begin) */
 };
@@ -81,7 +86,8 @@ struct cp_sbtrace {
  * event enabled, kmem:mm_page_alloc_extfrag too where the kernel has it
  * (t->extfrag), and vmscan:mm_shrink_slab_start filtered on the
  * superblock shrinkers at priority <= CP_SBTRACE_DEEP_PRIORITY where it
- * has a priority field (t->deep). tracefs is the mount at /sys/kernel/tracing, else
+ * has a priority field (t->deep), and vmscan:mm_vmscan_memcg_reclaim_begin
+ * (t->memcg). tracefs is the mount at /sys/kernel/tracing, else
  * /sys/kernel/debug/tracing. -CP_ENOENT when there is no tracefs or no
  * such event (the caller goes on without the count), -CP_EINVAL for a bad
  * name, -CP_EBUSY when the instance exists, -CP_ESYS otherwise. */
@@ -121,7 +127,9 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
  * "alloc_migratetype=1" (MIGRATE_MOVABLE); a "mm_shrink_slab_start:
  * super_cache_scan+..." line whose "priority N" is at most
  * CP_SBTRACE_DEEP_PRIORITY counts a deep call and adds its "total_scan
- * N", and counts it apart when its "gfp_flags" carry __GFP_FS; other lines (the header, other shrinkers) are skipped. */
+ * N", and counts it apart when its "gfp_flags" carry __GFP_FS; a
+ * "mm_vmscan_memcg_reclaim_begin:" line counts a memory-cgroup reclaim,
+ * apart when its "gfp_flags=" carry __GFP_FS; other lines (the header, other shrinkers) are skipped. */
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
 
 /* Disables the event and removes the instance, if we made it. 0 or

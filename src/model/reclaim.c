@@ -312,6 +312,11 @@ uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *
 		.ctx = ctx,
 	};
 
+	/* trace_mm_vmscan_memcg_reclaim_begin(): every entry, and those
+	 * whose request may enter the filesystem */
+	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS, 1);
+	if (ctx->gfp & CP_GFP_FS)
+		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_FS, 1);
 	return do_try_to_free_pages(r, &sc);
 }
 

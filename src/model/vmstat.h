@@ -33,6 +33,8 @@
 	X(PCP_DRAIN, "cp_pcp_drain") \
 	X(PCP_REFILL_PAGES, "cp_pcp_refill_pages") \
 	X(PGSCAN_MEMCG, "cp_pgscan_memcg") \
+	X(MEMCG_RECLAIMS, "cp_memcg_reclaims") \
+	X(MEMCG_RECLAIMS_FS, "cp_memcg_reclaims_fs") \
 	X(PGSTEAL_MEMCG, "cp_pgsteal_memcg") \
 	X(RA_FOLIO_ALLOC, "cp_ra_folio_alloc") \
 	X(RA_FOLIO_FAIL, "cp_ra_folio_fail") \

@@ -623,6 +623,30 @@ static void sbtrace_counts_the_deep_superblock_calls(void **state)
 	assert_int_equal(sum.freed, 0);
 }
 
+/* vmscan:mm_vmscan_memcg_reclaim_begin (6.18: "order=%d gfp_flags=%s",
+ * the scan_control's gfp: the charge's reclaim bits with
+ * GFP_HIGHUSER_MOVABLE's others): every line one reclaim; a GFP_KERNEL
+ * charge shows as GFP_HIGHUSER_MOVABLE (__GFP_FS), a GFP_NOFS one as
+ * GFP_NOFS|__GFP_HARDWALL|__GFP_HIGHMEM|__GFP_MOVABLE (none): 2, 1. */
+static void sbtrace_counts_memcg_reclaims_and_their_gfp(void **state)
+{
+	static const char *const lines[] = {
+		"         fs_mark-2290    [001] ..... 45.1: mm_vmscan_memcg_reclaim_begin: "
+		"order=0 gfp_flags=GFP_HIGHUSER_MOVABLE\n",
+		"    cp-read-file-2288    [000] ..... 45.2: mm_vmscan_memcg_reclaim_begin: "
+		"order=0 gfp_flags=GFP_NOFS|__GFP_HARDWALL|__GFP_HIGHMEM|__GFP_MOVABLE\n",
+	};
+	struct cp_sbtrace_sum sum = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cp_sbtrace_add_line(lines[i], &sum);
+	assert_int_equal(sum.memcg_reclaims, 2);
+	assert_int_equal(sum.memcg_reclaims_fs, 1);
+	assert_int_equal(sum.deep_calls, 0);
+}
+
 /* The fallbacks (6.18 kmem:mm_page_alloc_extfrag format): every line is
  * a fallback; change_ownership=1 a claim; alloc_migratetype=1
  * (MIGRATE_MOVABLE) with it a movable claim: a RECLAIMABLE (2) claim, a
@@ -712,6 +736,7 @@ int main(void)
 		cmocka_unit_test(sampler_columns_start_with_time),
 		cmocka_unit_test(zoneinfo_watermarks_of_the_named_zone),
 		cmocka_unit_test(sbtrace_counts_the_deep_superblock_calls),
+		cmocka_unit_test(sbtrace_counts_memcg_reclaims_and_their_gfp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

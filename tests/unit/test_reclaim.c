@@ -402,6 +402,32 @@ static void memcg_reclaim_of_a_small_list_force_scans_only_on_4_11(void **state)
 	}
 }
 
+/* trace_mm_vmscan_memcg_reclaim_begin()'s count: every entry of
+ * try_to_free_mem_cgroup_pages(), and apart those for a charge that may
+ * enter the filesystem: the reader's GFP_NOFS charge one and none; a
+ * GFP_KERNEL charge (fs_mark's dentry) two and one. */
+static void memcg_reclaim_entries_counted_with_and_without_fs(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	struct cp_alloc_ctx kernel = { .gfp = CP_GFP_KERNEL, .cpu = 0 };
+	struct cp_memcg cg;
+	uint32_t id, i;
+
+	(void)state;
+	cp_memcg_init(&cg, 1, 50000);
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 3000, &cg, NULL, &id), 0);
+	for (i = 0; i < 3000; i++)
+		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+	cp_lru_add_drain_all(&g->pc);
+	cp_try_to_free_mem_cgroup_pages(&g->r, &cg, &g->reader, 32);
+	assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS], 1);
+	assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS_FS], 0);
+	cp_try_to_free_mem_cgroup_pages(&g->r, &cg, &kernel, 32);
+	assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS], 2);
+	assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS_FS], 1);
+	rig_free(g);
+}
+
 /* Read a file cyclically; kswapd runs whenever the allocator woke it.
  * Returns the hits of the given pass (1-based). */
 static uint64_t cyclic_read(struct rig *g, uint32_t id, uint32_t nr_pages, int passes,
@@ -705,6 +731,7 @@ int main(void)
 		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),
 		cmocka_unit_test(memcg_reclaim_brings_usage_under_limit),
 		cmocka_unit_test(memcg_reclaim_of_a_small_list_force_scans_only_on_4_11),
+		cmocka_unit_test(memcg_reclaim_entries_counted_with_and_without_fs),
 		cmocka_unit_test(cyclic_reader_larger_than_memory_misses),
 		cmocka_unit_test(cyclic_reader_that_fits_hits_from_third_pass),
 		cmocka_unit_test(nofs_reclaim_defers_and_kswapd_executes),
