@@ -637,19 +637,27 @@ int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks)
 }
 
 /* CPU time of every kswapdN thread (one per node), in clock ticks. */
-/* utime + stime of every kernel thread whose comm starts with prefix
- * ("kswapd": kswapd0, kswapd1, ...). */
-static int kthread_cpu_ticks(const char *prefix, uint64_t *ticks)
+/* The kernel threads whose CPU time a run reports, by comm prefix
+ * (kswapd0, kswapd1, ...; kcompactd0, ...): CP_KTHREAD_* index both. */
+static const char *const kthread_prefix[CP_NR_KTHREADS] = { "kswapd", "kcompactd" };
+
+/* utime + stime of every kernel thread of each kthread_prefix[], in one
+ * walk of /proc; found[k]: some thread of prefix k was there. */
+static void kthread_cpu_ticks(uint64_t ticks[CP_NR_KTHREADS], bool found[CP_NR_KTHREADS])
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	int found = 0;
+	size_t k;
 
-	*ticks = 0;
+	for (k = 0; k < CP_NR_KTHREADS; k++) {
+		ticks[k] = 0;
+		found[k] = false;
+	}
 	if (!d)
-		return -CP_ENOENT;
+		return;
 	while ((de = readdir(d)) != NULL) {
 		char path[300], *text = NULL;
+		const char *comm;
 		uint64_t t;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
@@ -657,16 +665,16 @@ static int kthread_cpu_ticks(const char *prefix, uint64_t *ticks)
 		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
 		if (cp_kfile_read(path, &text, NULL))
 			continue;
-		if (strncmp(strchr(text, '(') ? strchr(text, '(') + 1 : "", prefix, strlen(prefix)) ==
-			    0 &&
-		    cp_proc_stat_cpu_ticks(text, &t) == 0) {
-			*ticks += t;
-			found = 1;
-		}
+		comm = strchr(text, '(') ? strchr(text, '(') + 1 : "";
+		for (k = 0; k < CP_NR_KTHREADS; k++)
+			if (strncmp(comm, kthread_prefix[k], strlen(kthread_prefix[k])) == 0 &&
+			    cp_proc_stat_cpu_ticks(text, &t) == 0) {
+				ticks[k] += t;
+				found[k] = true;
+			}
 		cp_free(text);
 	}
 	closedir(d);
-	return found ? 0 : -CP_ENOENT;
 }
 
 int cp_proc_stat_busy_ticks(const char *proc_stat, uint64_t *ticks)
@@ -717,8 +725,7 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 		snprintf(s->xfs_stats, sizeof(s->xfs_stats), "/sys/fs/xfs/%s/stats/stats",
 			 loopdev + 5);
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
-	s->have_kswapd_cpu = kthread_cpu_ticks("kswapd", &s->kswapd_ticks0) == 0;
-	s->have_kcompactd_cpu = kthread_cpu_ticks("kcompactd", &s->kcompactd_ticks0) == 0;
+	kthread_cpu_ticks(s->kthread_ticks0, s->have_kthread_cpu);
 	s->have_busy = busy_ticks(&s->busy_ticks0) == 0;
 	if (confine == CP_CONFINE_GLOBAL)
 		s->next_zw_ns = t0_ns ? t0_ns : 1;
@@ -914,9 +921,12 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 						 "xfs_ig_frecycle", "xfs_ig_missed",
 						 "xfs_ig_dup",	    "xfs_ig_reclaims",
 						 "xfs_ig_attrchg" };
+	static const char *const kthread_counter[CP_NR_KTHREADS] = { "kswapd_cpu_ns",
+								      "kcompactd_cpu_ns" };
 	struct cp_kv vm = { 0 };
-	uint64_t ig[7], ticks;
-	size_t i;
+	uint64_t ig[7], ticks, kt[CP_NR_KTHREADS];
+	bool kt_found[CP_NR_KTHREADS];
+	size_t i, k;
 	int64_t v;
 	int rc;
 
@@ -934,13 +944,11 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	if (!rc && s->have_ig && read_ig(s->xfs_stats, ig) == 0)
 		for (i = 0; !rc && i < 7; i++)
 			rc = set(r, ig_names[i], (int64_t)(ig[i] - s->ig0[i]), diag);
-	if (!rc && s->have_kswapd_cpu && kthread_cpu_ticks("kswapd", &ticks) == 0 &&
-	    ticks >= s->kswapd_ticks0)
-		rc = set(r, "kswapd_cpu_ns", (int64_t)ticks_ns(ticks - s->kswapd_ticks0), diag);
-	if (!rc && s->have_kcompactd_cpu && kthread_cpu_ticks("kcompactd", &ticks) == 0 &&
-	    ticks >= s->kcompactd_ticks0)
-		rc = set(r, "kcompactd_cpu_ns", (int64_t)ticks_ns(ticks - s->kcompactd_ticks0),
-			 diag);
+	kthread_cpu_ticks(kt, kt_found);
+	for (k = 0; !rc && k < CP_NR_KTHREADS; k++)
+		if (s->have_kthread_cpu[k] && kt_found[k] && kt[k] >= s->kthread_ticks0[k])
+			rc = set(r, kthread_counter[k], (int64_t)ticks_ns(kt[k] - s->kthread_ticks0[k]),
+				 diag);
 	if (!rc && s->have_busy && busy_ticks(&ticks) == 0 && ticks >= s->busy_ticks0)
 		rc = set(r, "cpu_busy_ns", (int64_t)ticks_ns(ticks - s->busy_ticks0), diag);
 	if (!rc && s->zw.samples) {

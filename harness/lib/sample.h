@@ -19,6 +19,9 @@
 struct cp_run_result;
 struct cp_diag;
 
+/* The kernel threads whose CPU time a run reports: kswapdN, kcompactdN. */
+enum { CP_KTHREAD_KSWAPD, CP_KTHREAD_KCOMPACTD, CP_NR_KTHREADS };
+
 struct cp_sampler {
 	enum cp_confine confine;
 	const struct cp_cgroup *cg;   /* memcg mode: the run's cgroup */
@@ -27,10 +30,9 @@ struct cp_sampler {
 	struct cp_kv memcg0;          /* memory.stat at begin (memcg mode) */
 	uint64_t ig0[7];              /* XFS "ig" line at begin */
 	bool have_ig;
-	uint64_t kswapd_ticks0;       /* kswapd threads' utime + stime at begin */
-	bool have_kswapd_cpu;
-	uint64_t kcompactd_ticks0;    /* kcompactd threads' utime + stime at begin */
-	bool have_kcompactd_cpu;
+	/* the kswapd and the kcompactd threads' utime + stime at begin */
+	uint64_t kthread_ticks0[CP_NR_KTHREADS];
+	bool have_kthread_cpu[CP_NR_KTHREADS];
 	uint64_t busy_ticks0;         /* the CPUs' busy time at begin (/proc/stat) */
 	bool have_busy;
 	uint64_t t0_ns;               /* monotonic time of t_ns = 0 */

@@ -1164,11 +1164,13 @@ static enum cp_compact_result compact_zone_cc(struct cp_compaction *c, struct cp
 	return ret;
 }
 
-/* The request fields of cc for zone zi; the rest cleared but the free
- * lists (empty between runs) and the buffers compact_zone_start() sets. */
-static void compact_control_init(struct cp_compact_control *cc, unsigned zi, unsigned order,
-				 enum cp_migrate_mode mode, enum cp_migratetype mt, unsigned gfp,
-				 int cpu)
+/* The request fields of cc for zone zi, a direct compaction's or not;
+ * the rest cleared but the free lists (empty between runs) and the
+ * buffers compact_zone_start() sets. The hints are ignored at order -1
+ * and by 4.11's kcompactd. */
+static void compact_control_init(struct cp_compaction *c, struct cp_compact_control *cc,
+				 unsigned zi, unsigned order, enum cp_migrate_mode mode,
+				 enum cp_migratetype mt, unsigned gfp, bool direct, int cpu)
 {
 	cc->zi = zi;
 	cc->order = order;
@@ -1176,8 +1178,8 @@ static void compact_control_init(struct cp_compact_control *cc, unsigned zi, uns
 	cc->migratetype = mt;
 	cc->fs = (gfp & CP_GFP_FS) != 0;
 	cc->whole_zone = order == CP_COMPACT_ORDER_ALL;
-	cc->direct_compaction = false;
-	cc->ignore_skip_hint = order == CP_COMPACT_ORDER_ALL;
+	cc->direct_compaction = direct;
+	cc->ignore_skip_hint = order == CP_COMPACT_ORDER_ALL || (!direct && c->skip_4_11);
 	cc->finish_pageblock = false;
 	cc->proactive = false;
 	cc->kswapd_running = NULL;
@@ -1197,10 +1199,7 @@ static enum cp_compact_result compact_zone(struct cp_compaction *c, unsigned zi,
 {
 	struct cp_compact_control *cc = &c->direct;
 
-	compact_control_init(cc, zi, order, mode, mt, gfp, cpu);
-	cc->direct_compaction = direct;
-	if (!direct && c->skip_4_11)
-		cc->ignore_skip_hint = true;
+	compact_control_init(c, cc, zi, order, mode, mt, gfp, direct, cpu);
 	return compact_zone_cc(c, cc, false, st);
 }
 
@@ -1298,12 +1297,9 @@ static bool kcompactd_start_zone(struct cp_compaction *c, struct cp_kcompactd_wo
 				continue;
 			c->nr_compact_zone++;
 		}
-		/* gfp_migratetype(GFP_KERNEL): UNMOVABLE; 4.11's kcompactd
-		 * ignores the hints */
-		compact_control_init(cc, k->zi, k->order, CP_MIGRATE_MODE_SYNC_LIGHT,
-				     CP_MIGRATE_UNMOVABLE, CP_GFP_KERNEL, cpu);
-		if (c->skip_4_11)
-			cc->ignore_skip_hint = true;
+		/* gfp_migratetype(GFP_KERNEL): UNMOVABLE */
+		compact_control_init(c, cc, k->zi, k->order, CP_MIGRATE_MODE_SYNC_LIGHT,
+				     CP_MIGRATE_UNMOVABLE, CP_GFP_KERNEL, false, cpu);
 		if (k->proactive) {
 			cc->proactive = true;
 			cc->kswapd_running = k->kswapd_running;
