@@ -547,7 +547,8 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 	{
 		struct cp_diag d = { "" };
 
-		rc = cp_sbtrace_create(&R->w.sbt, name, CP_SBTRACE_BUFFER_KB, &d);
+		rc = cp_sbtrace_create(&R->w.sbt, name, CP_SBTRACE_BUFFER_KB,
+				       s->opts.confine == CP_CONFINE_MEMCG, &d);
 		if (rc && rc != -CP_ENOENT)
 			progress(R, "no count of the superblock shrinker's frees: %s", d.msg);
 		if (rc && cp_sbtrace_remove(&R->w.sbt, &d))
@@ -1018,12 +1019,21 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 		{ "memcg_reclaims", sum.memcg_reclaims },
 		{ "memcg_reclaims_fs", sum.memcg_reclaims_fs },
 	};
+	const struct named_count walk[] = {
+		{ "memcg_reclaimed", sum.memcg_reclaimed },
+		{ "memcg_reclaims_prio12", sum.memcg_reclaims_prio12 },
+		{ "memcg_reclaims_deep", sum.memcg_reclaims_deep },
+		{ "memcg_reclaim_restarts", sum.memcg_reclaim_restarts },
+		{ "memcg_reclaims_unpaired", sum.memcg_unpaired },
+	};
 
 	rc = set_counters(R, sb, sizeof(sb) / sizeof(sb[0]));
 	if (!rc && R->w.sbt.deep)
 		rc = set_counters(R, deep, sizeof(deep) / sizeof(deep[0]));
 	if (!rc && R->w.sbt.memcg)
 		rc = set_counters(R, mr, sizeof(mr) / sizeof(mr[0]));
+	if (!rc && R->w.sbt.per_reclaim)
+		rc = set_counters(R, walk, sizeof(walk) / sizeof(walk[0]));
 	if (!rc && R->w.sbt.watching)
 		rc = set_counters(R, ra, sizeof(ra) / sizeof(ra[0]));
 	if (!rc && R->w.sbt.extfrag)

@@ -15,6 +15,7 @@
 
 #include "core/alloc.h"
 #include "kfile.h"
+#include "model/vmscan.h"
 
 static const char *const tracefs_mounts[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
@@ -23,12 +24,15 @@ static const char *const tracefs_mounts[] = { "/sys/kernel/tracing", "/sys/kerne
 #define FILTER "shrink.function == super_cache_scan && retval > 0"
 /* the superblock shrinker's calls at a deep reclaim priority */
 #define DEEP_EVENT "events/vmscan/mm_shrink_slab_start"
-/* memory-cgroup reclaim entries (try_to_free_mem_cgroup_pages) */
+/* memory-cgroup reclaim entries (try_to_free_mem_cgroup_pages) and,
+ * per_reclaim, their ends */
 #define MEMCG_EVENT "events/vmscan/mm_vmscan_memcg_reclaim_begin"
+#define MEMCG_END_EVENT "events/vmscan/mm_vmscan_memcg_reclaim_end"
 #define STRINGIFY(x) #x
 #define XSTRINGIFY(x) STRINGIFY(x)
 #define DEEP_FILTER \
 	"shrink.function == super_cache_scan && priority <= " XSTRINGIFY(CP_SBTRACE_DEEP_PRIORITY)
+#define ALL_PRIORITIES_FILTER "shrink.function == super_cache_scan"
 
 /* The readahead events of cp_sbtrace_watch_files(); the last one traces
  * only folios of order 1 or more. */
@@ -66,7 +70,7 @@ static int write_file(const struct cp_sbtrace *t, const char *file, const char *
 }
 
 int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb,
-		      struct cp_diag *diag)
+		      bool per_reclaim, struct cp_diag *diag)
 {
 	char inst[CP_SBTRACE_PATH_MAX - 128], kb[32];
 	int rc;
@@ -97,11 +101,16 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 	if (!rc && write_file(t, EXTFRAG_EVENT "/enable", "1", NULL) == 0)
 		t->extfrag = true;
 	/* the deep calls: the event has a priority field since 4.16 */
-	if (!rc && write_file(t, DEEP_EVENT "/filter", DEEP_FILTER, NULL) == 0 &&
+	if (!rc &&
+	    write_file(t, DEEP_EVENT "/filter", per_reclaim ? ALL_PRIORITIES_FILTER : DEEP_FILTER,
+		       NULL) == 0 &&
 	    write_file(t, DEEP_EVENT "/enable", "1", NULL) == 0)
 		t->deep = true;
 	if (!rc && write_file(t, MEMCG_EVENT "/enable", "1", NULL) == 0)
 		t->memcg = true;
+	if (!rc && per_reclaim && t->deep && t->memcg &&
+	    write_file(t, MEMCG_END_EVENT "/enable", "1", NULL) == 0)
+		t->per_reclaim = true;
 	return rc;
 }
 
@@ -264,32 +273,132 @@ static bool gfp_has_fs(const char *event)
 	return false;
 }
 
-/* A memory-cgroup reclaim entry (vmscan:mm_vmscan_memcg_reclaim_begin:
- * "order=%d gfp_flags=%s"); false for others. */
+/* The task of a trace line, "COMM-PID [CPU] ...": the digits before the
+ * first " [" that a CPU number and ']' follow (COMM may hold '-' and
+ * spaces); -1 if there is none. */
+static long line_pid(const char *line)
+{
+	const char *b;
+
+	for (b = strstr(line, " ["); b; b = strstr(b + 1, " [")) {
+		const char *d = b + 2, *e = b;
+
+		while (*d >= '0' && *d <= '9')
+			d++;
+		if (d == b + 2 || *d != ']')
+			continue;
+		while (e > line && e[-1] == ' ')
+			e--;
+		d = e;
+		while (d > line && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		if (d == e || d == line || d[-1] != '-')
+			return -1;
+		return strtol(d, NULL, 10);
+	}
+	return -1;
+}
+
+static struct cp_sbtrace_open *open_reclaim(struct cp_sbtrace_sum *sum, long pid)
+{
+	unsigned i;
+
+	for (i = 0; i < sum->nr_open; i++)
+		if (sum->open[i].pid == pid)
+			return &sum->open[i];
+	return NULL;
+}
+
+/* mm_vmscan_memcg_reclaim_begin opens the task's reclaim; a begin on a
+ * task with one open (its end lost) starts it afresh. */
+static void memcg_reclaim_begin(struct cp_sbtrace_sum *sum, long pid)
+{
+	struct cp_sbtrace_open *o = open_reclaim(sum, pid);
+
+	if (!o) {
+		if (pid < 0 || sum->nr_open == CP_SBTRACE_OPEN_MAX) {
+			sum->memcg_unpaired++;
+			return;
+		}
+		o = &sum->open[sum->nr_open++];
+	}
+	*o = (struct cp_sbtrace_open){ .pid = pid, .lowest = 13, .last = 13 };
+}
+
+/* mm_vmscan_memcg_reclaim_end closes it: its pages, how deep it went,
+ * how often its walk began again from DEF_PRIORITY. */
+static void memcg_reclaim_end(struct cp_sbtrace_sum *sum, long pid, const char *event)
+{
+	static const char nr[] = "nr_reclaimed=";
+	struct cp_sbtrace_open *o = open_reclaim(sum, pid);
+	const char *v = strstr(event, nr);
+
+	if (!o) {
+		sum->memcg_unpaired++;
+		return;
+	}
+	if (v)
+		sum->memcg_reclaimed += strtoull(v + strlen(nr), NULL, 10);
+	if (o->lowest == CP_DEF_PRIORITY && o->restarts == 0)
+		sum->memcg_reclaims_prio12++;
+	if (o->lowest <= CP_SBTRACE_DEEP_PRIORITY)
+		sum->memcg_reclaims_deep++;
+	sum->memcg_reclaim_restarts += o->restarts;
+	*o = sum->open[--sum->nr_open];
+}
+
+/* A superblock call inside a task's memcg reclaim: a step of its walk. */
+static void memcg_reclaim_priority(struct cp_sbtrace_sum *sum, long pid, int prio)
+{
+	struct cp_sbtrace_open *o = open_reclaim(sum, pid);
+
+	if (!o)
+		return;
+	if (prio == CP_DEF_PRIORITY && o->last < CP_DEF_PRIORITY)
+		o->restarts++;
+	if (prio < o->lowest)
+		o->lowest = prio;
+	o->last = prio;
+}
+
+/* A memory-cgroup reclaim's entry (vmscan:mm_vmscan_memcg_reclaim_begin:
+ * "order=%d gfp_flags=%s") or end ("nr_reclaimed=%lu"); false for
+ * others. */
 static bool add_memcg_line(const char *line, struct cp_sbtrace_sum *sum)
 {
 	const char *p = strstr(line, " mm_vmscan_memcg_reclaim_begin: ");
 
-	if (!p)
-		return false;
+	if (!p) {
+		p = strstr(line, " mm_vmscan_memcg_reclaim_end: ");
+		if (!p)
+			return false;
+		memcg_reclaim_end(sum, line_pid(line), p);
+		return true;
+	}
 	sum->memcg_reclaims++;
 	if (gfp_has_fs(p))
 		sum->memcg_reclaims_fs++;
+	memcg_reclaim_begin(sum, line_pid(line));
 	return true;
 }
 
-/* A superblock shrinker's call at a deep priority
- * (vmscan:mm_shrink_slab_start, filtered on priority <= 3); false for
- * others. */
+/* A superblock shrinker's call (vmscan:mm_shrink_slab_start, filtered on
+ * priority <= 3, or on none per_reclaim): a step of a memcg reclaim's
+ * walk, and a deep call at priority <= 3; false for other lines. */
 static bool add_deep_line(const char *line, struct cp_sbtrace_sum *sum)
 {
 	static const char scan[] = " total_scan ", prio[] = " priority ";
 	const char *p = strstr(line, "mm_shrink_slab_start: super_cache_scan+"), *v;
+	int priority;
 
 	if (!p)
 		return false;
 	v = strstr(p, prio);
-	if (!v || strtol(v + strlen(prio), NULL, 10) > CP_SBTRACE_DEEP_PRIORITY)
+	if (!v)
+		return true;
+	priority = (int)strtol(v + strlen(prio), NULL, 10);
+	memcg_reclaim_priority(sum, line_pid(line), priority);
+	if (priority > CP_SBTRACE_DEEP_PRIORITY)
 		return true;
 	sum->deep_calls++;
 	v = strstr(p, scan);
@@ -374,6 +483,8 @@ int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag)
 		(void)write_file(t, DEEP_EVENT "/enable", "0", NULL);
 	if (t->memcg)
 		(void)write_file(t, MEMCG_EVENT "/enable", "0", NULL);
+	if (t->per_reclaim)
+		(void)write_file(t, MEMCG_END_EVENT "/enable", "0", NULL);
 	if (t->watching)
 		ra_events_off(t);
 	if (rmdir(t->path))

@@ -41,6 +41,9 @@
 #define CP_SBTRACE_PREFIX "cachepressure"
 /* The deepest reclaim priorities, counted apart: the model's. */
 #define CP_SBTRACE_DEEP_PRIORITY CP_SHRINK_DEEP_PRIORITY
+/* Memory-cgroup reclaims in flight at once: one a task, and a task
+ * reclaims in one context at a time (PF_MEMALLOC stops recursion). */
+#define CP_SBTRACE_OPEN_MAX 64
 
 struct cp_diag;
 
@@ -68,6 +71,25 @@ struct cp_sbtrace_sum {
 	 * entries, and those whose gfp_flags carry __GFP_FS */
 	uint64_t memcg_reclaims;
 	uint64_t memcg_reclaims_fs;
+	/* one memcg reclaim at a time, begin to end on its task
+	 * (vmscan:mm_vmscan_memcg_reclaim_end "nr_reclaimed=%lu"), with the
+	 * superblock shrinker's calls between them giving the priorities its
+	 * walk went through (do_try_to_free_pages() calls shrink_slab() at
+	 * each; the cgroup always holds dentries, so each shows):
+	 * cp_sbtrace_create(..., per_reclaim) */
+	uint64_t memcg_reclaimed;        /* the pairs' nr_reclaimed, summed */
+	uint64_t memcg_reclaims_prio12;  /* pairs done at DEF_PRIORITY (12) */
+	uint64_t memcg_reclaims_deep;    /* pairs that reached CP_SBTRACE_DEEP_PRIORITY */
+	uint64_t memcg_reclaim_restarts; /* walks begun again at 12 (force_deactivate) */
+	/* the reclaims begun and not yet ended, by task */
+	struct cp_sbtrace_open {
+		long pid;
+		int lowest;   /* the lowest priority a superblock call showed; 13: none */
+		int last;     /* the last one */
+		unsigned restarts;
+	} open[CP_SBTRACE_OPEN_MAX];
+	unsigned nr_open;
+	uint64_t memcg_unpaired; /* ends without a begin, begins past the table */
 };
 
 struct cp_sbtrace {
@@ -77,6 +99,8 @@ struct cp_sbtrace {
 	bool extfrag;                   /* the fallback event is on */
 	bool deep;                      /* the deep-priority event is on */
 	bool memcg;                     /* the memcg reclaim event is on */
+	bool per_reclaim;               /* ... with its end, and every priority's
+					 * superblock calls */
 	bool setup_on;                  /* tracing since cp_sbtrace_begin_setup() */
 	struct cp_sbtrace_sum setup;    /* what the set-up saw (cp_sbtrace_begin) */
 };
@@ -87,12 +111,15 @@ struct cp_sbtrace {
  * (t->extfrag), and vmscan:mm_shrink_slab_start filtered on the
  * superblock shrinkers at priority <= CP_SBTRACE_DEEP_PRIORITY where it
  * has a priority field (t->deep), and vmscan:mm_vmscan_memcg_reclaim_begin
- * (t->memcg). tracefs is the mount at /sys/kernel/tracing, else
+ * (t->memcg). With per_reclaim (a run in a memory cgroup: a few thousand
+ * reclaims; kswapd's passes in a global run would be far more), the
+ * superblock calls at every priority and mm_vmscan_memcg_reclaim_end
+ * too (t->per_reclaim), for the walks of cp_sbtrace_sum. tracefs is the mount at /sys/kernel/tracing, else
  * /sys/kernel/debug/tracing. -CP_ENOENT when there is no tracefs or no
  * such event (the caller goes on without the count), -CP_EINVAL for a bad
  * name, -CP_EBUSY when the instance exists, -CP_ESYS otherwise. */
 int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb,
-		      struct cp_diag *diag);
+		      bool per_reclaim, struct cp_diag *diag);
 
 /* The most files cp_sbtrace_watch_files() takes. */
 #define CP_SBTRACE_MAX_FILES 16
@@ -129,7 +156,13 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
  * CP_SBTRACE_DEEP_PRIORITY counts a deep call and adds its "total_scan
  * N", and counts it apart when its "gfp_flags" carry __GFP_FS; a
  * "mm_vmscan_memcg_reclaim_begin:" line counts a memory-cgroup reclaim,
- * apart when its "gfp_flags=" carry __GFP_FS; other lines (the header, other shrinkers) are skipped. */
+ * apart when its "gfp_flags=" carry __GFP_FS, and opens a reclaim for its
+ * task (the number after the last '-' of the line's task field); a
+ * superblock call on a task with an open reclaim lowers its lowest
+ * priority, and one at priority 12 after a lower one counts a restart;
+ * an "mm_vmscan_memcg_reclaim_end:" line closes the task's reclaim and
+ * adds its "nr_reclaimed=". Other lines (the header, other shrinkers)
+ * are skipped. */
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
 
 /* Disables the event and removes the instance, if we made it. 0 or

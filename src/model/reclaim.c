@@ -301,6 +301,24 @@ uint64_t cp_try_to_free_pages(struct cp_reclaim *r, struct cp_alloc_ctx *ctx)
 	return do_try_to_free_pages(r, &sc);
 }
 
+/* How deep a memcg reclaim's walk went, as the real harness reads it
+ * from the superblock calls between the reclaim's begin and end
+ * (sbtrace.h): shrink_slab() runs at every priority the loop reaches, so
+ * the lowest is where the loop stopped, or 0 when it ran out (and a
+ * walk begun again from DEF_PRIORITY with force_deactivate ran out
+ * first). */
+static void count_memcg_reclaim_walk(struct cp_reclaim *r, const struct cp_scan_control *sc)
+{
+	int lowest = sc->force_deactivate || sc->priority < 0 ? 0 : sc->priority;
+
+	if (sc->force_deactivate)
+		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIM_RESTARTS, 1);
+	if (lowest == CP_DEF_PRIORITY)
+		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_PRIO12, 1);
+	if (lowest <= CP_SHRINK_DEEP_PRIORITY)
+		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_DEEP, 1);
+}
+
 uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *memcg,
 					 struct cp_alloc_ctx *ctx, uint64_t nr_pages)
 {
@@ -312,12 +330,16 @@ uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *
 		.ctx = ctx,
 	};
 
+	uint64_t nr_reclaimed;
+
 	/* trace_mm_vmscan_memcg_reclaim_begin(): every entry, and those
 	 * whose request may enter the filesystem */
 	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS, 1);
 	if (ctx->gfp & CP_GFP_FS)
 		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_FS, 1);
-	return do_try_to_free_pages(r, &sc);
+	nr_reclaimed = do_try_to_free_pages(r, &sc);
+	count_memcg_reclaim_walk(r, &sc);
+	return nr_reclaimed;
 }
 
 /* wakeup_kswapd(): remember the order and the highest zone index (the

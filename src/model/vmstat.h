@@ -35,6 +35,9 @@
 	X(PGSCAN_MEMCG, "cp_pgscan_memcg") \
 	X(MEMCG_RECLAIMS, "cp_memcg_reclaims") \
 	X(MEMCG_RECLAIMS_FS, "cp_memcg_reclaims_fs") \
+	X(MEMCG_RECLAIMS_PRIO12, "cp_memcg_reclaims_prio12") \
+	X(MEMCG_RECLAIMS_DEEP, "cp_memcg_reclaims_deep") \
+	X(MEMCG_RECLAIM_RESTARTS, "cp_memcg_reclaim_restarts") \
 	X(PGSTEAL_MEMCG, "cp_pgsteal_memcg") \
 	X(RA_FOLIO_ALLOC, "cp_ra_folio_alloc") \
 	X(RA_FOLIO_FAIL, "cp_ra_folio_fail") \

@@ -132,6 +132,25 @@ static const struct counter_row counter_rows[] = {
 	  { .counter = "memcg_reclaims_fs" },
 	  "cp_memcg_reclaims_fs (those for a charge with __GFP_FS: fs_mark's dentries, ...)",
 	  "memcg_reclaims_fs: those whose gfp_flags carry __GFP_FS" },
+	/* each memcg reclaim's walk (sbtrace.h: begin to end on a task) */
+	{ "memcg reclaimed pages", { .counter = "cp_pgsteal_memcg" },
+	  { .counter = "memcg_reclaimed" }, "cp_pgsteal_memcg (pages memcg reclaim freed)",
+	  "memcg_reclaimed: nr_reclaimed of vmscan:mm_vmscan_memcg_reclaim_end, summed" },
+	{ "memcg reclaims done at prio 12", { .counter = "cp_memcg_reclaims_prio12" },
+	  { .counter = "memcg_reclaims_prio12" },
+	  "cp_memcg_reclaims_prio12 (those whose walk stopped at DEF_PRIORITY)",
+	  "memcg_reclaims_prio12: those whose superblock calls, begin to end, were all at "
+	  "priority 12" },
+	{ "memcg reclaims reaching prio <= 3", { .counter = "cp_memcg_reclaims_deep" },
+	  { .counter = "memcg_reclaims_deep" },
+	  "cp_memcg_reclaims_deep (those whose walk reached priority 3)",
+	  "memcg_reclaims_deep: those with a superblock call at priority <= 3" },
+	{ "memcg reclaim restarts", { .counter = "cp_memcg_reclaim_restarts" },
+	  { .counter = "memcg_reclaim_restarts" },
+	  "cp_memcg_reclaim_restarts (walks that reclaimed nothing begun again with "
+	  "force_deactivate)",
+	  "memcg_reclaim_restarts: superblock calls at priority 12 after a lower one in the "
+	  "same reclaim" },
 	{ "sb prio <= 3 with __GFP_FS", { .counter = "sb_deep_fs_calls" },
 	  { .counter = "sb_deep_fs_calls" },
 	  "sb_deep_fs_calls (those made for a request with __GFP_FS: the others free nothing)",

@@ -647,6 +647,57 @@ static void sbtrace_counts_memcg_reclaims_and_their_gfp(void **state)
 	assert_int_equal(sum.deep_calls, 0);
 }
 
+/* One memcg reclaim a task, begin to end (6.18 mm_vmscan_memcg_reclaim_end:
+ * "nr_reclaimed=%lu"), the superblock calls between them its walk
+ * (do_try_to_free_pages() calls shrink_slab() at each priority), lines of
+ * two tasks interleaved. fs_mark's is done at priority 12 with 32 pages;
+ * the reader's walks 12, 6, 3, 0, finds nothing, begins again at 12
+ * (force_deactivate) and ends at 11 with 512: deep, one restart. An end
+ * whose begin came before the trace was cleared pairs with nothing. By
+ * hand: 544 pages, 1 done at 12, 1 deep, 1 restart, 1 unpaired; the
+ * deep calls (priority 3 and 0) count as before: 2. */
+static void sbtrace_follows_each_memcg_reclaims_walk(void **state)
+{
+#define SB(task, prio)                                                                        \
+	task " [000] ..... 45.1: mm_shrink_slab_start: super_cache_scan+0x0/0x210 00000000b: " \
+	     "nid: 0 objects to shrink 0 gfp_flags GFP_NOFS cache items 1000 delta 2 "         \
+	     "total_scan 2 priority " prio "\n"
+	static const char *const lines[] = {
+		"       kworker/1:2-77      [001] ..... 44.9: mm_vmscan_memcg_reclaim_end: "
+		"nr_reclaimed=9\n",
+		"         fs_mark-2290    [001] ..... 45.0: mm_vmscan_memcg_reclaim_begin: "
+		"order=0 gfp_flags=GFP_HIGHUSER_MOVABLE\n",
+		"    cp-read-file-2288    [000] ..... 45.0: mm_vmscan_memcg_reclaim_begin: "
+		"order=0 gfp_flags=GFP_NOFS|__GFP_HARDWALL|__GFP_HIGHMEM|__GFP_MOVABLE\n",
+		SB("    cp-read-file-2288   ", "12"),
+		SB("         fs_mark-2290   ", "12"),
+		SB("    cp-read-file-2288   ", "6"),
+		"         fs_mark-2290    [001] ..... 45.1: mm_vmscan_memcg_reclaim_end: "
+		"nr_reclaimed=32\n",
+		SB("    cp-read-file-2288   ", "3"),
+		SB("    cp-read-file-2288   ", "0"),
+		SB("    cp-read-file-2288   ", "12"),
+		SB("    cp-read-file-2288   ", "11"),
+		"    cp-read-file-2288    [000] ..... 45.2: mm_vmscan_memcg_reclaim_end: "
+		"nr_reclaimed=512\n",
+	};
+#undef SB
+	struct cp_sbtrace_sum sum = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cp_sbtrace_add_line(lines[i], &sum);
+	assert_int_equal(sum.memcg_reclaims, 2);
+	assert_int_equal(sum.memcg_reclaimed, 544);
+	assert_int_equal(sum.memcg_reclaims_prio12, 1);
+	assert_int_equal(sum.memcg_reclaims_deep, 1);
+	assert_int_equal(sum.memcg_reclaim_restarts, 1);
+	assert_int_equal(sum.memcg_unpaired, 1);
+	assert_int_equal(sum.nr_open, 0);
+	assert_int_equal(sum.deep_calls, 2);
+}
+
 /* The fallbacks (6.18 kmem:mm_page_alloc_extfrag format): every line is
  * a fallback; change_ownership=1 a claim; alloc_migratetype=1
  * (MIGRATE_MOVABLE) with it a movable claim: a RECLAIMABLE (2) claim, a
@@ -702,8 +753,8 @@ static void sbtrace_refuses_a_name_not_ours(void **state)
 	struct cp_diag d = { { 0 } };
 
 	(void)state;
-	assert_int_equal(cp_sbtrace_create(&t, "foo", 64, &d), -CP_EINVAL);
-	assert_int_equal(cp_sbtrace_create(&t, "cachepressure/../x", 64, &d), -CP_EINVAL);
+	assert_int_equal(cp_sbtrace_create(&t, "foo", 64, false, &d), -CP_EINVAL);
+	assert_int_equal(cp_sbtrace_create(&t, "cachepressure/../x", 64, false, &d), -CP_EINVAL);
 	assert_false(t.created);
 }
 
@@ -737,6 +788,7 @@ int main(void)
 		cmocka_unit_test(zoneinfo_watermarks_of_the_named_zone),
 		cmocka_unit_test(sbtrace_counts_the_deep_superblock_calls),
 		cmocka_unit_test(sbtrace_counts_memcg_reclaims_and_their_gfp),
+		cmocka_unit_test(sbtrace_follows_each_memcg_reclaims_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
