@@ -1025,6 +1025,9 @@ static int record_sb_frees(struct run *R, struct cp_diag *diag)
 		{ "memcg_reclaims_deep", sum.memcg_reclaims_deep },
 		{ "memcg_reclaim_restarts", sum.memcg_reclaim_restarts },
 		{ "memcg_reclaims_unpaired", sum.memcg_unpaired },
+		{ "memcg_reclaimed_fs", sum.memcg_reclaimed_fs },
+		{ "memcg_reclaims_fs_prio12", sum.memcg_reclaims_fs_prio12 },
+		{ "memcg_reclaims_fs_deep", sum.memcg_reclaims_fs_deep },
 	};
 
 	rc = set_counters(R, sb, sizeof(sb) / sizeof(sb[0]));

@@ -93,6 +93,10 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 	rc = write_file(t, "tracing_on", "0", diag);
 	if (!rc)
 		rc = write_file(t, "buffer_size_kb", kb, diag);
+	/* the default "local" clock is per CPU: a task's events on two CPUs
+	 * could read out of order; where "global" is missing, local it is */
+	if (!rc)
+		(void)write_file(t, "trace_clock", "global", NULL);
 	if (!rc)
 		rc = write_file(t, EVENT "/filter", FILTER, diag);
 	if (!rc)
@@ -311,7 +315,7 @@ static struct cp_sbtrace_open *open_reclaim(struct cp_sbtrace_sum *sum, long pid
 
 /* mm_vmscan_memcg_reclaim_begin opens the task's reclaim; a begin on a
  * task with one open (its end lost) starts it afresh. */
-static void memcg_reclaim_begin(struct cp_sbtrace_sum *sum, long pid)
+static void memcg_reclaim_begin(struct cp_sbtrace_sum *sum, long pid, bool fs)
 {
 	struct cp_sbtrace_open *o = open_reclaim(sum, pid);
 
@@ -322,7 +326,7 @@ static void memcg_reclaim_begin(struct cp_sbtrace_sum *sum, long pid)
 		}
 		o = &sum->open[sum->nr_open++];
 	}
-	*o = (struct cp_sbtrace_open){ .pid = pid, .lowest = 13, .last = 13 };
+	*o = (struct cp_sbtrace_open){ .pid = pid, .lowest = 13, .last = 13, .fs = fs };
 }
 
 /* mm_vmscan_memcg_reclaim_end closes it: its pages, how deep it went,
@@ -332,18 +336,25 @@ static void memcg_reclaim_end(struct cp_sbtrace_sum *sum, long pid, const char *
 	static const char nr[] = "nr_reclaimed=";
 	struct cp_sbtrace_open *o = open_reclaim(sum, pid);
 	const char *v = strstr(event, nr);
+	uint64_t pages;
+	bool prio12, deep;
 
 	if (!o) {
 		sum->memcg_unpaired++;
 		return;
 	}
-	if (v)
-		sum->memcg_reclaimed += strtoull(v + strlen(nr), NULL, 10);
-	if (o->lowest == CP_DEF_PRIORITY && o->restarts == 0)
-		sum->memcg_reclaims_prio12++;
-	if (o->lowest <= CP_SBTRACE_DEEP_PRIORITY)
-		sum->memcg_reclaims_deep++;
+	pages = v ? strtoull(v + strlen(nr), NULL, 10) : 0;
+	prio12 = o->lowest == CP_DEF_PRIORITY && o->restarts == 0;
+	deep = o->lowest <= CP_SBTRACE_DEEP_PRIORITY;
+	sum->memcg_reclaimed += pages;
+	sum->memcg_reclaims_prio12 += prio12;
+	sum->memcg_reclaims_deep += deep;
 	sum->memcg_reclaim_restarts += o->restarts;
+	if (o->fs) {
+		sum->memcg_reclaimed_fs += pages;
+		sum->memcg_reclaims_fs_prio12 += prio12;
+		sum->memcg_reclaims_fs_deep += deep;
+	}
 	*o = sum->open[--sum->nr_open];
 }
 
@@ -367,6 +378,7 @@ static void memcg_reclaim_priority(struct cp_sbtrace_sum *sum, long pid, int pri
 static bool add_memcg_line(const char *line, struct cp_sbtrace_sum *sum)
 {
 	const char *p = strstr(line, " mm_vmscan_memcg_reclaim_begin: ");
+	bool fs;
 
 	if (!p) {
 		p = strstr(line, " mm_vmscan_memcg_reclaim_end: ");
@@ -375,10 +387,10 @@ static bool add_memcg_line(const char *line, struct cp_sbtrace_sum *sum)
 		memcg_reclaim_end(sum, line_pid(line), p);
 		return true;
 	}
+	fs = gfp_has_fs(p);
 	sum->memcg_reclaims++;
-	if (gfp_has_fs(p))
-		sum->memcg_reclaims_fs++;
-	memcg_reclaim_begin(sum, line_pid(line));
+	sum->memcg_reclaims_fs += fs;
+	memcg_reclaim_begin(sum, line_pid(line), fs);
 	return true;
 }
 

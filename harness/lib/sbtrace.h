@@ -81,12 +81,17 @@ struct cp_sbtrace_sum {
 	uint64_t memcg_reclaims_prio12;  /* pairs done at DEF_PRIORITY (12) */
 	uint64_t memcg_reclaims_deep;    /* pairs that reached CP_SBTRACE_DEEP_PRIORITY */
 	uint64_t memcg_reclaim_restarts; /* walks begun again at 12 (force_deactivate) */
+	/* the same for the reclaims whose gfp_flags carry __GFP_FS */
+	uint64_t memcg_reclaimed_fs;
+	uint64_t memcg_reclaims_fs_prio12;
+	uint64_t memcg_reclaims_fs_deep;
 	/* the reclaims begun and not yet ended, by task */
 	struct cp_sbtrace_open {
 		long pid;
 		int lowest;   /* the lowest priority a superblock call showed; 13: none */
 		int last;     /* the last one */
 		unsigned restarts;
+		bool fs;      /* its gfp_flags carry __GFP_FS */
 	} open[CP_SBTRACE_OPEN_MAX];
 	unsigned nr_open;
 	uint64_t memcg_unpaired; /* ends without a begin, begins past the table */
@@ -106,7 +111,8 @@ struct cp_sbtrace {
 };
 
 /* Creates TRACEFS/instances/NAME (NAME starts with "cachepressure" and
- * holds no '/') with buffer_kb KiB a CPU, tracing off, and the filtered
+ * holds no '/') with buffer_kb KiB a CPU, the "global" trace clock (one
+ * order across CPUs for a task that moves mid-reclaim), tracing off, and the filtered
  * event enabled, kmem:mm_page_alloc_extfrag too where the kernel has it
  * (t->extfrag), and vmscan:mm_shrink_slab_start filtered on the
  * superblock shrinkers at priority <= CP_SBTRACE_DEEP_PRIORITY where it

@@ -310,13 +310,16 @@ uint64_t cp_try_to_free_pages(struct cp_reclaim *r, struct cp_alloc_ctx *ctx)
 static void count_memcg_reclaim_walk(struct cp_reclaim *r, const struct cp_scan_control *sc)
 {
 	int lowest = sc->force_deactivate || sc->priority < 0 ? 0 : sc->priority;
+	bool prio12 = lowest == CP_DEF_PRIORITY, deep = lowest <= CP_SHRINK_DEEP_PRIORITY;
 
-	if (sc->force_deactivate)
-		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIM_RESTARTS, 1);
-	if (lowest == CP_DEF_PRIORITY)
-		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_PRIO12, 1);
-	if (lowest <= CP_SHRINK_DEEP_PRIORITY)
-		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_DEEP, 1);
+	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIM_RESTARTS, sc->force_deactivate);
+	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_PRIO12, prio12);
+	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_DEEP, deep);
+	if (sc->gfp & CP_GFP_FS) {
+		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMED_FS, sc->nr_reclaimed);
+		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_FS_PRIO12, prio12);
+		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_FS_DEEP, deep);
+	}
 }
 
 uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *memcg,

@@ -38,6 +38,9 @@
 	X(MEMCG_RECLAIMS_PRIO12, "cp_memcg_reclaims_prio12") \
 	X(MEMCG_RECLAIMS_DEEP, "cp_memcg_reclaims_deep") \
 	X(MEMCG_RECLAIM_RESTARTS, "cp_memcg_reclaim_restarts") \
+	X(MEMCG_RECLAIMED_FS, "cp_memcg_reclaimed_fs") \
+	X(MEMCG_RECLAIMS_FS_PRIO12, "cp_memcg_reclaims_fs_prio12") \
+	X(MEMCG_RECLAIMS_FS_DEEP, "cp_memcg_reclaims_fs_deep") \
 	X(PGSTEAL_MEMCG, "cp_pgsteal_memcg") \
 	X(RA_FOLIO_ALLOC, "cp_ra_folio_alloc") \
 	X(RA_FOLIO_FAIL, "cp_ra_folio_fail") \

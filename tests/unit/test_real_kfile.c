@@ -694,6 +694,10 @@ static void sbtrace_follows_each_memcg_reclaims_walk(void **state)
 	assert_int_equal(sum.memcg_reclaims_deep, 1);
 	assert_int_equal(sum.memcg_reclaim_restarts, 1);
 	assert_int_equal(sum.memcg_unpaired, 1);
+	/* fs_mark's, GFP_HIGHUSER_MOVABLE, is the one with __GFP_FS */
+	assert_int_equal(sum.memcg_reclaimed_fs, 32);
+	assert_int_equal(sum.memcg_reclaims_fs_prio12, 1);
+	assert_int_equal(sum.memcg_reclaims_fs_deep, 0);
 	assert_int_equal(sum.nr_open, 0);
 	assert_int_equal(sum.deep_calls, 2);
 }
