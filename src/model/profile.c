@@ -28,6 +28,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.readahead_order_in_state = false, /* no large folios at all */
 	.has_vfs_cache_pressure_denom = false,
 	.memcg_stats_flush_ns = 0,          /* exact: no memcg rstat; reclaim reads the node's counters */
+	.memcg_full_walk_retry = false,     /* mm/vmscan.c do_try_to_free_pages: no retry at all */
 	.page_alloc_4_11 = true,          /* mm/page_alloc.c (buddy.c lists the commits) */
 	/* boost_watermark() came in 5.0 ("mm: reclaim small amounts of
 	 * memory when an external fragmentation event occurs") */
@@ -65,6 +66,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.readahead_order_in_state = false, /* 6.1 page_cache_ra_order(ractl, ra, order): order + 2 */
 	.has_vfs_cache_pressure_denom = false,
 	.memcg_stats_flush_ns = 0,          /* exact: prepare_scan_count() calls mem_cgroup_flush_stats() */
+	.memcg_full_walk_retry = false,     /* 6.10+; 6.1 retries for force_deactivate only */
 	.page_alloc_4_11 = false,
 	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
 	.compaction_proactiveness = 20,    /* mm/compaction.c sysctl_compaction_proactiveness */
@@ -120,6 +122,14 @@ static const struct cp_kernel_profile linux_6_x = {
 	 * times 2.00 - 2.08 s apart through a global 1G seed run (tracepoint
 	 * memcg:memcg_flush_stats with kernel stacks, session 17) */
 	.memcg_stats_flush_ns = 2000000000ULL,
+	/* mm/vmscan.c do_try_to_free_pages(): the memcg_full_walk retry
+	 * ("mm: vmscan: restore incremental cgroup iteration", 6.10), with
+	 * the priority reset the later fix added (read in a 6.x mainline
+	 * vmscan.c). Measured on 6.18.44 (session 23; vmscan:
+	 * mm_vmscan_memcg_reclaim_begin/_end and the superblock shrinker's
+	 * mm_shrink_slab_start at every priority in a memcg 2G seed run):
+	 * 69 reclaims walked priorities 12 -> 0 three times, none twice */
+	.memcg_full_walk_retry = true,
 	.page_alloc_4_11 = false,
 	/* 6.15+ claim/steal fallback (c2f6ea38fc1b "mm: page_alloc: don't
 	 * steal single pages from biggest buddy", 90abee6d7895 "speed up

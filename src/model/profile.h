@@ -105,6 +105,12 @@ struct cp_kernel_profile {
 	 * reads the periodic flush's copy, taken every this many ns
 	 * (FLUSH_TIME, 2 s). */
 	uint64_t memcg_stats_flush_ns;
+	/* mm/vmscan.c do_try_to_free_pages(): a priority loop that reclaimed
+	 * nothing runs again from DEF_PRIORITY as a full walk of the cgroup
+	 * tree (sc->memcg_full_walk: a direct reclaimer's first walk may be
+	 * partial) before the force_deactivate retry; false: no such retry
+	 * (4.11, 6.1) */
+	bool memcg_full_walk_retry;
 	/* fs/dcache.c: vfs_cache_pressure denominator exists (6.16+) */
 	bool has_vfs_cache_pressure_denom;
 

@@ -260,10 +260,12 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest
 	return bp.sc.nr_reclaimed;
 }
 
-/* The priority loop shared by direct and memcg reclaim. 5.9+ (the
- * refault rule, 6.1 and 6.x): a loop that reclaimed nothing while it
- * left the active list alone (may_deactivate false: the heuristics'
- * counters can be stale, memcg_stats.c) runs again from the start
+/* The priority loop shared by direct and memcg reclaim. A loop that
+ * reclaimed nothing runs again from the start: 6.10+ once as a full
+ * walk of the cgroup tree (memcg_full_walk; the model's one lruvec
+ * makes it the same walk again); then, 5.9+ (the refault rule, 6.1
+ * and 6.x), when it left the active list alone (may_deactivate false:
+ * the heuristics' counters can be stale, memcg_stats.c), once more
  * deactivating regardless (force_deactivate), before the caller may
  * give up and OOM. */
 static uint64_t do_try_to_free_pages(struct cp_reclaim *r, struct cp_scan_control *sc)
@@ -271,6 +273,7 @@ static uint64_t do_try_to_free_pages(struct cp_reclaim *r, struct cp_scan_contro
 	int initial_priority = sc->priority;
 
 retry:
+	sc->nr_walks++;
 	do {
 		sc->nr_scanned = 0;
 		cp_shrink_node(&r->vm, sc);
@@ -280,6 +283,11 @@ retry:
 	snapshot_refaults(r);
 	if (sc->nr_reclaimed)
 		return sc->nr_reclaimed;
+	if (r->vm.profile->memcg_full_walk_retry && !sc->memcg_full_walk) {
+		sc->priority = initial_priority;
+		sc->memcg_full_walk = true;
+		goto retry;
+	}
 	if (sc->skipped_deactivate && !sc->force_deactivate) {
 		sc->priority = initial_priority;
 		sc->force_deactivate = true;
@@ -305,14 +313,13 @@ uint64_t cp_try_to_free_pages(struct cp_reclaim *r, struct cp_alloc_ctx *ctx)
  * from the superblock calls between the reclaim's begin and end
  * (sbtrace.h): shrink_slab() runs at every priority the loop reaches, so
  * the lowest is where the loop stopped, or 0 when it ran out (and a
- * walk begun again from DEF_PRIORITY with force_deactivate ran out
- * first). */
+ * loop begun again from DEF_PRIORITY ran out first). */
 static void count_memcg_reclaim_walk(struct cp_reclaim *r, const struct cp_scan_control *sc)
 {
-	int lowest = sc->force_deactivate || sc->priority < 0 ? 0 : sc->priority;
+	int lowest = sc->nr_walks > 1 || sc->priority < 0 ? 0 : sc->priority;
 	bool prio12 = lowest == CP_DEF_PRIORITY, deep = lowest <= CP_SHRINK_DEEP_PRIORITY;
 
-	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIM_RESTARTS, sc->force_deactivate);
+	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIM_RESTARTS, sc->nr_walks - 1);
 	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_PRIO12, prio12);
 	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_DEEP, deep);
 	if (sc->gfp & CP_GFP_FS) {

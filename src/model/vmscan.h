@@ -31,6 +31,10 @@ struct cp_scan_control {
 	 * deactivates whatever the heuristics say (sc->force_deactivate) */
 	bool skipped_deactivate;
 	bool force_deactivate;
+	/* 6.10+: the retry as a full walk of the cgroup tree
+	 * (sc->memcg_full_walk; one lruvec here, so only the retry shows) */
+	bool memcg_full_walk;
+	unsigned nr_walks;        /* priority loops run (1 + retries) */
 	struct cp_alloc_ctx *ctx; /* reclaimer: CPU for lru_add_drain, work counters */
 	/* sc->reclaim_idx below the top zone (kswapd woken for a lower
 	 * zone): isolation skips the pages of zones above reclaim_idx

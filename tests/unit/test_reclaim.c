@@ -280,6 +280,36 @@ static void reclaim_that_skipped_deactivation_retries_forced(void **state)
 	rig_free(g);
 }
 
+/* do_try_to_free_pages(): with the inactive list empty and the stale
+ * counters keeping the active list alone, the priority loop runs 12 -> 0
+ * reclaiming nothing; 6.10+ runs it again as a full cgroup walk
+ * (memcg_full_walk: nothing again), then once more with
+ * force_deactivate, which finds pages: three loops, two restarts, as the
+ * real 6.18.44 trace showed. 6.1 has the force_deactivate retry only:
+ * two loops, one restart. Either way the reclaim reached priority 0
+ * (deep) and was not done at 12. */
+static void memcg_reclaim_walks_again_full_then_forced_on_6_x(void **state)
+{
+	static const char *const kernels[] = { "linux-6.x", "linux-6.1" };
+	static const uint64_t restarts[] = { 2, 1 };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct rig *g = rig_new(kernels[k], 100000);
+		struct cp_memcg cg;
+
+		cp_memcg_init(&cg, 1, 100000);
+		flushed_inactive_then_activated(g);
+		assert_true(cp_try_to_free_mem_cgroup_pages(&g->r, &cg, &g->reader, 32) >=
+			    CP_SWAP_CLUSTER_MAX);
+		assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIM_RESTARTS], restarts[k]);
+		assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS_DEEP], 1);
+		assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS_PRIO12], 0);
+		rig_free(g);
+	}
+}
+
 /* workingset_test_recent(): the refault distance is compared with the
  * active list as flushed - here 0 pages, so a refault 10 pages after its
  * eviction is not activated although 50 000 pages are active now. */
@@ -726,6 +756,7 @@ int main(void)
 		cmocka_unit_test(refaults_after_the_flush_do_not_deactivate_until_flushed),
 		cmocka_unit_test(exact_counters_deactivate_at_once_on_6_1),
 		cmocka_unit_test(reclaim_that_skipped_deactivation_retries_forced),
+		cmocka_unit_test(memcg_reclaim_walks_again_full_then_forced_on_6_x),
 		cmocka_unit_test(refault_distance_is_measured_against_the_flushed_active_list),
 		cmocka_unit_test(direct_reclaim_frees_at_least_32_pages),
 		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),
