@@ -19,6 +19,7 @@ enum cp_errno {
 	CP_EBUSY = 7,   /* a resource is in use */
 	CP_ENOSPC = 8,  /* a capacity is exhausted (memory limit, OOM) */
 	CP_ESYS = 9,    /* a system call failed; diag names it */
+	CP_EAGAIN = 10, /* not yet: the caller's reclaim goes on at its next step */
 	CP_EMAX
 };
 

@@ -17,6 +17,7 @@ static const char *const err_names[CP_EMAX] = {
 	[CP_EBUSY] = "busy",
 	[CP_ENOSPC] = "no space left",
 	[CP_ESYS] = "system call failed",
+	[CP_EAGAIN] = "try again",
 };
 
 const char *cp_strerror(int rc)

@@ -662,29 +662,64 @@ void cp_memcg_uncharge(struct cp_memcg *memcg, unsigned owner, uint64_t nr)
 	memcg->nr_owner[owner] -= nr;
 }
 
+/* The task's stepped reclaim state when this charge's reclaim goes a
+ * level at a time (cp_memcg_stepped): a __GFP_FS charge of a stepped
+ * task; NULL otherwise. */
+static struct cp_memcg_stepped *charge_stepped(const struct cp_mem *m,
+					       const struct cp_alloc_ctx *ctx)
+{
+	if (!ctx->stepped || !(ctx->gfp & CP_GFP_FS) || !m->hooks.memcg_reclaim_start)
+		return NULL;
+	return ctx->stepped;
+}
+
+bool cp_memcg_reclaim_continue(struct cp_mem *m, struct cp_alloc_ctx *ctx)
+{
+	struct cp_memcg_stepped *st = ctx->stepped;
+
+	CP_BUG_ON(!st || !st->in_reclaim);
+	st->in_reclaim = m->hooks.memcg_reclaim_step(m->hooks.priv, st->sc, ctx);
+	return st->in_reclaim;
+}
+
 /* try_charge(): over the limit, reclaim from the memcg and retry; each
  * round counts against the retry budget whatever it reclaimed. */
 int cp_memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned owner, uint64_t nr,
 			struct cp_alloc_ctx *ctx)
 {
-	unsigned retries = m->memcg_reclaim_retries;
+	struct cp_memcg_stepped *st = charge_stepped(m, ctx);
+	unsigned retries = st && st->charging ? st->retries : m->memcg_reclaim_retries;
 
+	CP_BUG_ON(st && st->in_reclaim);
 	for (;;) {
 		if (cp_memcg_try_charge_nowait(memcg, owner, nr) == 0)
-			return 0;
+			goto charged;
 		if (!(ctx->gfp & CP_GFP_DIRECT_RECLAIM) || !m->hooks.memcg_reclaim)
 			break;
 		if (ctx->work)
 			ctx->work->nr_stalls++;
-		m->hooks.memcg_reclaim(m->hooks.priv, memcg, ctx, nr);
+		if (!st) {
+			m->hooks.memcg_reclaim(m->hooks.priv, memcg, ctx, nr);
+		} else if (m->hooks.memcg_reclaim_start(m->hooks.priv, memcg, ctx, nr, st->sc)) {
+			st->in_reclaim = true;
+			st->charging = true;
+			st->retries = retries;
+			return -CP_EAGAIN;
+		}
 		/* __GFP_NORETRY: one reclaim round, then give up */
 		if (cp_memcg_try_charge_nowait(memcg, owner, nr) == 0)
-			return 0;
+			goto charged;
 		if ((ctx->gfp & CP_GFP_NORETRY) || retries-- == 0)
 			break;
 	}
 	memcg->failcnt++;
+	if (st)
+		st->charging = false;
 	return -CP_ENOSPC;
+charged:
+	if (st)
+		st->charging = false;
+	return 0;
 }
 
 static bool zone_order_watermark_ok(const struct cp_mem_zone *z, unsigned order, uint64_t mark)

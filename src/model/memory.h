@@ -53,6 +53,7 @@ struct cp_memcg {
 };
 
 struct cp_alloc_ctx;
+struct cp_scan_control;
 
 /* Reclaim entry points installed by whoever owns reclaim (reclaim.c). */
 struct cp_mem_hooks {
@@ -75,6 +76,14 @@ struct cp_mem_hooks {
 	/* try_to_free_mem_cgroup_pages(): reclaim within memcg. */
 	uint64_t (*memcg_reclaim)(void *priv, struct cp_memcg *memcg,
 				  struct cp_alloc_ctx *ctx, uint64_t nr_pages);
+	/* The same a priority level a call (cp_memcg_stepped): start sets
+	 * sc up and runs the first level, step the next one in the
+	 * reclaimer's context ctx (the charge's may be gone); both return
+	 * true while levels remain. */
+	bool (*memcg_reclaim_start)(void *priv, struct cp_memcg *memcg, struct cp_alloc_ctx *ctx,
+				    uint64_t nr_pages, struct cp_scan_control *sc);
+	bool (*memcg_reclaim_step)(void *priv, struct cp_scan_control *sc,
+				   struct cp_alloc_ctx *ctx);
 	void *priv;
 };
 
@@ -98,6 +107,28 @@ struct cp_alloc_ctx {
 	struct cp_memcg *memcg;       /* charged memcg, NULL = root (not limited) */
 	int cpu;                      /* CPU the task runs on (per-CPU LRU batches) */
 	struct cp_reclaim_work *work; /* optional: accumulates reclaim done here */
+	/* optional: this task's memcg reclaims for __GFP_FS charges go a
+	 * priority level a step (cp_memcg_stepped) */
+	struct cp_memcg_stepped *stepped;
+};
+
+/* A task whose memcg reclaim for a __GFP_FS charge goes one priority
+ * level per call, so that other tasks run between the levels as they
+ * do in the kernel: there a level costs the superblock shrinker's
+ * scanning and freeing (milliseconds deep down; a 6.18.44 fs_mark
+ * reclaim took 36 ms from priority 12 to 8), and the readers' own
+ * reclaims meanwhile refill the inactive list this reclaim finds. A
+ * charge that starts such a reclaim runs its first level and fails with
+ * -CP_EAGAIN; the task ends its step (its operation undone), runs the
+ * next level at its next step (cp_memcg_reclaim_continue), and, once
+ * the reclaim is over, tries its operation again: the charge then goes
+ * on with the retry budget it had. Reclaims for charges without
+ * __GFP_FS (whose superblock shrinking stops at once) stay whole. */
+struct cp_memcg_stepped {
+	struct cp_scan_control *sc; /* the task's: the reclaim in progress */
+	bool in_reclaim;            /* levels remain */
+	bool charging;              /* a charge is between reclaim rounds */
+	unsigned retries;           /* its retry budget left */
 };
 
 
@@ -452,9 +483,15 @@ void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages);
 /* try_charge_memcg(): charge nr pages of owner to memcg, reclaiming
  * from it (try_to_free_mem_cgroup_pages, when ctx->gfp allows direct
  * reclaim) while over the limit, up to the retry budget. 0 or
- * -CP_ENOSPC (failcnt counted). */
+ * -CP_ENOSPC (failcnt counted), or, for a stepped task's __GFP_FS
+ * charge, -CP_EAGAIN when its reclaim has levels left
+ * (cp_memcg_stepped). */
 int cp_memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned owner, uint64_t nr,
 			struct cp_alloc_ctx *ctx);
+
+/* The next priority level of the task's stepped memcg reclaim
+ * (cp_memcg_stepped); true while levels remain. */
+bool cp_memcg_reclaim_continue(struct cp_mem *m, struct cp_alloc_ctx *ctx);
 
 /* Charge without reclaim (page_counter_try_charge): 0 or -CP_ENOSPC. */
 int cp_memcg_try_charge_nowait(struct cp_memcg *memcg, unsigned owner, uint64_t nr);

@@ -260,41 +260,44 @@ uint64_t cp_balance_pgdat(struct cp_reclaim *r, unsigned order, unsigned highest
 	return bp.sc.nr_reclaimed;
 }
 
-/* The priority loop shared by direct and memcg reclaim. A loop that
- * reclaimed nothing runs again from the start: 6.10+ once as a full
- * walk of the cgroup tree (memcg_full_walk; the model's one lruvec
- * makes it the same walk again); then, 5.9+ (the refault rule, 6.1
- * and 6.x), when it left the active list alone (may_deactivate false:
- * the heuristics' counters can be stale, memcg_stats.c), once more
- * deactivating regardless (force_deactivate), before the caller may
- * give up and OOM. */
-static uint64_t do_try_to_free_pages(struct cp_reclaim *r, struct cp_scan_control *sc)
+/* The priority loop shared by direct and memcg reclaim, one priority
+ * level a call: shrink_zones() at sc->priority, then the loop's test;
+ * at the loop's end, the retries. A loop that reclaimed nothing runs
+ * again from the start: 6.10+ once as a full walk of the cgroup tree
+ * (memcg_full_walk; the model's one lruvec makes it the same walk
+ * again); then, 5.9+ (the refault rule, 6.1 and 6.x), when it left the
+ * active list alone (may_deactivate false: the heuristics' counters can
+ * be stale, memcg_stats.c), once more deactivating regardless
+ * (force_deactivate), before the caller may give up and OOM. Returns
+ * true while levels remain; sc->priority is then the next one, and at
+ * the end the level the loop stopped at (-1: it ran out). */
+static bool do_try_to_free_pages_step(struct cp_reclaim *r, struct cp_scan_control *sc)
 {
-	int initial_priority = sc->priority;
-
-retry:
-	sc->nr_walks++;
-	do {
-		sc->nr_scanned = 0;
-		cp_shrink_node(&r->vm, sc);
-		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
-			break;
-	} while (--sc->priority >= 0);
+	sc->nr_scanned = 0;
+	cp_shrink_node(&r->vm, sc);
+	if (sc->nr_reclaimed < sc->nr_to_reclaim && --sc->priority >= 0)
+		return true;
 	snapshot_refaults(r);
 	if (sc->nr_reclaimed)
-		return sc->nr_reclaimed;
+		return false;
 	if (r->vm.profile->memcg_full_walk_retry && !sc->memcg_full_walk) {
-		sc->priority = initial_priority;
 		sc->memcg_full_walk = true;
-		goto retry;
-	}
-	if (sc->skipped_deactivate && !sc->force_deactivate) {
-		sc->priority = initial_priority;
+	} else if (sc->skipped_deactivate && !sc->force_deactivate) {
 		sc->force_deactivate = true;
 		sc->skipped_deactivate = false;
-		goto retry;
+	} else {
+		return false;
 	}
-	return 0;
+	sc->priority = CP_DEF_PRIORITY;
+	sc->nr_walks++;
+	return true;
+}
+
+static uint64_t do_try_to_free_pages(struct cp_reclaim *r, struct cp_scan_control *sc)
+{
+	while (do_try_to_free_pages_step(r, sc))
+		;
+	return sc->nr_reclaimed;
 }
 
 uint64_t cp_try_to_free_pages(struct cp_reclaim *r, struct cp_alloc_ctx *ctx)
@@ -304,6 +307,7 @@ uint64_t cp_try_to_free_pages(struct cp_reclaim *r, struct cp_alloc_ctx *ctx)
 		.priority = CP_DEF_PRIORITY,
 		.gfp = ctx->gfp,
 		.ctx = ctx,
+		.nr_walks = 1,
 	};
 
 	return do_try_to_free_pages(r, &sc);
@@ -329,27 +333,41 @@ static void count_memcg_reclaim_walk(struct cp_reclaim *r, const struct cp_scan_
 	}
 }
 
-uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *memcg,
-					 struct cp_alloc_ctx *ctx, uint64_t nr_pages)
+void cp_memcg_reclaim_begin(struct cp_reclaim *r, struct cp_memcg *memcg, struct cp_alloc_ctx *ctx,
+			    uint64_t nr_pages, struct cp_scan_control *sc)
 {
-	struct cp_scan_control sc = {
+	*sc = (struct cp_scan_control){
 		.nr_to_reclaim = nr_pages > CP_SWAP_CLUSTER_MAX ? nr_pages : CP_SWAP_CLUSTER_MAX,
 		.priority = CP_DEF_PRIORITY,
 		.gfp = ctx->gfp,
 		.target_memcg = memcg,
 		.ctx = ctx,
+		.nr_walks = 1,
 	};
-
-	uint64_t nr_reclaimed;
-
 	/* trace_mm_vmscan_memcg_reclaim_begin(): every entry, and those
 	 * whose request may enter the filesystem */
 	cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS, 1);
 	if (ctx->gfp & CP_GFP_FS)
 		cp_count(r->vm.vmstat, CP_VM_MEMCG_RECLAIMS_FS, 1);
-	nr_reclaimed = do_try_to_free_pages(r, &sc);
-	count_memcg_reclaim_walk(r, &sc);
-	return nr_reclaimed;
+}
+
+bool cp_memcg_reclaim_step(struct cp_reclaim *r, struct cp_scan_control *sc)
+{
+	if (do_try_to_free_pages_step(r, sc))
+		return true;
+	count_memcg_reclaim_walk(r, sc);
+	return false;
+}
+
+uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *memcg,
+					 struct cp_alloc_ctx *ctx, uint64_t nr_pages)
+{
+	struct cp_scan_control sc;
+
+	cp_memcg_reclaim_begin(r, memcg, ctx, nr_pages, &sc);
+	while (cp_memcg_reclaim_step(r, &sc))
+		;
+	return sc.nr_reclaimed;
 }
 
 /* wakeup_kswapd(): remember the order and the highest zone index (the
@@ -389,6 +407,19 @@ static uint64_t hook_memcg(void *priv, struct cp_memcg *memcg, struct cp_alloc_c
 	return cp_try_to_free_mem_cgroup_pages(priv, memcg, ctx, nr);
 }
 
+static bool hook_memcg_start(void *priv, struct cp_memcg *memcg, struct cp_alloc_ctx *ctx,
+			     uint64_t nr, struct cp_scan_control *sc)
+{
+	cp_memcg_reclaim_begin(priv, memcg, ctx, nr, sc);
+	return cp_memcg_reclaim_step(priv, sc);
+}
+
+static bool hook_memcg_step(void *priv, struct cp_scan_control *sc, struct cp_alloc_ctx *ctx)
+{
+	sc->ctx = ctx;
+	return cp_memcg_reclaim_step(priv, sc);
+}
+
 static bool hook_compact(void *priv, struct cp_alloc_ctx *ctx, unsigned order)
 {
 	struct cp_reclaim *r = priv;
@@ -403,6 +434,8 @@ void cp_reclaim_install(struct cp_reclaim *r)
 		.direct_reclaim = hook_direct,
 		.direct_compact = r->direct_compact ? hook_compact : NULL,
 		.memcg_reclaim = hook_memcg,
+		.memcg_reclaim_start = hook_memcg_start,
+		.memcg_reclaim_step = hook_memcg_step,
 		.priv = r,
 	};
 

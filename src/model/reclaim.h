@@ -134,4 +134,12 @@ uint64_t cp_try_to_free_pages(struct cp_reclaim *r, struct cp_alloc_ctx *ctx);
 uint64_t cp_try_to_free_mem_cgroup_pages(struct cp_reclaim *r, struct cp_memcg *memcg,
 					 struct cp_alloc_ctx *ctx, uint64_t nr_pages);
 
+/* The same a priority level at a time, for a task whose reclaim other
+ * tasks run beside (cp_memcg_stepped): begin sets sc up (and counts the
+ * entry), each step shrinks at one level; false when the reclaim is
+ * over (sc->nr_reclaimed its result). */
+void cp_memcg_reclaim_begin(struct cp_reclaim *r, struct cp_memcg *memcg, struct cp_alloc_ctx *ctx,
+			    uint64_t nr_pages, struct cp_scan_control *sc);
+bool cp_memcg_reclaim_step(struct cp_reclaim *r, struct cp_scan_control *sc);
+
 #endif /* CP_RECLAIM_H */

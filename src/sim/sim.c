@@ -780,6 +780,10 @@ static int setup_creators(struct run *r, struct cp_diag *diag)
 			if (rc)
 				return cp_diag_set(diag, rc, "mkdir %s: %s", c->dirs.v[i],
 						   cp_strerror(rc));
+			/* its __GFP_FS memcg reclaims go a priority level a step
+			 * (model/memory.h cp_memcg_stepped) */
+			cw->stepped.sc = &cw->stepped_sc;
+			cw->task.ctx.stepped = &cw->stepped;
 			rc = cp_engine_add_actor(r->w.e, &cp_creator_ops, cw, CP_ACTOR_START_BLOCKED,
 						 &cw->task.id);
 			if (rc)

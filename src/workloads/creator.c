@@ -195,6 +195,10 @@ static int creator_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 		cw->files_in_loop = 0;
 	}
 	cp_task_begin(&cw->task);
+	/* a charge's reclaim in progress goes on a level first; once it is
+	 * over, the file the charge was for is tried again */
+	if (cw->stepped.in_reclaim && cp_memcg_reclaim_continue(&w->mem, &cw->task.ctx))
+		goto stalled;
 	if (g->subdirs) {
 		bool existed = true;
 
@@ -232,8 +236,16 @@ static int creator_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 		loop_done(cw, e, out);
 	return 0;
 fail:
+	if (rc == -CP_EAGAIN) /* the charge's reclaim has levels left */
+		goto stalled;
 	cp_world_fail(w, cw->task.name, rc);
 	out->next = CP_STEP_STOP;
+	return 0;
+stalled:
+	/* the step priced as the reclaim level it ran; the file is not made
+	 * yet (what its attempt allocated was given back) */
+	work = (struct cp_work){ 0 };
+	cp_task_end(&cw->task, &work, now_ns, out);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #ifndef CP_CREATOR_H
 #define CP_CREATOR_H
 
+#include "model/vmscan.h"
 #include "sim/world.h"
 
 struct cp_creator_group;
@@ -25,6 +26,10 @@ struct cp_creator_worker {
 	 * name_entry)), an anonymous mapping): the pages the entries
 	 * written so far have touched, freed when the worker exits */
 	uint64_t names_pages;
+	/* its memcg reclaims for __GFP_FS charges go a priority level a
+	 * step (model/memory.h cp_memcg_stepped): the state between them */
+	struct cp_memcg_stepped stepped;
+	struct cp_scan_control stepped_sc;
 };
 
 /* fs_mark itself: -n files per loop per worker, -L loops; the main

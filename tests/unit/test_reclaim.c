@@ -310,6 +310,72 @@ static void memcg_reclaim_walks_again_full_then_forced_on_6_x(void **state)
 	}
 }
 
+/* A stepped task (cp_memcg_stepped): its __GFP_FS charge's reclaim goes
+ * a priority level a call. 1 000 inactive pages fill a 1 000-page memcg
+ * (6.1: exact counters, no deactivation needed); a GFP_KERNEL charge of
+ * one page reclaims max(1, 32) = 32, each level scanning what is left
+ * >> priority: 12-10 none (1 000 >> 10 = 0), 9 one (1 000 >> 9), 8
+ * three (999 >> 8), 7 seven (996 >> 7), 6 fifteen (989 >> 6; 26 so
+ * far), 5 thirty (974 >> 5): 56 >= 32, done at 5. So the charge runs
+ * level 12 and fails with -CP_EAGAIN, charging nothing; six more levels
+ * (11-6) leave levels to go, the seventh (5) ends it; the charge then
+ * fits: 1 000 - 56 + 1 = 945 pages. One memcg reclaim, 56 pages stolen. */
+static void stepped_fs_charge_reclaims_a_level_a_call(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	struct cp_scan_control sc;
+	struct cp_memcg_stepped st = { .sc = &sc };
+	struct cp_alloc_ctx fs = { .gfp = CP_GFP_KERNEL, .cpu = 0, .stepped = &st };
+	struct cp_memcg cg;
+	unsigned more = 0;
+	uint32_t id, i;
+
+	(void)state;
+	cp_memcg_init(&cg, 1, 1000);
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 1000, &cg, NULL, &id), 0);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+	cp_lru_add_drain_all(&g->pc);
+	assert_int_equal(cg.usage_pages, 1000);
+	assert_int_equal(cp_memcg_try_charge(&g->mem, &cg, CP_OWNER_PROCESS, 1, &fs), -CP_EAGAIN);
+	assert_int_equal(cg.usage_pages, 1000);
+	assert_true(st.in_reclaim);
+	while (cp_memcg_reclaim_continue(&g->mem, &fs))
+		more++;
+	assert_int_equal(more, 6);
+	assert_int_equal(g->vs.v[CP_VM_PGSTEAL_MEMCG], 56);
+	assert_int_equal(cp_memcg_try_charge(&g->mem, &cg, CP_OWNER_PROCESS, 1, &fs), 0);
+	assert_int_equal(cg.usage_pages, 945);
+	assert_false(st.charging);
+	assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS], 1);
+	rig_free(g);
+}
+
+/* The same task's charge without __GFP_FS (GFP_NOFS: the superblock
+ * shrinker stops at once, so the kernel's walk is quick) reclaims whole:
+ * 0 at once, the same 56 pages gone, nothing left in progress. */
+static void stepped_task_nofs_charge_reclaims_whole(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	struct cp_scan_control sc;
+	struct cp_memcg_stepped st = { .sc = &sc };
+	struct cp_alloc_ctx nofs = { .gfp = CP_GFP_NOFS, .cpu = 0, .stepped = &st };
+	struct cp_memcg cg;
+	uint32_t id, i;
+
+	(void)state;
+	cp_memcg_init(&cg, 1, 1000);
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 1000, &cg, NULL, &id), 0);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+	cp_lru_add_drain_all(&g->pc);
+	assert_int_equal(cp_memcg_try_charge(&g->mem, &cg, CP_OWNER_PROCESS, 1, &nofs), 0);
+	assert_false(st.in_reclaim);
+	assert_int_equal(g->vs.v[CP_VM_PGSTEAL_MEMCG], 56);
+	assert_int_equal(cg.usage_pages, 945);
+	rig_free(g);
+}
+
 /* workingset_test_recent(): the refault distance is compared with the
  * active list as flushed - here 0 pages, so a refault 10 pages after its
  * eviction is not activated although 50 000 pages are active now. */
@@ -757,6 +823,8 @@ int main(void)
 		cmocka_unit_test(exact_counters_deactivate_at_once_on_6_1),
 		cmocka_unit_test(reclaim_that_skipped_deactivation_retries_forced),
 		cmocka_unit_test(memcg_reclaim_walks_again_full_then_forced_on_6_x),
+		cmocka_unit_test(stepped_fs_charge_reclaims_a_level_a_call),
+		cmocka_unit_test(stepped_task_nofs_charge_reclaims_whole),
 		cmocka_unit_test(refault_distance_is_measured_against_the_flushed_active_list),
 		cmocka_unit_test(direct_reclaim_frees_at_least_32_pages),
 		cmocka_unit_test(direct_reclaim_reports_failure_cleanly),
