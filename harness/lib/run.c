@@ -892,6 +892,8 @@ static int start_looper(struct run *R, const struct cp_real_looper *l, uint64_t 
 	if (rc)
 		return rc;
 	c->looper = l;
+	if (role == ROLE_LOOPER) /* its CPU time in the series */
+		cp_sampler_add_reader(&R->smp, c->pid);
 	if (out)
 		*out = c;
 	return 0;

@@ -38,7 +38,9 @@ static const char *const cols_global[] = { "t_ns",
 					   "free_dma32_pages",
 					   "free_normal_pages",
 					   "pcp_pages",
-					   "slab_unreclaimable_bytes" };
+					   "slab_unreclaimable_bytes",
+					   "cpu_busy_ns",
+					   "readers_cpu_ns" };
 static const char *const cols_v1[] = { "t_ns",
 				       "usage_bytes",
 				       "kmem_bytes",
@@ -46,7 +48,9 @@ static const char *const cols_v1[] = { "t_ns",
 				       "active_file_bytes",
 				       "inactive_file_bytes",
 				       "nr_dentry",
-				       "nr_inodes" };
+				       "nr_inodes",
+				       "cpu_busy_ns",
+				       "readers_cpu_ns" };
 static const char *const cols_v2[] = { "t_ns",
 				       "usage_bytes",
 				       "slab_reclaimable_bytes",
@@ -54,10 +58,13 @@ static const char *const cols_v2[] = { "t_ns",
 				       "active_file_bytes",
 				       "inactive_file_bytes",
 				       "nr_dentry",
-				       "nr_inodes" };
+				       "nr_inodes",
+				       "cpu_busy_ns",
+				       "readers_cpu_ns" };
 
-#define NR_COLS_MEMCG 8
-#define NR_COLS_GLOBAL 12
+/* Both layouts end with the CPU columns (cpu_columns()). */
+#define NR_COLS_MEMCG 10
+#define NR_COLS_GLOBAL 14
 
 const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_version, size_t *nr)
 {
@@ -762,6 +769,34 @@ static int64_t kv_or(const struct cp_kv *kv, const char *name)
 	return cp_kv_get(kv, name, &v) ? -1 : v;
 }
 
+void cp_sampler_add_reader(struct cp_sampler *s, pid_t pid)
+{
+	if (s->nr_readers < CP_SAMPLER_MAX_READERS)
+		s->readers[s->nr_readers++] = pid;
+}
+
+/* The last two columns: the CPUs' busy time since the sampler began
+ * (/proc/stat), and the readers' utime + stime (/proc/PID/stat; they
+ * started after it began); -1 where unreadable. */
+static void cpu_columns(const struct cp_sampler *s, int64_t out[2])
+{
+	uint64_t ticks, sum = 0;
+	size_t i;
+
+	out[0] = s->have_busy && busy_ticks(&ticks) == 0 ? (int64_t)ticks_ns(ticks - s->busy_ticks0)
+							 : -1;
+	for (i = 0; i < s->nr_readers; i++) {
+		char path[64], *text = NULL;
+		uint64_t t;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)s->readers[i]);
+		if (cp_kfile_read(path, &text, NULL) == 0 && cp_proc_stat_cpu_ticks(text, &t) == 0)
+			sum += t;
+		cp_free(text);
+	}
+	out[1] = (int64_t)ticks_ns(sum);
+}
+
 int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_result *r,
 		      struct cp_diag *diag)
 {
@@ -783,6 +818,7 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
 		row[5] = kv_or(&kv, "SReclaimable");
 		row[11] = kv_or(&kv, "SUnreclaim");
 		zone_columns(&row[8]);
+		cpu_columns(s, &row[NR_COLS_GLOBAL - 2]);
 	} else {
 		uint64_t v;
 
@@ -799,6 +835,7 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
 		}
 		row[4] = kv_or(&kv, "active_file");
 		row[5] = kv_or(&kv, "inactive_file");
+		cpu_columns(s, &row[NR_COLS_MEMCG - 2]);
 	}
 	cp_kv_release(&kv);
 	rc = cp_series_add_row(&r->series, row);

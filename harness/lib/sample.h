@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cgroup.h"
 #include "kfile.h"
@@ -21,6 +22,8 @@ struct cp_diag;
 
 /* The kernel threads whose CPU time a run reports: kswapdN, kcompactdN. */
 enum { CP_KTHREAD_KSWAPD, CP_KTHREAD_KCOMPACTD, CP_NR_KTHREADS };
+
+#define CP_SAMPLER_MAX_READERS 64
 
 struct cp_sampler {
 	enum cp_confine confine;
@@ -41,7 +44,14 @@ struct cp_sampler {
 	 * no watch */
 	struct cp_zonewatch zw;
 	uint64_t next_zw_ns;
+	/* the readers (and walkers) whose CPU time the series samples */
+	pid_t readers[CP_SAMPLER_MAX_READERS];
+	size_t nr_readers;
 };
+
+/* A reader the series' readers_cpu_ns column follows (the first
+ * CP_SAMPLER_MAX_READERS). */
+void cp_sampler_add_reader(struct cp_sampler *s, pid_t pid);
 
 /* The columns of the time series for a mode (first is "t_ns"). */
 const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_version, size_t *nr);

@@ -877,12 +877,14 @@ static int setup_timing(struct run *r, struct cp_diag *diag)
 
 /* ---- sampling and results --------------------------------------------- */
 
+static uint64_t readers_cpu_ns(const struct run *r);
+
 static const char *const series_columns[] = {
 	"t_ns", "free_pages", "active_file", "inactive_file", "pagecache_pages",
 	"slab_dentry_pages", "slab_name_pages", "slab_inode_pages", "slab_ili_pages",
 	"dentry_lru", "inode_lru", "fs_reclaimable", "sb_deferred", "memcg_usage_pages",
 	"xfs_buf_pages", "xfs_buf_lru", "free_dma32", "free_normal", "boost_dma32",
-	"boost_normal", "file_dma32", "pcp_pages",
+	"boost_normal", "file_dma32", "pcp_pages", "cpu_busy_ns", "readers_cpu_ns",
 };
 #define NR_COLUMNS (sizeof(series_columns) / sizeof(series_columns[0]))
 
@@ -944,6 +946,10 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	row[21] = 0; /* pages on the per-CPU lists of every zone */
 	for (unsigned z = 0; z < w->mem.nr_zones; z++)
 		row[21] += (int64_t)w->mem.zones[z].pcp.nr_held_pages;
+	/* the CPUs' work and the readers' since the measured phase began,
+	 * as the real harness samples them (/proc/stat, /proc/PID/stat) */
+	row[22] = (int64_t)(cp_engine_cpu_busy_ns(w->e) - r->cpu_busy0);
+	row[23] = (int64_t)readers_cpu_ns(r);
 	if (w->cfg->progress && t_ns >= r->next_progress_ns) {
 		char what[96];
 

@@ -508,7 +508,15 @@ static void sampler_columns_start_with_time(void **state)
 	assert_string_equal(g[1], "mem_free_bytes");
 	assert_string_equal(v1[2], "kmem_bytes");
 	assert_string_equal(v2[2], "slab_reclaimable_bytes");
-	assert_int_equal(n, 8);
+	assert_int_equal(n, 10);
+	/* every layout ends with the CPU columns the model's series has too */
+	assert_string_equal(v2[8], "cpu_busy_ns");
+	assert_string_equal(v2[9], "readers_cpu_ns");
+	cp_sampler_columns(CP_CONFINE_GLOBAL, 0, &n);
+	assert_int_equal(n, 14);
+	assert_string_equal(g[12], "cpu_busy_ns");
+	assert_string_equal(g[13], "readers_cpu_ns");
+	assert_string_equal(v1[9], "readers_cpu_ns");
 }
 
 /* An instance's trace file (6.18 mm_shrink_slab_end format): each
