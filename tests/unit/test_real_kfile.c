@@ -519,6 +519,17 @@ static void sampler_columns_start_with_time(void **state)
 	assert_string_equal(v1[9], "readers_cpu_ns");
 }
 
+/* The lines of a trace instance's file, summed as cp_sbtrace_end() does. */
+static struct cp_sbtrace_sum sum_lines(const char *const *lines, size_t n)
+{
+	struct cp_sbtrace_sum sum = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cp_sbtrace_add_line(lines[i], &sum);
+	return sum;
+}
+
 /* An instance's trace file (6.18 mm_shrink_slab_end format): each
  * super_cache_scan line is one do_shrink_slab() call whose "last shrinker
  * return val" is what it freed; the header, other shrinkers' lines and a
@@ -542,12 +553,9 @@ static void sbtrace_sums_the_superblock_shrinkers_frees(void **state)
 		"super_cache_scan+0x0/0x210 0000000062565106: nid: 0 unused scan count 0 new scan "
 		"count 0 total_scan 0 last shrinker return val 0\n",
 	};
-	struct cp_sbtrace_sum sum = { 0 };
-	size_t i;
+	struct cp_sbtrace_sum sum = sum_lines(lines, sizeof(lines) / sizeof(lines[0]));
 
 	(void)state;
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		cp_sbtrace_add_line(lines[i], &sum);
 	assert_int_equal(sum.calls, 3);
 	assert_int_equal(sum.freed, 1031);
 }
@@ -577,12 +585,9 @@ static void sbtrace_counts_the_readers_readahead(void **state)
 		"super_cache_scan+0x0/0x210 000000003b1bf30f: nid: 0 unused scan count 2 new scan "
 		"count 2 total_scan 0 last shrinker return val 7\n",
 	};
-	struct cp_sbtrace_sum sum = { 0 };
-	size_t i;
+	struct cp_sbtrace_sum sum = sum_lines(lines, sizeof(lines) / sizeof(lines[0]));
 
 	(void)state;
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		cp_sbtrace_add_line(lines[i], &sum);
 	assert_int_equal(sum.ra_sync, 1);
 	assert_int_equal(sum.ra_async, 1);
 	assert_int_equal(sum.ra_pages_2to5, 36);
@@ -618,12 +623,9 @@ static void sbtrace_counts_the_deep_superblock_calls(void **state)
 		"xfs_buftarg_shrink_scan+0x0/0x90 00000000aa: nid: 0 objects to shrink 0 "
 		"gfp_flags GFP_KERNEL cache items 71549 delta 143098 total_scan 143098 priority 0\n",
 	};
-	struct cp_sbtrace_sum sum = { 0 };
-	size_t i;
+	struct cp_sbtrace_sum sum = sum_lines(lines, sizeof(lines) / sizeof(lines[0]));
 
 	(void)state;
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		cp_sbtrace_add_line(lines[i], &sum);
 	assert_int_equal(sum.deep_calls, 2);
 	assert_int_equal(sum.deep_scan, 3316070 + 414387);
 	assert_int_equal(sum.deep_fs_calls, 1);
@@ -644,12 +646,9 @@ static void sbtrace_counts_memcg_reclaims_and_their_gfp(void **state)
 		"    cp-read-file-2288    [000] ..... 45.2: mm_vmscan_memcg_reclaim_begin: "
 		"order=0 gfp_flags=GFP_NOFS|__GFP_HARDWALL|__GFP_HIGHMEM|__GFP_MOVABLE\n",
 	};
-	struct cp_sbtrace_sum sum = { 0 };
-	size_t i;
+	struct cp_sbtrace_sum sum = sum_lines(lines, sizeof(lines) / sizeof(lines[0]));
 
 	(void)state;
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		cp_sbtrace_add_line(lines[i], &sum);
 	assert_int_equal(sum.memcg_reclaims, 2);
 	assert_int_equal(sum.memcg_reclaims_fs, 1);
 	assert_int_equal(sum.deep_calls, 0);
@@ -690,12 +689,9 @@ static void sbtrace_follows_each_memcg_reclaims_walk(void **state)
 		"nr_reclaimed=512\n",
 	};
 #undef SB
-	struct cp_sbtrace_sum sum = { 0 };
-	size_t i;
+	struct cp_sbtrace_sum sum = sum_lines(lines, sizeof(lines) / sizeof(lines[0]));
 
 	(void)state;
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		cp_sbtrace_add_line(lines[i], &sum);
 	assert_int_equal(sum.memcg_reclaims, 2);
 	assert_int_equal(sum.memcg_reclaimed, 544);
 	assert_int_equal(sum.memcg_reclaims_prio12, 1);
@@ -731,12 +727,9 @@ static void sbtrace_counts_fallbacks_and_claims(void **state)
 		"pageblock_order=9 alloc_migratetype=1 fallback_migratetype=0 fragmenting=1 "
 		"change_ownership=0\n",
 	};
-	struct cp_sbtrace_sum sum = { 0 };
-	size_t i;
+	struct cp_sbtrace_sum sum = sum_lines(lines, sizeof(lines) / sizeof(lines[0]));
 
 	(void)state;
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		cp_sbtrace_add_line(lines[i], &sum);
 	assert_int_equal(sum.extfrag, 3);
 	assert_int_equal(sum.extfrag_claim, 2);
 	assert_int_equal(sum.extfrag_claim_movable, 1);

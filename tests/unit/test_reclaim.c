@@ -102,16 +102,22 @@ static void rig_free(struct rig *g)
 	free(g);
 }
 
-/* Fill a new mapping of n pages, touching each once. */
-static uint32_t fill(struct rig *g, uint32_t n)
+/* Fill a new mapping of n pages charged to cg (NULL: none), touching
+ * each once: all inactive. */
+static uint32_t fill_memcg(struct rig *g, struct cp_memcg *cg, uint32_t n)
 {
 	uint32_t id, i;
 
-	assert_int_equal(cp_pagecache_add_mapping(&g->pc, n, NULL, NULL, &id), 0);
+	assert_int_equal(cp_pagecache_add_mapping(&g->pc, n, cg, NULL, &id), 0);
 	for (i = 0; i < n; i++)
 		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
 	cp_lru_add_drain_all(&g->pc);
 	return id;
+}
+
+static uint32_t fill(struct rig *g, uint32_t n)
+{
+	return fill_memcg(g, NULL, n);
 }
 
 static bool resident(struct rig *g, uint32_t id, uint32_t index)
@@ -328,14 +334,10 @@ static void stepped_fs_charge_reclaims_a_level_a_call(void **state)
 	struct cp_alloc_ctx fs = { .gfp = CP_GFP_KERNEL, .cpu = 0, .stepped = &st };
 	struct cp_memcg cg;
 	unsigned more = 0;
-	uint32_t id, i;
 
 	(void)state;
 	cp_memcg_init(&cg, 1, 1000);
-	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 1000, &cg, NULL, &id), 0);
-	for (i = 0; i < 1000; i++)
-		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
-	cp_lru_add_drain_all(&g->pc);
+	fill_memcg(g, &cg, 1000);
 	assert_int_equal(cg.usage_pages, 1000);
 	assert_int_equal(cp_memcg_try_charge(&g->mem, &cg, CP_OWNER_PROCESS, 1, &fs), -CP_EAGAIN);
 	assert_int_equal(cg.usage_pages, 1000);
@@ -361,14 +363,10 @@ static void stepped_task_nofs_charge_reclaims_whole(void **state)
 	struct cp_memcg_stepped st = { .sc = &sc };
 	struct cp_alloc_ctx nofs = { .gfp = CP_GFP_NOFS, .cpu = 0, .stepped = &st };
 	struct cp_memcg cg;
-	uint32_t id, i;
 
 	(void)state;
 	cp_memcg_init(&cg, 1, 1000);
-	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 1000, &cg, NULL, &id), 0);
-	for (i = 0; i < 1000; i++)
-		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
-	cp_lru_add_drain_all(&g->pc);
+	fill_memcg(g, &cg, 1000);
 	assert_int_equal(cp_memcg_try_charge(&g->mem, &cg, CP_OWNER_PROCESS, 1, &nofs), 0);
 	assert_false(st.in_reclaim);
 	assert_int_equal(g->vs.v[CP_VM_PGSTEAL_MEMCG], 56);
@@ -450,13 +448,10 @@ static void memcg_reclaim_brings_usage_under_limit(void **state)
 {
 	struct rig *g = rig_new("linux-6.1", 100000);
 	struct cp_memcg cg;
-	uint32_t id, i;
 
 	(void)state;
 	cp_memcg_init(&cg, 1, 5000);
-	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 20000, &cg, NULL, &id), 0);
-	for (i = 0; i < 20000; i++)
-		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
+	fill_memcg(g, &cg, 20000);
 	assert_true(cg.usage_pages <= cg.limit_pages);
 	assert_true(g->vs.v[CP_VM_PGSCAN_MEMCG] >= 15000);
 	assert_int_equal(g->vs.v[CP_VM_PGSCAN_DIRECT], 0);
@@ -507,14 +502,10 @@ static void memcg_reclaim_entries_counted_with_and_without_fs(void **state)
 	struct rig *g = rig_new("linux-6.1", 100000);
 	struct cp_alloc_ctx kernel = { .gfp = CP_GFP_KERNEL, .cpu = 0 };
 	struct cp_memcg cg;
-	uint32_t id, i;
 
 	(void)state;
 	cp_memcg_init(&cg, 1, 50000);
-	assert_int_equal(cp_pagecache_add_mapping(&g->pc, 3000, &cg, NULL, &id), 0);
-	for (i = 0; i < 3000; i++)
-		assert_int_equal(cp_add_to_page_cache_lru(&g->pc, id, i, &g->reader), 0);
-	cp_lru_add_drain_all(&g->pc);
+	fill_memcg(g, &cg, 3000);
 	cp_try_to_free_mem_cgroup_pages(&g->r, &cg, &g->reader, 32);
 	assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS], 1);
 	assert_int_equal(g->vs.v[CP_VM_MEMCG_RECLAIMS_FS], 0);
