@@ -88,8 +88,11 @@
  * reserve is the first pfns of each zone (split by zone size),
  * in the kernel memblock reservations lie here and there, and part of
  * "reserve" (struct pages) is not in any zone; process memory is placed
- * at set-up in blocks of up to order 10, not page by page; memcg charges are exact (no per-CPU charge stock
- * of MEMCG_CHARGE_BATCH pages); the OOM killer is not modelled: an
+ * at set-up in blocks of up to order 10, not page by page; a memcg's
+ * per-CPU charge stock is refilled by charges only (the kernel's slab
+ * uncharges refill the freeing CPU's stock, obj_cgroup_uncharge_pages;
+ * the model's go to the counter) and drain_all_stock drains at once;
+ * the OOM killer is not modelled: an
  * allocation that cannot be satisfied fails with -CP_ENOSPC and the
  * caller reports it.
  */
@@ -646,6 +649,78 @@ void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages)
 	memcg->limit_pages = limit_pages;
 }
 
+void cp_memcg_set_charge_batch(struct cp_memcg *memcg, unsigned batch)
+{
+	memcg->charge_batch = batch;
+}
+
+static uint64_t *stock_of(struct cp_memcg *memcg, int cpu)
+{
+	return &memcg->stock[(unsigned)cpu % CP_MEMCG_STOCK_CPUS];
+}
+
+/* consume_stock(): nr pages of this CPU's stock, if it holds them and
+ * nr is at most a batch. */
+static bool consume_stock(struct cp_memcg *memcg, int cpu, uint64_t nr)
+{
+	uint64_t *st = stock_of(memcg, cpu);
+
+	if (nr > memcg->charge_batch || *st < nr)
+		return false;
+	*st -= nr;
+	memcg->nr_stock -= nr;
+	return true;
+}
+
+/* drain_stock(): the CPU's stock back to the counter. */
+static void drain_stock(struct cp_memcg *memcg, unsigned slot)
+{
+	memcg->usage_pages -= memcg->stock[slot];
+	memcg->nr_stock -= memcg->stock[slot];
+	memcg->stock[slot] = 0;
+}
+
+/* refill_stock(): pages charged ahead onto the CPU's stock; more than a
+ * batch there and it all goes back. */
+static void refill_stock(struct cp_memcg *memcg, int cpu, uint64_t nr)
+{
+	uint64_t *st = stock_of(memcg, cpu);
+
+	*st += nr;
+	memcg->nr_stock += nr;
+	if (*st > memcg->charge_batch)
+		drain_stock(memcg, (unsigned)cpu % CP_MEMCG_STOCK_CPUS);
+}
+
+/* drain_all_stock(): every CPU's stock back to the counter. SIMPLIFIED:
+ * at once (the kernel drains the other CPUs' from work it queues). */
+static void drain_all_stock(struct cp_memcg *memcg)
+{
+	unsigned i;
+
+	for (i = 0; i < CP_MEMCG_STOCK_CPUS; i++)
+		drain_stock(memcg, i);
+}
+
+/* try_charge_memcg()'s attempts before reclaim: the CPU's stock, then a
+ * whole batch from the counter (the rest stocked), then nr alone. */
+static int charge_counter(struct cp_memcg *memcg, unsigned owner, uint64_t nr, int cpu)
+{
+	uint64_t batch = nr > memcg->charge_batch ? nr : memcg->charge_batch;
+
+	if (consume_stock(memcg, cpu, nr)) {
+		memcg->nr_owner[owner] += nr;
+		return 0;
+	}
+	if (batch > nr && memcg->usage_pages + batch <= memcg->limit_pages) {
+		memcg->usage_pages += batch;
+		memcg->nr_owner[owner] += nr;
+		refill_stock(memcg, cpu, batch - nr);
+		return 0;
+	}
+	return cp_memcg_try_charge_nowait(memcg, owner, nr);
+}
+
 int cp_memcg_try_charge_nowait(struct cp_memcg *memcg, unsigned owner, uint64_t nr)
 {
 	if (memcg->usage_pages + nr > memcg->limit_pages)
@@ -682,17 +757,20 @@ bool cp_memcg_reclaim_continue(struct cp_mem *m, struct cp_alloc_ctx *ctx)
 	return st->in_reclaim;
 }
 
-/* try_charge(): over the limit, reclaim from the memcg and retry; each
- * round counts against the retry budget whatever it reclaimed. */
+/* try_charge_memcg(): the stock, a batch, the exact charge; over the
+ * limit, reclaim from the memcg and try again; still short, drain the
+ * CPUs' stocks and go round once more; then each round counts against
+ * the retry budget whatever it reclaimed. */
 int cp_memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned owner, uint64_t nr,
 			struct cp_alloc_ctx *ctx)
 {
 	struct cp_memcg_stepped *st = charge_stepped(m, ctx);
 	unsigned retries = st && st->charging ? st->retries : m->memcg_reclaim_retries;
+	bool drained = false;
 
 	CP_BUG_ON(st && st->in_reclaim);
 	for (;;) {
-		if (cp_memcg_try_charge_nowait(memcg, owner, nr) == 0)
+		if (charge_counter(memcg, owner, nr, ctx->cpu) == 0)
 			goto charged;
 		if (!(ctx->gfp & CP_GFP_DIRECT_RECLAIM) || !m->hooks.memcg_reclaim)
 			break;
@@ -706,9 +784,16 @@ int cp_memcg_try_charge(struct cp_mem *m, struct cp_memcg *memcg, unsigned owner
 			st->retries = retries;
 			return -CP_EAGAIN;
 		}
-		/* __GFP_NORETRY: one reclaim round, then give up */
-		if (cp_memcg_try_charge_nowait(memcg, owner, nr) == 0)
+		if (charge_counter(memcg, owner, nr, ctx->cpu) == 0)
 			goto charged;
+		/* still short: the CPUs' stocks back to the counter and the
+		 * whole round again, once, before the retry budget counts */
+		if (!drained && memcg->charge_batch) {
+			drain_all_stock(memcg);
+			drained = true;
+			continue;
+		}
+		/* __GFP_NORETRY: one reclaim round, then give up */
 		if ((ctx->gfp & CP_GFP_NORETRY) || retries-- == 0)
 			break;
 	}
@@ -1142,5 +1227,10 @@ bool cp_memcg_check(const struct cp_memcg *memcg)
 
 	for (i = 0; i < CP_MAX_OWNERS; i++)
 		sum += memcg->nr_owner[i];
+	for (i = 0; i < CP_MEMCG_STOCK_CPUS; i++) {
+		sum += memcg->stock[i];
+		if (memcg->stock[i] > memcg->charge_batch)
+			return false;
+	}
 	return sum == memcg->usage_pages;
 }

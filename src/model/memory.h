@@ -43,13 +43,25 @@ struct cp_watermarks {
 	uint64_t min, low, high; /* pages; min < low < high */
 };
 
+/* memcg_stock slots: CPUs beyond this many share them (cpu % slots). */
+#define CP_MEMCG_STOCK_CPUS 64
+
 /* A memory cgroup: a limit and what is charged to it. */
 struct cp_memcg {
 	uint64_t limit_pages;  /* UINT64_MAX: no limit */
-	uint64_t usage_pages;  /* invariant: sum of nr_owner[] */
+	uint64_t usage_pages;  /* invariant: sum of nr_owner[] + nr_stock */
 	uint64_t nr_owner[CP_MAX_OWNERS];
 	uint64_t failcnt;      /* charges that failed after reclaim */
 	int id;
+	/* The per-CPU charge stock (mm/memcontrol.c memcg_stock): a charge
+	 * takes charge_batch pages from the counter when it can and leaves
+	 * the rest on its CPU (refill_stock), where charges of at most
+	 * charge_batch pages take them without touching the counter
+	 * (consume_stock). Charged, owned by no one. 0: no stock
+	 * (cp_memcg_set_charge_batch). */
+	unsigned charge_batch;
+	uint64_t stock[CP_MEMCG_STOCK_CPUS];
+	uint64_t nr_stock;
 };
 
 struct cp_alloc_ctx;
@@ -479,6 +491,10 @@ void cp_mem_free_pages(struct cp_mem *m, unsigned owner, const uint32_t *pfns, u
 		       struct cp_memcg *memcg);
 
 void cp_memcg_init(struct cp_memcg *memcg, int id, uint64_t limit_pages);
+
+/* MEMCG_CHARGE_BATCH (the kernel profile's memcg_charge_batch): from now
+ * on charges go through the per-CPU stock; 0 turns it off. */
+void cp_memcg_set_charge_batch(struct cp_memcg *memcg, unsigned batch);
 
 /* try_charge_memcg(): charge nr pages of owner to memcg, reclaiming
  * from it (try_to_free_mem_cgroup_pages, when ctx->gfp allows direct

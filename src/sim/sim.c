@@ -307,6 +307,7 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 	if (cfg->confine == CP_CONFINE_MEMCG) {
 		r->w.use_memcg = true;
 		cp_memcg_init(&r->w.memcg, 1, r->sc->ram_bytes / CP_PAGE_SIZE);
+		cp_memcg_set_charge_batch(&r->w.memcg, cfg->kernel->memcg_charge_batch);
 	}
 	return 0;
 }

@@ -304,6 +304,75 @@ static void memcg_charge_fails_after_retries(void **state)
 	cp_mem_release(&m);
 }
 
+/* memcg_stock (MEMCG_CHARGE_BATCH 64, try_charge_memcg): a 1-page charge
+ * on CPU 0 with room takes a whole batch from the counter and leaves 63
+ * on CPU 0's stock; the next 1-page charge there takes one of those (the
+ * counter does not move); one on CPU 1 takes a batch of its own (usage
+ * 128, stocks 62 and 63). A 65-page charge is more than a batch: exactly
+ * 65 from the counter (193), the stocks untouched. */
+static void memcg_charges_go_through_the_per_cpu_stock(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .free_per_call = 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_memcg cg;
+	struct cp_alloc_ctx c0 = { .gfp = CP_GFP_KERNEL, .memcg = &cg, .cpu = 0 };
+	struct cp_alloc_ctx c1 = { .gfp = CP_GFP_KERNEL, .memcg = &cg, .cpu = 1 };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	cp_memcg_init(&cg, 1, 1000);
+	cp_memcg_set_charge_batch(&cg, 64);
+	assert_int_equal(cp_memcg_try_charge(&m, &cg, CP_OWNER_PAGECACHE, 1, &c0), 0);
+	assert_int_equal(cg.usage_pages, 64);
+	assert_int_equal(cg.stock[0], 63);
+	assert_int_equal(cp_memcg_try_charge(&m, &cg, CP_OWNER_PAGECACHE, 1, &c0), 0);
+	assert_int_equal(cg.usage_pages, 64);
+	assert_int_equal(cg.stock[0], 62);
+	assert_int_equal(cp_memcg_try_charge(&m, &cg, CP_OWNER_PAGECACHE, 1, &c1), 0);
+	assert_int_equal(cg.usage_pages, 128);
+	assert_int_equal(cg.stock[1], 63);
+	assert_int_equal(cp_memcg_try_charge(&m, &cg, CP_OWNER_PAGECACHE, 65, &c0), 0);
+	assert_int_equal(cg.usage_pages, 193);
+	assert_int_equal(cg.stock[0], 62);
+	assert_int_equal(cg.nr_owner[CP_OWNER_PAGECACHE], 68);
+	assert_int_equal(log.memcg_calls, 0);
+	assert_true(cp_memcg_check(&cg));
+	cp_mem_release(&m);
+}
+
+/* Over the limit with another CPU's stock holding the room
+ * (try_charge_memcg's drain_all_stock): limit 100; a 1-page charge on
+ * CPU 1 leaves usage 64, 63 of it in CPU 1's stock. A 50-page charge on
+ * CPU 0 fits neither a batch (128) nor exactly (114): one reclaim round
+ * (which frees nothing here), still short, so every stock goes back
+ * (usage 1) and the round starts again: a batch of 64 fits now (usage
+ * 65), 14 of it on CPU 0's stock. One reclaim call. */
+static void memcg_charge_drains_the_stocks_before_retrying(void **state)
+{
+	struct cp_mem m;
+	struct hook_log log = { .free_per_call = 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_memcg cg;
+	struct cp_alloc_ctx c0 = { .gfp = CP_GFP_KERNEL, .memcg = &cg, .cpu = 0 };
+	struct cp_alloc_ctx c1 = { .gfp = CP_GFP_KERNEL, .memcg = &cg, .cpu = 1 };
+
+	(void)state;
+	setup_mem(&m, &log, &vs);
+	cp_memcg_init(&cg, 1, 100);
+	cp_memcg_set_charge_batch(&cg, 64);
+	assert_int_equal(cp_memcg_try_charge(&m, &cg, CP_OWNER_PAGECACHE, 1, &c1), 0);
+	assert_int_equal(cg.stock[1], 63);
+	assert_int_equal(cp_memcg_try_charge(&m, &cg, CP_OWNER_PAGECACHE, 50, &c0), 0);
+	assert_int_equal(log.memcg_calls, 1);
+	assert_int_equal(cg.usage_pages, 65);
+	assert_int_equal(cg.stock[0], 14);
+	assert_int_equal(cg.stock[1], 0);
+	assert_int_equal(cg.nr_owner[CP_OWNER_PAGECACHE], 51);
+	assert_true(cp_memcg_check(&cg));
+	cp_mem_release(&m);
+}
+
 static void init_rejects_reserve_larger_than_memory(void **state)
 {
 	struct cp_mem m;
@@ -784,6 +853,8 @@ int main(void)
 		cmocka_unit_test(atomic_alloc_does_not_reclaim),
 		cmocka_unit_test(memcg_charge_over_limit_reclaims_memcg),
 		cmocka_unit_test(memcg_charge_fails_after_retries),
+		cmocka_unit_test(memcg_charges_go_through_the_per_cpu_stock),
+		cmocka_unit_test(memcg_charge_drains_the_stocks_before_retrying),
 		cmocka_unit_test(init_rejects_reserve_larger_than_memory),
 		cmocka_unit_test(folio_fast_path_gives_an_aligned_block),
 		cmocka_unit_test(large_folio_is_freed_whole_to_the_buddy),
