@@ -33,6 +33,9 @@ static const char *const tracefs_mounts[] = { "/sys/kernel/tracing", "/sys/kerne
 #define DEEP_FILTER \
 	"shrink.function == super_cache_scan && priority <= " XSTRINGIFY(CP_SBTRACE_DEEP_PRIORITY)
 #define ALL_PRIORITIES_FILTER "shrink.function == super_cache_scan"
+/* an open reclaim's lowest and last priority before its first
+ * superblock call: above DEF_PRIORITY */
+#define NO_PRIORITY (CP_DEF_PRIORITY + 1)
 
 /* The readahead events of cp_sbtrace_watch_files(); the last one traces
  * only folios of order 1 or more. */
@@ -326,7 +329,8 @@ static void memcg_reclaim_begin(struct cp_sbtrace_sum *sum, long pid, bool fs)
 		}
 		o = &sum->open[sum->nr_open++];
 	}
-	*o = (struct cp_sbtrace_open){ .pid = pid, .lowest = 13, .last = 13, .fs = fs };
+	*o = (struct cp_sbtrace_open){ .pid = pid, .lowest = NO_PRIORITY, .last = NO_PRIORITY,
+					.fs = fs };
 }
 
 /* mm_vmscan_memcg_reclaim_end closes it: its pages, how deep it went,

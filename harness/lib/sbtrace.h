@@ -88,7 +88,7 @@ struct cp_sbtrace_sum {
 	/* the reclaims begun and not yet ended, by task */
 	struct cp_sbtrace_open {
 		long pid;
-		int lowest;   /* the lowest priority a superblock call showed; 13: none */
+		int lowest;   /* the lowest priority a superblock call showed; DEF_PRIORITY + 1: none */
 		int last;     /* the last one */
 		unsigned restarts;
 		bool fs;      /* its gfp_flags carry __GFP_FS */

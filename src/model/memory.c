@@ -654,16 +654,16 @@ void cp_memcg_set_charge_batch(struct cp_memcg *memcg, unsigned batch)
 	memcg->charge_batch = batch;
 }
 
-static uint64_t *stock_of(struct cp_memcg *memcg, int cpu)
+static unsigned stock_slot(int cpu)
 {
-	return &memcg->stock[(unsigned)cpu % CP_MEMCG_STOCK_CPUS];
+	return (unsigned)cpu % CP_MEMCG_STOCK_CPUS;
 }
 
 /* consume_stock(): nr pages of this CPU's stock, if it holds them and
  * nr is at most a batch. */
 static bool consume_stock(struct cp_memcg *memcg, int cpu, uint64_t nr)
 {
-	uint64_t *st = stock_of(memcg, cpu);
+	uint64_t *st = &memcg->stock[stock_slot(cpu)];
 
 	if (nr > memcg->charge_batch || *st < nr)
 		return false;
@@ -684,12 +684,12 @@ static void drain_stock(struct cp_memcg *memcg, unsigned slot)
  * batch there and it all goes back. */
 static void refill_stock(struct cp_memcg *memcg, int cpu, uint64_t nr)
 {
-	uint64_t *st = stock_of(memcg, cpu);
+	unsigned slot = stock_slot(cpu);
 
-	*st += nr;
+	memcg->stock[slot] += nr;
 	memcg->nr_stock += nr;
-	if (*st > memcg->charge_batch)
-		drain_stock(memcg, (unsigned)cpu % CP_MEMCG_STOCK_CPUS);
+	if (memcg->stock[slot] > memcg->charge_batch)
+		drain_stock(memcg, slot);
 }
 
 /* drain_all_stock(): every CPU's stock back to the counter. SIMPLIFIED:
