@@ -33,6 +33,7 @@
 #include "balloon.h" /* cp_meminfo_available() */
 #include "kfile.h"
 #include "proc.h"
+#include "sample.h" /* cp_proc_busy_ns() */
 #include "sig.h"
 
 #define MIB (1024ULL * 1024ULL)
@@ -75,6 +76,7 @@ static const struct {
 	{ "cpu", "lru_move_page_ns", true },
 	{ "cpu", "slab_scan_ns", true },
 	{ "cpu", "object_free_ns", true },
+	{ "cpu", "xfs_create_ns", true },
 	{ "device", "model", false },
 	{ "device", "read_bandwidth", true },
 	{ "device", "write_bandwidth", true },
@@ -768,6 +770,65 @@ static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
 	return rc;
 }
 
+/* The CPU one empty-file create costs the whole machine on xfs, as the
+ * seed's fs_mark makes them: its flags (-D 5000 -S0 -s 0 -L 1) with two
+ * workers in new directories, and the busy time of all CPUs over the run
+ * (/proc/stat) per file - the system calls, fs_mark's own work between
+ * them (the failing mkdir() of a subdirectory among it) and the log and
+ * loop work left to kworkers (scripts/measure-create-cost.sh, the source
+ * of profiles/xfs.ini's [create], measures the same). The rest of the
+ * machine is idle while calibrate runs. */
+static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
+{
+	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "fsc0", "fsc1" }, .loops = 1,
+				     .subdirs = 5000, .sync_method = 0, .file_size = 0 };
+	struct cp_spawn_opts so;
+	char dir[CP_FSIMAGE_PATH_MAX + 8], out[8192], how[HOW_CHARS], cmd[256];
+	uint64_t busy0, busy1, files;
+	char **argv;
+	size_t i, len = 0;
+	int rc;
+
+	a.files_per_loop = x->nr_files / 2 ? x->nr_files / 2 : 1;
+	files = cp_fs_mark_total_files(&a);
+	for (i = 0; i < a.nr_dirs; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", x->w->mnt.path, a.dirs[i]);
+		if (mkdir(dir, 0755))
+			return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", dir, strerror(errno));
+	}
+	rc = cp_fs_mark_argv(&a, "fs_mark", &argv, diag);
+	if (rc)
+		return rc;
+	for (i = 0; argv[i] && len < sizeof(cmd); i++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", i ? " " : "", argv[i]);
+	say(x, "xfs create cost: empty files, two workers, busy CPU per file");
+	sync();
+	cp_spawn_opts_init(&so);
+	so.cwd = x->w->mnt.path;
+	rc = cp_proc_busy_ns(&busy0);
+	if (rc)
+		rc = cp_diag_set(diag, rc, "/proc/stat: no busy time to measure the creates by");
+	if (!rc)
+		rc = cp_proc_run(x->w->fs_mark, argv, &so, 600000000000ULL, out, sizeof(out), diag);
+	if (!rc && cp_proc_busy_ns(&busy1))
+		rc = cp_diag_set(diag, -CP_ESYS, "/proc/stat: not readable after fs_mark");
+	if (!rc && busy1 <= busy0)
+		rc = cp_diag_set(diag, -CP_ESYS, "/proc/stat: no busy time over %" PRIu64 " creates",
+				 files);
+	if (!rc) {
+		cp_calib_text(how, sizeof(how),
+			      "busy time of all CPUs (/proc/stat user + nice + system + irq + "
+			      "softirq) over `%s` on a fresh xfs on %s, per file: %.2f s for %" PRIu64
+			      " files%s; the whole create as the model charges it (xfs [create] "
+			      "create_cpu_ns + mkdir_lookup_ns)",
+			      cmd, x->dev_desc, secs(busy1 - busy0), files, x->tag);
+		set(x->c, "cpu", "xfs_create_ns", NULL, how, "%" PRIu64,
+		    (busy1 - busy0 + files / 2) / files);
+	}
+	cp_fs_mark_argv_free(argv);
+	return rc;
+}
+
 /* ---- facts from /proc and /sys --------------------------------------- */
 
 static uint64_t installed_ram(uint64_t mem_total)
@@ -1037,6 +1098,13 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 
 	system_facts(&x);
 	rc = world_build(&w, o, diag);
+	if (!rc)
+		rc = stopped(diag);
+	/* the creates first, on the fresh filesystem as a run's fs_mark
+	 * finds it: after the other fs_mark run the log's and the inodes'
+	 * writeback still goes on and its CPU would count as theirs */
+	if (!rc)
+		rc = xfs_create_cost(&x, diag);
 	if (!rc)
 		rc = stopped(diag);
 	if (!rc) {

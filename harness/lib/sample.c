@@ -714,6 +714,16 @@ static uint64_t ticks_ns(uint64_t ticks)
 	return hz > 0 ? ticks * (1000000000ull / (uint64_t)hz) : 0;
 }
 
+int cp_proc_busy_ns(uint64_t *ns)
+{
+	uint64_t ticks;
+	int rc = busy_ticks(&ticks);
+
+	if (!rc)
+		*ns = ticks_ns(ticks);
+	return rc;
+}
+
 int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
 		     const char *loopdev, uint64_t t0_ns, struct cp_run_result *r,
 		     struct cp_diag *diag)

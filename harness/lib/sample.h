@@ -104,6 +104,11 @@ int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks);
  * -CP_EINVAL. */
 int cp_proc_stat_busy_ticks(const char *proc_stat, uint64_t *ticks);
 
+/* The same read from /proc/stat now, in ns (ticks of USER_HZ): the
+ * difference of two calls is the CPU time the machine was busy between
+ * them. Returns 0, or the error of reading /proc/stat. */
+int cp_proc_busy_ns(uint64_t *ns);
+
 void cp_sampler_release(struct cp_sampler *s);
 
 /* XFS "ig" statistics line: attempts found frecycle missed dup reclaims

@@ -59,6 +59,8 @@ static const struct cp_key keys[] = {
 	KEY("cpu", "lru_move_page_ns", CP_KEY_NS, lru_move_page_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "slab_scan_ns", CP_KEY_NS, slab_scan_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "object_free_ns", CP_KEY_NS, object_free_ns, REQ, 0, NOLIMIT),
+	/* optional: absent or 0 = profiles/xfs.ini's [create] costs */
+	KEY("cpu", "xfs_create_ns", CP_KEY_NS, xfs_create_ns, OPT, 0, NOLIMIT),
 
 	KEY("device", "model", CP_KEY_TEXT, device_model, OPT, 0, 0),
 	KEY("device", "read_bandwidth", CP_KEY_RATE, read_bandwidth_bps, REQ, 1, NOLIMIT),

@@ -51,6 +51,9 @@ struct cp_machine {
 	uint64_t lru_move_page_ns;    /* per page of a moved folio beyond its first */
 	uint64_t slab_scan_ns;        /* per object a shrinker walk visits */
 	uint64_t object_free_ns;      /* per dentry/inode freed */
+	uint64_t xfs_create_ns;       /* optional: one empty-file create on xfs on
+				       * this machine, all CPUs' busy time per file
+				       * (calibrate); 0 = the xfs profile's own */
 
 	/* [device] */
 	char device_model[CP_MACHINE_TEXT_LEN];   /* model: optional */

@@ -112,3 +112,13 @@ const struct cp_fs_profile *cp_fs_profile_find(const char *name)
 			return cp_fs_profiles[i];
 	return NULL;
 }
+
+uint64_t cp_fs_create_cpu_ns(const struct cp_fs_profile *fs, const struct cp_fs_costs *costs,
+			     uint64_t machine_xfs_create_ns)
+{
+	if (fs->kind != CP_FS_XFS || !machine_xfs_create_ns)
+		return costs->create_cpu_ns;
+	return machine_xfs_create_ns > costs->mkdir_lookup_ns
+		       ? machine_xfs_create_ns - costs->mkdir_lookup_ns
+		       : 0;
+}

@@ -66,6 +66,13 @@ struct cp_fs_costs {
 	uint64_t inode_read_ns;   /* CPU side of reading an inode from disk (icache miss) */
 };
 
+/* The create_cpu_ns a run charges: a machine profile's calibrated
+ * xfs_create_ns (the whole create, its mkdir() lookup included) replaces
+ * the filesystem profile's on xfs, less the lookup the run charges apart;
+ * 0 (not calibrated) or another filesystem keeps the profile's. */
+uint64_t cp_fs_create_cpu_ns(const struct cp_fs_profile *fs, const struct cp_fs_costs *costs,
+			     uint64_t machine_xfs_create_ns);
+
 /* Built-in profiles, NULL-terminated, fixed order. */
 extern const struct cp_fs_profile *const cp_fs_profiles[];
 

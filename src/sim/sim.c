@@ -390,7 +390,8 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	w->reclaim.direct_compact_priv = &w->compaction;
 	cp_reclaim_install(&w->reclaim);
 	cp_work_cost_from_machine(&w->cost, cfg->machine);
-	w->cost.create_cpu_ns = cfg->fs_costs.create_cpu_ns;
+	w->cost.create_cpu_ns = cp_fs_create_cpu_ns(cfg->fs, &cfg->fs_costs,
+						    cfg->machine->xfs_create_ns);
 	w->cost.mkdir_lookup_ns = cfg->fs_costs.mkdir_lookup_ns;
 	w->cost.stat_cpu_ns = cfg->fs_costs.stat_cpu_ns;
 	w->cost.inode_read_ns = cfg->fs_costs.inode_read_ns;

@@ -669,11 +669,37 @@ static void resolve_reports_missing_and_bad_names(void **state)
 	assert_string_equal(out, "untouched");
 }
 
+/* A calibrated machine's xfs_create_ns is the whole create, its mkdir()
+ * lookup included: on xfs the run charges it less the lookup it charges
+ * apart (29 500 - 1 140 = 28 360 ns); 0 keeps the profile's create_cpu_ns;
+ * a lookup dearer than the whole leaves 0, not a wrap. */
+static void calibrated_xfs_create_replaces_the_profiles_less_the_lookup(void **state)
+{
+	const struct cp_fs_costs c = { .create_cpu_ns = 24960, .mkdir_lookup_ns = 1140 };
+	const struct cp_fs_profile *xfs = cp_fs_profile_find("xfs");
+
+	(void)state;
+	assert_int_equal(cp_fs_create_cpu_ns(xfs, &c, 29500), 28360);
+	assert_int_equal(cp_fs_create_cpu_ns(xfs, &c, 0), 24960);
+	assert_int_equal(cp_fs_create_cpu_ns(xfs, &c, 1000), 0);
+}
+
+/* The calibration measures creates on xfs: ext4 keeps its own cost. */
+static void calibrated_xfs_create_leaves_ext4_alone(void **state)
+{
+	const struct cp_fs_costs c = { .create_cpu_ns = 18000, .mkdir_lookup_ns = 1000 };
+
+	(void)state;
+	assert_int_equal(cp_fs_create_cpu_ns(cp_fs_profile_find("ext4"), &c, 29500), 18000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(xfs_ini_gives_the_documented_xfs_geometry),
 		cmocka_unit_test(xfs_ini_gives_the_measured_xfs_costs),
+		cmocka_unit_test(calibrated_xfs_create_replaces_the_profiles_less_the_lookup),
+		cmocka_unit_test(calibrated_xfs_create_leaves_ext4_alone),
 		cmocka_unit_test(ext4_ini_gives_the_documented_ext4_geometry),
 		cmocka_unit_test(constants_not_in_the_file_come_from_the_builtin_profile),
 		cmocka_unit_test(builtin_profiles_pass_the_check),

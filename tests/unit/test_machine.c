@@ -298,6 +298,26 @@ static void memory_bandwidth_is_an_optional_rate(void **state)
 	assert_memory_equal(&m, &before, sizeof(m));
 }
 
+/* [cpu] xfs_create_ns is optional (calibrate measures it; absent = the
+ * xfs profile's own costs), a duration in ns, never negative. */
+static void xfs_create_ns_is_an_optional_duration(void **state)
+{
+	struct cp_machine m, before;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_good(&m);
+	assert_int_equal(m.xfs_create_ns, 0);
+	assert_int_equal(cp_machine_set(&m, "cpu.xfs_create_ns", "29500", &d), 0);
+	assert_int_equal(m.xfs_create_ns, 29500);
+	before = m;
+	assert_int_equal(cp_machine_set(&m, "cpu.xfs_create_ns", "-5", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'xfs_create_ns' in [cpu]"));
+	assert_int_equal(cp_machine_set(&m, "cpu.xfs_create_ns", "quick", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "'quick'"));
+	assert_memory_equal(&m, &before, sizeof(m));
+}
+
 static void set_rejects_bad_input_and_leaves_machine_unchanged(void **state)
 {
 	struct cp_machine m, before;
@@ -372,6 +392,7 @@ int main(void)
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(set_overrides_one_key),
 		cmocka_unit_test(memory_bandwidth_is_an_optional_rate),
+		cmocka_unit_test(xfs_create_ns_is_an_optional_duration),
 		cmocka_unit_test(set_rejects_bad_input_and_leaves_machine_unchanged),
 		cmocka_unit_test(dma32_is_optional_and_at_most_ram_and_4g),
 		cmocka_unit_test(resolve_turns_bare_name_into_search_dir_path),

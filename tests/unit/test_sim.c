@@ -189,6 +189,22 @@ static void fsmark_cpu_time_is_its_workers(void **state)
 	rig_free(&g);
 }
 
+/* A machine profile's calibrated xfs_create_ns reaches fs_mark's creates:
+ * each of the 9 000 costs 40 000 - 1 000 (the lookup, charged apart) +
+ * 1 000 ns at least, so its workers' CPU is at least 9 000 x 40 000 ns -
+ * twice what the rig's create_cpu_ns of 20 000 would give. */
+static void fsmark_creates_cost_the_machines_calibrated_xfs_create(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_load(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-4.11", "xfs");
+	g.m.xfs_create_ns = 40000;
+	rig_start(&g);
+	assert_true(cp_run_result_counter(&g.res, "fs_mark_cpu_ns", -1) >= 9000LL * 40000);
+	rig_free(&g);
+}
+
 /* /proc/pagetypeinfo's view when the measured phase starts: the free
  * pages by zone and migratetype (measured_free_*) are the free lists of
  * that moment, so over the zones and types they add up to the free blocks
@@ -482,6 +498,7 @@ int main(void)
 		cmocka_unit_test(runs_are_deterministic),
 		cmocka_unit_test(fsmark_run_time_and_rate_as_the_harness_reports_them),
 		cmocka_unit_test(fsmark_cpu_time_is_its_workers),
+		cmocka_unit_test(fsmark_creates_cost_the_machines_calibrated_xfs_create),
 		cmocka_unit_test(measured_free_adds_up_to_buddyinfo_start),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
