@@ -60,18 +60,21 @@ static void usage(FILE *out)
 		"run, and for the reclaim counters both sides\n"
 		"report, the real mean, min, max and sd, the model's value, and the model's\n"
 		"error (model - mean) in real standard deviations and in percent of the mean.\n"
-		"The model starts from the free memory the real runs measured after the\n"
-		"balloon (/proc/pagetypeinfo, mean over the runs; see run --start-free)\n"
-		"and holds the running kernel's slab objects (the dentry, inode and log\n"
-		"item caches as the real runs read them from /proc/slabinfo); its readers\n"
+		"When the real runs measured their free memory after the balloon\n"
+		"(/proc/pagetypeinfo; see run --start-free), the model runs once from\n"
+		"each run's own (run k with seed k) and the table's model is their mean;\n"
+		"a line gives each run's total. Else it runs once, at seed 1, and at four\n"
+		"more reader phases (seeds 2-5) for a line with its total's spread. It\n"
+		"holds the running kernel's slab objects (the dentry, inode and log item\n"
+		"caches as the real runs read them from /proc/slabinfo); its readers\n"
 		"start at a random phase within one cached pass (random_phase, from the\n"
-		"seed), as real readers drift apart. The model also runs at four more\n"
-		"phases (seeds 2-5), and a line gives its total's spread over the five.\n"
+		"seed), as real readers drift apart.\n"
 		"\n"
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
 		"  --confine MODE        global (default) or memcg, as for real and run\n"
-		"  --repeat N            real runs (default %s); the model runs once; a run\n"
+		"  --repeat N            real runs (default %s); the model runs once per real\n"
+		"                        run that measured its start (at most 8); a run\n"
 		"                        whose world could not be built is tried again\n"
 		"                        (2 N attempts at most; exit status 1)\n"
 		"  --kernel PROFILE      kernel profile of the model (default: the one that\n"
@@ -292,6 +295,9 @@ struct report_head {
 	bool start_has_pageblocks;
 	uint64_t model_ra_kb;           /* the machine profile's read_ahead_kb */
 	uint64_t seed;                  /* the model's PRNG seed (reader phases) */
+	/* the model ran once from each real run's own start layout (run k:
+	 * seed + k); the table's model is their mean, the phases theirs */
+	bool paired;
 	/* the model's total bytes re-read for seeds seed .. seed + n - 1 */
 	int64_t phase_totals[VALIDATE_PHASE_SEEDS];
 	int64_t phase_sb_freed[VALIDATE_PHASE_SEEDS]; /* cp_sb_objects_freed, the same seeds */
@@ -407,6 +413,85 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
 	cfg->seed = seed;
 }
 
+/*
+ * The model once from each real run's own start (run k: the free memory
+ * and pageblocks real run k measured after its balloon, seed + k), when
+ * every real run that did not fail recorded them (at most
+ * CP_VALIDATE_MAX_PHASES): *model becomes their mean
+ * (cp_validate_model_mean), h's phases their totals. The runs' layouts
+ * differ much (at global 1G on grid s24, DMA32's free MOVABLE pages 112 K
+ * to 189 K), and a run's set-up answers its layout far from linearly
+ * (claims, boosts, kswapd and compaction, or none of them): the mean
+ * layout is a start none of the runs had (docs/fidelity.md, session 24).
+ * Returns the number of model runs (0: some real run recorded no layout;
+ * nothing done), or -1 with the message printed.
+ */
+static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *runs, unsigned n,
+			 struct report_head *h, struct cp_run_result *model, int *exit_code)
+{
+	struct cp_run_result paired[CP_VALIDATE_MAX_PHASES], mean;
+	struct cp_mem_start_free sf;
+	uint64_t seed = cfg->seed;
+	unsigned k, m = 0;
+	long rc = 0;
+
+	for (k = 0; k < n; k++)
+		if (!runs[k].failed && !cp_start_free_from_runs(&runs[k], 1, &sf))
+			return 0;
+	fprintf(stderr, "cachepressure validate: model from each real run's own start layout\n");
+	for (k = 0; k < n && m < CP_VALIDATE_MAX_PHASES; k++) {
+		struct cp_diag diag = { "" };
+
+		if (runs[k].failed)
+			continue;
+		cp_start_free_from_runs(&runs[k], 1, &sf);
+		cfg->start_free = &sf;
+		cfg->size_is_available = true;
+		cfg->seed = seed + m;
+		cp_run_result_init(&paired[m]);
+		rc = cp_sim_run(cfg, &paired[m], &diag);
+		m++;
+		if (rc) {
+			fprintf(stderr, "cachepressure validate: model: %s\n",
+				diag.msg[0] ? diag.msg : cp_strerror((int)rc));
+			*exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+			break;
+		}
+		if (m == 1) {
+			h->start_has_zones = sf.has_zones;
+			h->start_has_pageblocks = sf.has_zones && sf.has_pageblocks;
+		}
+	}
+	cfg->seed = seed;
+	cfg->start_free = NULL;
+	cp_run_result_init(&mean);
+	if (!rc && m && cp_validate_model_mean(&mean, paired, m)) {
+		fprintf(stderr, "cachepressure validate: out of memory\n");
+		*exit_code = CLI_EXIT_FAIL;
+		rc = -CP_ENOMEM;
+	}
+	h->nr_phase = 0;
+	for (k = 0; k < m; k++) {
+		if (!rc)
+			record_phase(h, &paired[k]);
+		cp_run_result_release(&paired[k]);
+	}
+	if (rc || !m) {
+		cp_run_result_release(&mean);
+		return rc ? -1 : 0;
+	}
+	cp_run_result_release(model);
+	*model = mean;
+	h->paired = true;
+	h->nr_start = m;
+	if (model->failed) {
+		fprintf(stderr, "cachepressure validate: a model run failed: %s\n",
+			model->failure ? model->failure : "(no reason given)");
+		*exit_code = CLI_EXIT_FAIL;
+	}
+	return (long)m;
+}
+
 /* The spread of the model's total over the reader phases it ran at. */
 static void print_phase_spread(const struct report_head *h)
 {
@@ -417,13 +502,23 @@ static void print_phase_spread(const struct report_head *h)
 	if (h->nr_phase < 2 || cp_stats_compute(h->phase_totals, h->nr_phase, &st))
 		return;
 	cp_stats_format(sd, sizeof(sd), st.sd, 0);
-	printf("# model total over %zu reader phases (seeds %" PRIu64 "..%" PRIu64 "): mean %.0f, "
-	       "sd %s, min %" PRId64 ", max %" PRId64 "; the table's model is seed %" PRIu64 "\n",
-	       h->nr_phase, h->seed, h->seed + VALIDATE_PHASE_SEEDS - 1, st.mean, sd, st.min,
-	       st.max, h->seed);
+	if (h->paired)
+		printf("# model total from each real run's start, in the real runs' order (seeds "
+		       "%" PRIu64 "..%" PRIu64 "):", h->seed, h->seed + h->nr_phase - 1);
+	else
+		printf("# model total over %zu reader phases (seeds %" PRIu64 "..%" PRIu64 "):",
+		       h->nr_phase, h->seed, h->seed + VALIDATE_PHASE_SEEDS - 1);
+	for (i = 0; h->paired && i < h->nr_phase; i++)
+		printf("%s %" PRId64, i ? "," : "", h->phase_totals[i]);
+	printf("%s mean %.0f, sd %s, min %" PRId64 ", max %" PRId64, h->paired ? ";" : "", st.mean,
+	       sd, st.min, st.max);
+	if (h->paired)
+		printf("; the table's model is their mean\n");
+	else
+		printf("; the table's model is seed %" PRIu64 "\n", h->seed);
 	/* each seed's: the kernel's superblock shrinker frees nothing in
 	 * some runs and much in others, and so may the model's */
-	printf("# model superblock shrinker frees at those phases:");
+	printf("# model superblock shrinker frees at those %s:", h->paired ? "runs" : "phases");
 	for (i = 0; i < h->nr_phase; i++)
 		printf("%s %" PRId64, i ? "," : "", h->phase_sb_freed[i]);
 	printf("\n");
@@ -675,7 +770,18 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 	printf("\n");
 	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
 	       h->kernel, h->kernel_why, h->release, h->machine_name, h->vcp ? h->vcp : "100");
-	if (h->nr_start && h->start_has_zones)
+	if (h->paired)
+		printf("# model start: each real run's own (%zu model runs, run k from real run "
+		       "k's start, seed %" PRIu64 " + k - 1; the table's model is their mean, its "
+		       "series and passes the first's): zones DMA32 and Normal, each with its free "
+		       "blocks as /proc/pagetypeinfo showed them after the balloon and its managed "
+		       "pages%s\n", h->nr_start, h->seed,
+		       h->start_has_pageblocks
+			       ? "; each type's fragments in as many pageblocks as it had then "
+				 "(movable: at most as many as pairing each with an allocated "
+				 "buddy takes, the rest being the balloon's)"
+			       : "; each fragment beside an allocated buddy of its order");
+	else if (h->nr_start && h->start_has_zones)
 		printf("# model start: zones DMA32 and Normal, each with its free blocks as "
 		       "/proc/pagetypeinfo showed them after the balloon and its managed pages "
 		       "(mean of %zu real run(s))%s\n", h->nr_start,
@@ -696,13 +802,14 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 	print_measured_free(model, runs, h->nr_real);
 	print_slabs(h);
 	printf("# model readers: each starts at a random phase within one cached pass of its "
-	       "file (random_phase, seed %" PRIu64 "): real readers drift apart, identical "
-	       "model readers would stay in lockstep\n", h->seed);
+	       "file (random_phase, seed %" PRIu64 "%s): real readers drift apart, identical "
+	       "model readers would stay in lockstep\n", h->seed, h->paired ? " on" : "");
 	print_phase_spread(h);
 	rc = cp_validate_table_build(model, runs, h->nr_real, table, &diag);
 	if (!rc) {
 		table->nr_phases = h->nr_phase;
 		table->phase_seed = h->seed;
+		table->phases_paired = h->paired;
 		memcpy(table->phase_totals, h->phase_totals,
 		       h->nr_phase * sizeof(h->phase_totals[0]));
 		memcpy(table->phase_sb_freed, h->phase_sb_freed,
@@ -876,8 +983,10 @@ static int validate_from_file(const struct validate_opts *vo)
 		if (rc)
 			goto out_setup;
 	}
-	nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, false, &model,
-				    &exit_code);
+	nr_start = model_paired(&cfg, real, (unsigned)n, &h, &model, &exit_code);
+	if (nr_start == 0)
+		nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, false, &model,
+					    &exit_code);
 	if (nr_start == 0) { /* no start layout recorded: as booted */
 		struct cp_diag diag = { "" };
 
@@ -892,10 +1001,12 @@ static int validate_from_file(const struct validate_opts *vo)
 	if (nr_start >= 0) {
 		int r2;
 
-		h.nr_start = (size_t)nr_start;
-		h.start_has_zones = nr_start > 0 && start_free.has_zones;
-		h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
-		model_phase_spread(&cfg, &model, &h);
+		if (!h.paired) {
+			h.nr_start = (size_t)nr_start;
+			h.start_has_zones = nr_start > 0 && start_free.has_zones;
+			h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
+			model_phase_spread(&cfg, &model, &h);
+		}
 		r2 = report(&h, &model, real, vo->json);
 		if (r2 != CLI_EXIT_OK)
 			exit_code = r2;
@@ -1034,8 +1145,10 @@ int cmd_validate(int argc, char **argv)
 		exit_code = rc;
 		goto out;
 	}
-	nr_start = model_from_start(&cfg, runs, done, &start_free, slabs_changed(&h), &model,
-				    &exit_code);
+	nr_start = model_paired(&cfg, runs, done, &h, &model, &exit_code);
+	if (nr_start == 0)
+		nr_start = model_from_start(&cfg, runs, done, &start_free, slabs_changed(&h),
+					    &model, &exit_code);
 	if (nr_start < 0)
 		goto out;
 
@@ -1053,10 +1166,12 @@ int cmd_validate(int argc, char **argv)
 	h.model_ra_kb = ms.machine.read_ahead_kb;
 	h.seed = ms.seed;
 	h.vcp = vcp;
-	h.nr_start = (size_t)nr_start;
-	h.start_has_zones = nr_start > 0 && start_free.has_zones;
-	h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
-	model_phase_spread(&cfg, &model, &h);
+	if (!h.paired) {
+		h.nr_start = (size_t)nr_start;
+		h.start_has_zones = nr_start > 0 && start_free.has_zones;
+		h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
+		model_phase_spread(&cfg, &model, &h);
+	}
 	rc = report(&h, &model, runs, vo.json);
 	if (rc != CLI_EXIT_OK)
 		exit_code = rc;

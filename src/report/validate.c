@@ -311,6 +311,95 @@ static const struct cp_reader_result *find_reader(const struct cp_run_result *r,
 	return NULL;
 }
 
+static int64_t mean_rounded(long double sum, size_t n)
+{
+	return (int64_t)llroundl(sum / (long double)n);
+}
+
+static int copy_strs(struct cp_run_result *out, const struct cp_run_result *r)
+{
+	char *const *from[] = { &r->source, &r->policy, &r->kernel, &r->scenario, &r->confine,
+				&r->failure };
+	char **to[] = { &out->source, &out->policy, &out->kernel, &out->scenario, &out->confine,
+			&out->failure };
+	size_t i;
+
+	for (i = 0; i < sizeof(from) / sizeof(from[0]); i++)
+		if (*from[i] && cp_run_result_set_str(to[i], *from[i]))
+			return -CP_ENOMEM;
+	return 0;
+}
+
+static int copy_series(struct cp_series *to, const struct cp_series *from)
+{
+	size_t i;
+
+	if (!from->nr_columns)
+		return 0;
+	if (cp_series_set_columns(to, (const char *const *)from->columns, from->nr_columns))
+		return -CP_ENOMEM;
+	for (i = 0; i < from->nr_rows; i++)
+		if (cp_series_add_row(to, from->values + i * from->nr_columns))
+			return -CP_ENOMEM;
+	return 0;
+}
+
+int cp_validate_model_mean(struct cp_run_result *out, const struct cp_run_result *runs, size_t n)
+{
+	const struct cp_run_result *r0 = runs;
+	long double dur = 0;
+	size_t i, k, c;
+
+	if (n == 0)
+		return -CP_EINVAL;
+	if (copy_strs(out, r0) || copy_series(&out->series, &r0->series))
+		return -CP_ENOMEM;
+	out->mem_bytes = r0->mem_bytes;
+	out->seed = r0->seed;
+	for (k = 0; k < n; k++) {
+		dur += runs[k].duration_ns;
+		out->failed |= runs[k].failed;
+	}
+	out->duration_ns = (uint64_t)mean_rounded(dur, n);
+	for (i = 0; i < r0->nr_readers; i++) {
+		const struct cp_reader_result *src = &r0->readers[i];
+		struct cp_reader_result *rd;
+		long double sum = 0;
+
+		if (cp_run_result_add_reader(out, src->path, &rd))
+			return -CP_ENOMEM;
+		for (c = 0; c < src->nr_passes; c++)
+			if (cp_reader_add_pass(rd, src->passes[c].read_bytes, src->passes[c].end_ns))
+				return -CP_ENOMEM;
+		for (k = 0; k < n; k++) {
+			const struct cp_reader_result *o = find_reader(&runs[k], src->path);
+
+			sum += o ? o->total_read_bytes : 0;
+		}
+		rd->total_read_bytes = (uint64_t)mean_rounded(sum, n);
+	}
+	for (k = 0; k < n; k++) /* every name any run reports, once */
+		for (c = 0; c < runs[k].nr_counters; c++) {
+			const char *name = runs[k].counters[c].name;
+			long double sum = 0;
+			size_t m = 0, j;
+
+			if (cp_run_result_counter(out, name, INT64_MIN) != INT64_MIN)
+				continue;
+			for (j = 0; j < n; j++) {
+				int64_t v = cp_run_result_counter(&runs[j], name, INT64_MIN);
+
+				if (v != INT64_MIN) {
+					sum += v;
+					m++;
+				}
+			}
+			if (cp_run_result_set_counter(out, name, mean_rounded(sum, m)))
+				return -CP_ENOMEM;
+		}
+	return 0;
+}
+
 int64_t cp_validate_total_bytes(const struct cp_run_result *r)
 {
 	int64_t t = 0;
@@ -573,6 +662,7 @@ char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_r
 		cJSON *ph = cJSON_AddObjectToObject(val, "model_phases"), *tot, *sb;
 
 		if (!ph || !cp_json_put_u64(ph, "first_seed", t->phase_seed) ||
+		    !cJSON_AddBoolToObject(ph, "paired", t->phases_paired) ||
 		    !(tot = cJSON_AddArrayToObject(ph, "totals")) ||
 		    !(sb = cJSON_AddArrayToObject(ph, "sb_freed")))
 			goto out;

@@ -58,6 +58,10 @@ struct cp_validate_table {
 	 * model run); 0 phases: none given */
 	size_t nr_phases;
 	uint64_t phase_seed;
+	/* the phases are the model run from each real run's own start, in
+	 * the real runs' order (seeds phase_seed, ...), and the table's model
+	 * is their mean */
+	bool phases_paired;
 	int64_t phase_totals[CP_VALIDATE_MAX_PHASES];
 	/* and the objects its superblock shrinker freed at each
 	 * (cp_sb_objects_freed): whether it frees at all can turn on the
@@ -67,6 +71,19 @@ struct cp_validate_table {
 
 /* The bytes every reader of r read from the device: the total row's value. */
 int64_t cp_validate_total_bytes(const struct cp_run_result *r);
+
+/*
+ * The mean of n model runs as one result, for the table's model column
+ * when the model runs once from each real run's own start: each counter
+ * the mean over the runs that report it, each reader's total_read_bytes
+ * the mean over the runs (matched by path; a run without the reader
+ * counts 0) and duration_ns the mean, all rounded to the nearest; the
+ * names, seed, passes and series are runs[0]'s (so its passes no longer
+ * add up to its total when the runs differ), failed if any run failed.
+ * out must be initialised and empty. Returns 0, -CP_EINVAL (n is 0) or
+ * -CP_ENOMEM (out partly filled: release it).
+ */
+int cp_validate_model_mean(struct cp_run_result *out, const struct cp_run_result *runs, size_t n);
 
 /* Fills row->real from real[0..n) and the model's errors against it.
  * Returns 0 or -CP_EINVAL when n is 0 (row unchanged). */
@@ -90,7 +107,7 @@ int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t);
  * [{"name", "kind", "model_source", "real_source", "n", "mean", "min",
  * "max", "sd", "model", "model_minus_mean_sd", "model_minus_mean_pct"},
  * ...], "real_runs", "real_runs_failed", and with t->nr_phases
- * "model_phases": {"first_seed", "totals": [...], "sb_freed": [...]}}};
+ * "model_phases": {"first_seed", "paired", "totals": [...], "sb_freed": [...]}}};
  * errors that cannot be computed are null. cp_report_json_parse() reads the runs back. The
  * text is cp_malloc'ed: cp_free() it. NULL when out of memory. */
 char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,

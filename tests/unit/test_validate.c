@@ -328,6 +328,7 @@ static void json_carries_the_model_phases_when_given(void **state)
 
 	t.nr_phases = 3;
 	t.phase_seed = 7;
+	t.phases_paired = true;
 	t.phase_totals[0] = 70;
 	t.phase_totals[1] = 90;
 	t.phase_totals[2] = 40;
@@ -340,6 +341,7 @@ static void json_carries_the_model_phases_when_given(void **state)
 					      "model_phases");
 	assert_non_null(ph);
 	assert_int_equal(cJSON_GetObjectItemCaseSensitive(ph, "first_seed")->valueint, 7);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ph, "paired")));
 	tot = cJSON_GetObjectItemCaseSensitive(ph, "totals");
 	assert_int_equal(cJSON_GetArraySize(tot), 3);
 	assert_int_equal(cJSON_GetArrayItem(tot, 1)->valueint, 90);
@@ -356,6 +358,50 @@ static void json_carries_the_model_phases_when_given(void **state)
 
 /* 6.18 has vfs_cache_pressure_denom (6.16+): linux-6.x; 6.1 to 6.15 and
  * 5.x: linux-6.1 (priority shrink_slab since 4.16); older: linux-4.11. */
+/* The mean of model runs, by hand: readers a 50, 80, 81 -> 70.33 ->
+ * 70; b 70, 0 and 0 (the third run lacks it) -> 23.33 -> 23; counters
+ * pgscan_kswapd 900, 1000, 1001 -> 967; a counter only the second run
+ * has (cp_x 7) keeps its value; durations 10, 20, 31 -> 20.33 -> 20;
+ * passes and series are the first run's; one failed run fails the mean. */
+static void model_mean_averages_counters_readers_and_duration(void **state)
+{
+	struct cp_run_result runs[3], mean;
+	struct cp_reader_result *rd;
+
+	(void)state;
+	make_run(&runs[0], "model", 50, 70, 900, 0, 0);
+	make_run(&runs[1], "model", 80, 0, 1000, 0, 0);
+	cp_run_result_init(&runs[2]);
+	assert_int_equal(cp_run_result_set_str(&runs[2].source, "model"), 0);
+	assert_int_equal(cp_run_result_add_reader(&runs[2], "/mnt/a", &rd), 0);
+	assert_int_equal(cp_reader_add_pass(rd, 81, 5), 0);
+	assert_int_equal(cp_run_result_set_counter(&runs[2], "pgscan_kswapd", 1001), 0);
+	assert_int_equal(cp_run_result_set_counter(&runs[1], "cp_x", 7), 0);
+	runs[0].duration_ns = 10;
+	runs[1].duration_ns = 20;
+	runs[2].duration_ns = 31;
+	runs[1].failed = 1;
+	cp_run_result_init(&mean);
+	assert_int_equal(cp_validate_model_mean(&mean, runs, 3), 0);
+	assert_string_equal(mean.source, "model");
+	assert_int_equal(mean.nr_readers, 2);
+	assert_string_equal(mean.readers[0].path, "/mnt/a");
+	assert_int_equal(mean.readers[0].total_read_bytes, 70);
+	assert_int_equal(mean.readers[1].total_read_bytes, 23);
+	assert_int_equal(mean.readers[0].nr_passes, 1);
+	assert_int_equal(mean.readers[0].passes[0].read_bytes, 50);
+	assert_int_equal(cp_run_result_counter(&mean, "pgscan_kswapd", -1), 967);
+	assert_int_equal(cp_run_result_counter(&mean, "cp_x", -1), 7);
+	assert_int_equal(mean.duration_ns, 20);
+	assert_true(mean.failed);
+	cp_run_result_release(&mean);
+	cp_run_result_init(&mean);
+	assert_int_equal(cp_validate_model_mean(&mean, runs, 0), -CP_EINVAL);
+	cp_run_result_release(&mean);
+	for (size_t i = 0; i < 3; i++)
+		cp_run_result_release(&runs[i]);
+}
+
 static void kernel_profile_follows_the_release(void **state)
 {
 	(void)state;
@@ -388,6 +434,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(json_carries_the_model_phases_when_given, setup,
 						teardown),
+		cmocka_unit_test(model_mean_averages_counters_readers_and_duration),
 		cmocka_unit_test(kernel_profile_follows_the_release),
 	};
 

@@ -1,0 +1,63 @@
+#!/bin/sh
+# `cachepressure validate --real FILE` with real runs that each recorded
+# their start layout (the start_free_<type>_order_<o> counters of
+# /proc/pagetypeinfo after the balloon): the model runs once from each
+# run's own layout, in the runs' order with seeds 1, 2, ..., and the
+# table's model is their mean (a mean of the layouts would be a start no
+# run had). Two "real" runs here: a model run relabelled, one with its
+# free memory in 2900 order-10 blocks, the other with 2800 and 200
+# order-9 blocks, 512 single pages and 64 order-3 blocks.
+set -u
+CP=$1
+SRC=$2
+. "$SRC/tests/cli/lib/expect.sh"
+T=$CP_TEST_TMP
+
+"$CP" run seed --mem 256M --confine memcg --policy patched --kernel linux-6.x \
+	--set 'reader.*.random_phase=yes' --json "$T/model.json" --quiet ||
+	fail "the model run failed"
+python3 - "$T/model.json" "$T/real.json" <<'EOF' || fail "could not make the real runs"
+import copy, json, sys
+model = json.load(open(sys.argv[1]))["runs"][0]
+def real(blocks):
+    r = copy.deepcopy(model)
+    r["source"] = "real"
+    for t in ("unmovable", "movable", "reclaimable"):
+        for o in range(11):
+            r["counters"]["start_free_%s_order_%d" % (t, o)] = blocks.get((t, o), 0)
+    return r
+a = real({("movable", 10): 2900})
+b = real({("movable", 10): 2800, ("movable", 9): 200, ("movable", 0): 512,
+          ("movable", 3): 64})
+json.dump({"runs": [a, b]}, open(sys.argv[2], "w"))
+EOF
+"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real.json" \
+	--json "$T/v.json" >"$T/table" 2>"$T/err" || fail "validate --real exited $?"
+grep -q "^# model start: each real run's own (2 model runs, run k from real run k's start, seed 1 + k - 1; the table's model is their mean" \
+	"$T/table" || fail "no paired '# model start:' line"
+# the spread line lists both runs' totals; the table's model total is
+# their mean, rounded
+awk '/^# model total from each real run.s start, in the real runs. order \(seeds 1\.\.2\): [0-9]+, [0-9]+; mean / {
+	gsub(",", ""); gsub(";", ""); a = $16; b = $17; seen = 1 }
+     /^total / { t = $7 }
+     END { m = (a + b) / 2; exit !(seen && (t == int(m) || t == int(m) + 1)) }' "$T/table" ||
+	fail "no paired spread line, or the table's model is not the mean of its runs"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["validate"]["model_phases"]
+assert p["paired"] is True and p["first_seed"] == 1 and len(p["totals"]) == 2, p' "$T/v.json" ||
+	fail "--json lacks the paired model_phases"
+
+# runs without a layout keep the single model run at seeds 1..5
+python3 - "$T/real.json" "$T/real-nolayout.json" <<'EOF' || fail "could not strip the layout"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    r["counters"] = {k: v for k, v in r["counters"].items() if not k.startswith("start_free_")}
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x \
+	--real "$T/real-nolayout.json" >"$T/table2" 2>"$T/err2" ||
+	fail "validate --real (no layout) exited $?"
+grep -q "^# model total over 5 reader phases (seeds 1\.\.5)" "$T/table2" ||
+	fail "runs without a layout: no reader phase line"
+grep -q "each real run's own" "$T/table2" && fail "runs without a layout: paired anyway"
+echo PASS
