@@ -423,13 +423,16 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
  * to 189 K), and a run's set-up answers its layout far from linearly
  * (claims, boosts, kswapd and compaction, or none of them): the mean
  * layout is a start none of the runs had (docs/fidelity.md, session 24).
+ * The runs stay in paired[] (released by the caller, as
+ * release_paired() does) for the JSON.
  * Returns the number of model runs (0: some real run recorded no layout;
  * nothing done), or -1 with the message printed.
  */
 static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *runs, unsigned n,
-			 struct report_head *h, struct cp_run_result *model, int *exit_code)
+			 struct report_head *h, struct cp_run_result *model,
+			 struct cp_run_result paired[CP_VALIDATE_MAX_PHASES], int *exit_code)
 {
-	struct cp_run_result paired[CP_VALIDATE_MAX_PHASES], mean;
+	struct cp_run_result mean;
 	struct cp_mem_start_free sf;
 	uint64_t seed = cfg->seed;
 	unsigned k, m = 0;
@@ -471,12 +474,11 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 		rc = -CP_ENOMEM;
 	}
 	h->nr_phase = 0;
-	for (k = 0; k < m; k++) {
-		if (!rc)
-			record_phase(h, &paired[k]);
-		cp_run_result_release(&paired[k]);
-	}
+	for (k = 0; k < m && !rc; k++)
+		record_phase(h, &paired[k]);
 	if (rc || !m) {
+		for (k = 0; k < m; k++)
+			cp_run_result_release(&paired[k]);
 		cp_run_result_release(&mean);
 		return rc ? -1 : 0;
 	}
@@ -490,6 +492,14 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 		*exit_code = CLI_EXIT_FAIL;
 	}
 	return (long)m;
+}
+
+static void release_paired(struct cp_run_result *paired, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cp_run_result_release(&paired[i]);
 }
 
 /* The spread of the model's total over the reader phases it ran at. */
@@ -749,9 +759,12 @@ static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_resu
 	return (long)nr_start;
 }
 
-/* The header lines, the table and, with json, the JSON. Returns the exit
- * code (CLI_EXIT_OK or CLI_EXIT_FAIL, messages printed). */
+/* The header lines, the table (model: the table's model column) and, with
+ * json, the JSON with the model's runs (models: model itself, or the runs
+ * from each real run's start). Returns the exit code (CLI_EXIT_OK or
+ * CLI_EXIT_FAIL, messages printed). */
 static int report(const struct report_head *h, const struct cp_run_result *model,
+		  const struct cp_run_result *models, size_t nr_models,
 		  const struct cp_run_result *runs, const char *json)
 {
 	struct cp_validate_table *table = calloc(1, sizeof(*table));
@@ -823,7 +836,8 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		exit_code = CLI_EXIT_FAIL;
 	}
 	if (!rc && json) {
-		rc = cp_validate_json_write(json, model, runs, h->nr_real, table, &diag);
+		rc = cp_validate_json_write(json, models, nr_models, runs, h->nr_real, table,
+					    &diag);
 		if (rc) {
 			fprintf(stderr, "cachepressure validate: --json %s\n", diag.msg);
 			exit_code = CLI_EXIT_FAIL;
@@ -934,7 +948,7 @@ static int validate_from_file(const struct validate_opts *vo)
 	struct cli_run_opts ro;
 	struct cli_run_setup ms;
 	struct cp_sim_config cfg;
-	struct cp_run_result model, *all = NULL, *real = NULL;
+	struct cp_run_result model, *all = NULL, *real = NULL, paired[CP_VALIDATE_MAX_PHASES];
 	struct cp_mem_start_free start_free;
 	struct report_head h = { 0 };
 	size_t nr_all = 0, n = 0;
@@ -983,7 +997,7 @@ static int validate_from_file(const struct validate_opts *vo)
 		if (rc)
 			goto out_setup;
 	}
-	nr_start = model_paired(&cfg, real, (unsigned)n, &h, &model, &exit_code);
+	nr_start = model_paired(&cfg, real, (unsigned)n, &h, &model, paired, &exit_code);
 	if (nr_start == 0)
 		nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, false, &model,
 					    &exit_code);
@@ -1007,10 +1021,13 @@ static int validate_from_file(const struct validate_opts *vo)
 			h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 			model_phase_spread(&cfg, &model, &h);
 		}
-		r2 = report(&h, &model, real, vo->json);
+		r2 = h.paired ? report(&h, &model, paired, h.nr_start, real, vo->json)
+			      : report(&h, &model, &model, 1, real, vo->json);
 		if (r2 != CLI_EXIT_OK)
 			exit_code = r2;
 	}
+	if (h.paired)
+		release_paired(paired, h.nr_start);
 	cp_run_result_release(&model);
 out_setup:
 	if (rc && exit_code == CLI_EXIT_OK)
@@ -1028,7 +1045,7 @@ int cmd_validate(int argc, char **argv)
 	struct cp_real_session session;
 	struct cp_real_opts opts;
 	struct cp_real_plan plan;
-	struct cp_run_result model, *runs = NULL;
+	struct cp_run_result model, *runs = NULL, paired[CP_VALIDATE_MAX_PHASES];
 	struct cp_sim_config cfg;
 	struct cp_diag diag = { "" };
 	struct utsname un;
@@ -1145,7 +1162,7 @@ int cmd_validate(int argc, char **argv)
 		exit_code = rc;
 		goto out;
 	}
-	nr_start = model_paired(&cfg, runs, done, &h, &model, &exit_code);
+	nr_start = model_paired(&cfg, runs, done, &h, &model, paired, &exit_code);
 	if (nr_start == 0)
 		nr_start = model_from_start(&cfg, runs, done, &start_free, slabs_changed(&h),
 					    &model, &exit_code);
@@ -1172,10 +1189,13 @@ int cmd_validate(int argc, char **argv)
 		h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 		model_phase_spread(&cfg, &model, &h);
 	}
-	rc = report(&h, &model, runs, vo.json);
+	rc = h.paired ? report(&h, &model, paired, h.nr_start, runs, vo.json)
+		      : report(&h, &model, &model, 1, runs, vo.json);
 	if (rc != CLI_EXIT_OK)
 		exit_code = rc;
 out:
+	if (h.paired)
+		release_paired(paired, h.nr_start);
 	if (cp_real_interrupted())
 		fprintf(stderr, "cachepressure validate: stopped by signal %d; everything it "
 				"created was removed\n", cp_real_interrupted());

@@ -330,20 +330,6 @@ static int copy_strs(struct cp_run_result *out, const struct cp_run_result *r)
 	return 0;
 }
 
-static int copy_series(struct cp_series *to, const struct cp_series *from)
-{
-	size_t i;
-
-	if (!from->nr_columns)
-		return 0;
-	if (cp_series_set_columns(to, (const char *const *)from->columns, from->nr_columns))
-		return -CP_ENOMEM;
-	for (i = 0; i < from->nr_rows; i++)
-		if (cp_series_add_row(to, from->values + i * from->nr_columns))
-			return -CP_ENOMEM;
-	return 0;
-}
-
 int cp_validate_model_mean(struct cp_run_result *out, const struct cp_run_result *runs, size_t n)
 {
 	const struct cp_run_result *r0 = runs;
@@ -352,7 +338,7 @@ int cp_validate_model_mean(struct cp_run_result *out, const struct cp_run_result
 
 	if (n == 0)
 		return -CP_EINVAL;
-	if (copy_strs(out, r0) || copy_series(&out->series, &r0->series))
+	if (copy_strs(out, r0))
 		return -CP_ENOMEM;
 	out->mem_bytes = r0->mem_bytes;
 	out->seed = r0->seed;
@@ -368,9 +354,6 @@ int cp_validate_model_mean(struct cp_run_result *out, const struct cp_run_result
 
 		if (cp_run_result_add_reader(out, src->path, &rd))
 			return -CP_ENOMEM;
-		for (c = 0; c < src->nr_passes; c++)
-			if (cp_reader_add_pass(rd, src->passes[c].read_bytes, src->passes[c].end_ns))
-				return -CP_ENOMEM;
 		for (k = 0; k < n; k++) {
 			const struct cp_reader_result *o = find_reader(&runs[k], src->path);
 
@@ -635,20 +618,22 @@ static bool add_row(cJSON *rows, const struct cp_validate_row *r)
 	       cp_json_put_double(o, "model_minus_mean_pct", r->has_pct, r->pct);
 }
 
-char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,
-			    size_t nr_real, const struct cp_validate_table *t)
+char *cp_validate_json_text(const struct cp_run_result *models, size_t nr_models,
+			    const struct cp_run_result *real, size_t nr_real,
+			    const struct cp_validate_table *t)
 {
-	const struct cp_run_result **runs = cp_calloc(nr_real + 1, sizeof(*runs));
+	const struct cp_run_result **runs = cp_calloc(nr_models + nr_real, sizeof(*runs));
 	cJSON *root = NULL, *val, *rows;
 	char *text = NULL;
 	size_t i;
 
 	if (!runs)
 		return NULL;
-	runs[0] = model;
+	for (i = 0; i < nr_models; i++)
+		runs[i] = &models[i];
 	for (i = 0; i < nr_real; i++)
-		runs[i + 1] = &real[i];
-	root = cp_report_json_tree(runs, nr_real + 1);
+		runs[nr_models + i] = &real[i];
+	root = cp_report_json_tree(runs, nr_models + nr_real);
 	cp_free(runs);
 	if (!root || !(val = cJSON_AddObjectToObject(root, "validate")) ||
 	    !cp_json_put_i64(val, "real_runs", (int64_t)t->nr_real) ||
@@ -677,11 +662,12 @@ out:
 	return text;
 }
 
-int cp_validate_json_write(const char *path, const struct cp_run_result *model,
-			   const struct cp_run_result *real, size_t nr_real,
+int cp_validate_json_write(const char *path, const struct cp_run_result *models,
+			   size_t nr_models, const struct cp_run_result *real, size_t nr_real,
 			   const struct cp_validate_table *t, struct cp_diag *diag)
 {
-	return cp_json_write_text(path, cp_validate_json_text(model, real, nr_real, t), diag);
+	return cp_json_write_text(path, cp_validate_json_text(models, nr_models, real, nr_real, t),
+				  diag);
 }
 
 const char *cp_validate_kernel_profile_for(const char *release)

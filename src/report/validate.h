@@ -78,8 +78,9 @@ int64_t cp_validate_total_bytes(const struct cp_run_result *r);
  * the mean over the runs that report it, each reader's total_read_bytes
  * the mean over the runs (matched by path; a run without the reader
  * counts 0) and duration_ns the mean, all rounded to the nearest; the
- * names, seed, passes and series are runs[0]'s (so its passes no longer
- * add up to its total when the runs differ), failed if any run failed.
+ * names and seed are runs[0]'s, failed if any run failed. No passes and
+ * no series (a mean of passes is no run's): it is for the table only,
+ * and the JSON carries the runs themselves.
  * out must be initialised and empty. Returns 0, -CP_EINVAL (n is 0) or
  * -CP_ENOMEM (out partly filled: release it).
  */
@@ -103,19 +104,22 @@ int cp_validate_table_build(const struct cp_run_result *model, const struct cp_r
  * counter row's values come from on both sides. Returns 0 or -CP_EIO. */
 int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t);
 
-/* The merged JSON text: {"runs": [model, real...], "validate": {"rows":
+/* The merged JSON text: {"runs": [models..., real...] (the model's runs:
+ * one, or one from each real run's start, whose mean the table's model
+ * column is), "validate": {"rows":
  * [{"name", "kind", "model_source", "real_source", "n", "mean", "min",
  * "max", "sd", "model", "model_minus_mean_sd", "model_minus_mean_pct"},
  * ...], "real_runs", "real_runs_failed", and with t->nr_phases
  * "model_phases": {"first_seed", "paired", "totals": [...], "sb_freed": [...]}}};
  * errors that cannot be computed are null. cp_report_json_parse() reads the runs back. The
  * text is cp_malloc'ed: cp_free() it. NULL when out of memory. */
-char *cp_validate_json_text(const struct cp_run_result *model, const struct cp_run_result *real,
-			    size_t nr_real, const struct cp_validate_table *t);
+char *cp_validate_json_text(const struct cp_run_result *models, size_t nr_models,
+			    const struct cp_run_result *real, size_t nr_real,
+			    const struct cp_validate_table *t);
 
 /* Same to path ("-": stdout). Returns 0, -CP_ENOMEM or -CP_EIO. */
-int cp_validate_json_write(const char *path, const struct cp_run_result *model,
-			   const struct cp_run_result *real, size_t nr_real,
+int cp_validate_json_write(const char *path, const struct cp_run_result *models,
+			   size_t nr_models, const struct cp_run_result *real, size_t nr_real,
 			   const struct cp_validate_table *t, struct cp_diag *diag);
 
 /* The kernel profile for a kernel release (`uname -r`): before 4.16

@@ -13,9 +13,7 @@ SRC=$2
 . "$SRC/tests/cli/lib/expect.sh"
 T=$CP_TEST_TMP
 
-"$CP" run seed --mem 256M --confine memcg --policy patched --kernel linux-6.x \
-	--set 'reader.*.random_phase=yes' --json "$T/model.json" --quiet ||
-	fail "the model run failed"
+seed_model_run "$T/model.json"
 python3 - "$T/model.json" "$T/real.json" <<'EOF' || fail "could not make the real runs"
 import copy, json, sys
 model = json.load(open(sys.argv[1]))["runs"][0]
@@ -42,9 +40,16 @@ awk '/^# model total from each real run.s start, in the real runs. order \(seeds
      /^total / { t = $7 }
      END { m = (a + b) / 2; exit !(seen && (t == int(m) || t == int(m) + 1)) }' "$T/table" ||
 	fail "no paired spread line, or the table's model is not the mean of its runs"
-python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["validate"]["model_phases"]
-assert p["paired"] is True and p["first_seed"] == 1 and len(p["totals"]) == 2, p' "$T/v.json" ||
-	fail "--json lacks the paired model_phases"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["validate"]["model_phases"]
+assert p["paired"] is True and p["first_seed"] == 1 and len(p["totals"]) == 2, p
+m=[r for r in d["runs"] if r["source"] == "model"]
+assert len(m) == 2 and [sum(x["total_read_bytes"] for x in r["readers"]) for r in m] == p["totals"], p' \
+	"$T/v.json" || fail "--json lacks the paired model_phases or the two model runs"
+# the JSON reads back (each model run whole), and the model again gives
+# the same table
+"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/v.json" \
+	>"$T/table-again" 2>"$T/err" || fail "validate --real on its own --json exited $?"
+diff "$T/table" "$T/table-again" >/dev/null || fail "the model against the same runs differs"
 
 # runs without a layout keep the single model run at seeds 1..5
 python3 - "$T/real.json" "$T/real-nolayout.json" <<'EOF' || fail "could not strip the layout"

@@ -11,9 +11,7 @@ SRC=$2
 T=$CP_TEST_TMP
 
 # (validate's model readers start at a seeded random phase: random_phase)
-"$CP" run seed --mem 256M --confine memcg --policy patched --kernel linux-6.x \
-	--set 'reader.*.random_phase=yes' --json "$T/model.json" --quiet ||
-	fail "the model run failed"
+seed_model_run "$T/model.json"
 sed 's/"source":[[:space:]]*"model"/"source": "real"/' "$T/model.json" >"$T/real.json"
 grep -q '"source":[[:space:]]*"real"' "$T/real.json" || fail "could not relabel the run"
 

@@ -281,7 +281,7 @@ static void json_merges_model_real_runs_and_table(void **state)
 	const cJSON *rows, *first, *z;
 
 	assert_int_equal(cp_validate_table_build(&f->model, f->real, 2, &t, NULL), 0);
-	text = cp_validate_json_text(&f->model, f->real, 2, &t);
+	text = cp_validate_json_text(&f->model, 1, f->real, 2, &t);
 	assert_non_null(text);
 	assert_int_equal(cp_report_json_parse(text, "test", &runs, &n, NULL), 0);
 	assert_int_equal(n, 3);
@@ -319,7 +319,7 @@ static void json_carries_the_model_phases_when_given(void **state)
 	char *text;
 
 	assert_int_equal(cp_validate_table_build(&f->model, f->real, 2, &t, NULL), 0);
-	text = cp_validate_json_text(&f->model, f->real, 2, &t);
+	text = cp_validate_json_text(&f->model, 1, f->real, 2, &t);
 	root = cJSON_Parse(text);
 	assert_null(cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(root, "validate"), "model_phases"));
@@ -335,7 +335,7 @@ static void json_carries_the_model_phases_when_given(void **state)
 	t.phase_sb_freed[0] = 0;
 	t.phase_sb_freed[1] = 5000;
 	t.phase_sb_freed[2] = 12;
-	text = cp_validate_json_text(&f->model, f->real, 2, &t);
+	text = cp_validate_json_text(&f->model, 1, f->real, 2, &t);
 	root = cJSON_Parse(text);
 	ph = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "validate"),
 					      "model_phases");
@@ -362,7 +362,7 @@ static void json_carries_the_model_phases_when_given(void **state)
  * 70; b 70, 0 and 0 (the third run lacks it) -> 23.33 -> 23; counters
  * pgscan_kswapd 900, 1000, 1001 -> 967; a counter only the second run
  * has (cp_x 7) keeps its value; durations 10, 20, 31 -> 20.33 -> 20;
- * passes and series are the first run's; one failed run fails the mean. */
+ * no passes and no series (no run's); one failed run fails the mean. */
 static void model_mean_averages_counters_readers_and_duration(void **state)
 {
 	struct cp_run_result runs[3], mean;
@@ -388,8 +388,8 @@ static void model_mean_averages_counters_readers_and_duration(void **state)
 	assert_string_equal(mean.readers[0].path, "/mnt/a");
 	assert_int_equal(mean.readers[0].total_read_bytes, 70);
 	assert_int_equal(mean.readers[1].total_read_bytes, 23);
-	assert_int_equal(mean.readers[0].nr_passes, 1);
-	assert_int_equal(mean.readers[0].passes[0].read_bytes, 50);
+	assert_int_equal(mean.readers[0].nr_passes, 0);
+	assert_int_equal(mean.series.nr_rows, 0);
 	assert_int_equal(cp_run_result_counter(&mean, "pgscan_kswapd", -1), 967);
 	assert_int_equal(cp_run_result_counter(&mean, "cp_x", -1), 7);
 	assert_int_equal(mean.duration_ns, 20);
@@ -400,6 +400,33 @@ static void model_mean_averages_counters_readers_and_duration(void **state)
 	cp_run_result_release(&mean);
 	for (size_t i = 0; i < 3; i++)
 		cp_run_result_release(&runs[i]);
+}
+
+/* Every model run goes into the JSON, before the real runs, and each
+ * reads back whole (its passes add up to its total). */
+static void json_carries_every_model_run(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	struct cp_run_result models[2], *runs = NULL;
+	size_t n = 0;
+	char *text;
+
+	make_run(&models[0], "model", 50, 70, 900, 0, 0);
+	make_run(&models[1], "model", 30, 10, 800, 0, 0);
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 2, &t, NULL), 0);
+	text = cp_validate_json_text(models, 2, f->real, 2, &t);
+	assert_non_null(text);
+	assert_int_equal(cp_report_json_parse(text, "test", &runs, &n, NULL), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(runs[0].source, "model");
+	assert_string_equal(runs[1].source, "model");
+	assert_int_equal(runs[1].readers[0].total_read_bytes, 30);
+	assert_string_equal(runs[2].source, "real");
+	cp_report_runs_free(runs, n);
+	cp_free(text);
+	cp_run_result_release(&models[0]);
+	cp_run_result_release(&models[1]);
 }
 
 static void kernel_profile_follows_the_release(void **state)
@@ -434,6 +461,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(json_carries_the_model_phases_when_given, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(json_carries_every_model_run, setup, teardown),
 		cmocka_unit_test(model_mean_averages_counters_readers_and_duration),
 		cmocka_unit_test(kernel_profile_follows_the_release),
 	};

@@ -40,3 +40,12 @@ $1"; shift; done
 		grep -qF -- "$w" "$CP_TEST_TMP/err" || fail "$*: stderr lacks '$w'"
 	done || exit 1
 }
+
+# seed_model_run FILE: the model's seed scenario at memcg 256M, patched,
+# linux-6.x, readers at a random phase as validate runs them, into FILE
+# (JSON) - the run validate --real tests relabel as "real"
+seed_model_run() {
+	"$CP" run seed --mem 256M --confine memcg --policy patched --kernel linux-6.x \
+		--set 'reader.*.random_phase=yes' --json "$1" --quiet ||
+		fail "the model run failed"
+}
