@@ -298,9 +298,10 @@ struct report_head {
 	/* the model ran once from each real run's own start layout (run k:
 	 * seed + k); the table's model is their mean, the phases theirs */
 	bool paired;
-	/* the model's total bytes re-read for seeds seed .. seed + n - 1 */
-	int64_t phase_totals[VALIDATE_PHASE_SEEDS];
-	int64_t phase_sb_freed[VALIDATE_PHASE_SEEDS]; /* cp_sb_objects_freed, the same seeds */
+	/* the model's total bytes re-read for seeds seed .. seed + n - 1 (n:
+	 * VALIDATE_PHASE_SEEDS, or one per real run when paired) */
+	int64_t phase_totals[CP_VALIDATE_MAX_PHASES];
+	int64_t phase_sb_freed[CP_VALIDATE_MAX_PHASES]; /* cp_sb_objects_freed, the same seeds */
 	size_t nr_phase;
 	struct cp_run_slabs slabs;      /* the slab geometry the real runs recorded */
 	struct cp_fs_profile fs_file;   /* the fs profile as its file gave it */
@@ -785,8 +786,8 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 	       h->kernel, h->kernel_why, h->release, h->machine_name, h->vcp ? h->vcp : "100");
 	if (h->paired)
 		printf("# model start: each real run's own (%zu model runs, run k from real run "
-		       "k's start, seed %" PRIu64 " + k - 1; the table's model is their mean, its "
-		       "series and passes the first's): zones DMA32 and Normal, each with its free "
+		       "k's start, seed %" PRIu64 " + k - 1; the table's model is their mean, the "
+		       "JSON holds each run): zones DMA32 and Normal, each with its free "
 		       "blocks as /proc/pagetypeinfo showed them after the balloon and its managed "
 		       "pages%s\n", h->nr_start, h->seed,
 		       h->start_has_pageblocks
