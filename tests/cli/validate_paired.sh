@@ -4,9 +4,10 @@
 # /proc/pagetypeinfo after the balloon): the model runs once from each
 # run's own layout, in the runs' order with seeds 1, 2, ..., and the
 # table's model is their mean (a mean of the layouts would be a start no
-# run had). Two "real" runs here: a model run relabelled, one with its
-# free memory in 2900 order-10 blocks, the other with 2800 and 200
-# order-9 blocks, 512 single pages and 64 order-3 blocks.
+# run had). Six "real" runs here (more than the five reader phases of a
+# single model run): a model run relabelled, every other one with its free
+# memory in 2900 order-10 blocks, the others with 2800 and 200 order-9
+# blocks, 512 single pages and 64 order-3 blocks.
 set -u
 CP=$1
 SRC=$2
@@ -27,24 +28,28 @@ def real(blocks):
 a = real({("movable", 10): 2900})
 b = real({("movable", 10): 2800, ("movable", 9): 200, ("movable", 0): 512,
           ("movable", 3): 64})
-json.dump({"runs": [a, b]}, open(sys.argv[2], "w"))
+json.dump({"runs": [a, b, a, b, a, b]}, open(sys.argv[2], "w"))
 EOF
 "$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real.json" \
 	--json "$T/v.json" >"$T/table" 2>"$T/err" || fail "validate --real exited $?"
-grep -q "^# model start: each real run's own (2 model runs, run k from real run k's start, seed 1 + k - 1; the table's model is their mean" \
+grep -q "^# model start: each real run's own (6 model runs, run k from real run k's start, seed 1 + k - 1; the table's model is their mean" \
 	"$T/table" || fail "no paired '# model start:' line"
-# the spread line lists both runs' totals; the table's model total is
-# their mean, rounded
-awk '/^# model total from each real run.s start, in the real runs. order \(seeds 1\.\.2\): [0-9]+, [0-9]+; mean / {
-	gsub(",", ""); gsub(";", ""); a = $16; b = $17; seen = 1 }
-     /^total / { t = $7 }
-     END { m = (a + b) / 2; exit !(seen && (t == int(m) || t == int(m) + 1)) }' "$T/table" ||
-	fail "no paired spread line, or the table's model is not the mean of its runs"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["validate"]["model_phases"]
-assert p["paired"] is True and p["first_seed"] == 1 and len(p["totals"]) == 2, p
-m=[r for r in d["runs"] if r["source"] == "model"]
-assert len(m) == 2 and [sum(x["total_read_bytes"] for x in r["readers"]) for r in m] == p["totals"], p' \
-	"$T/v.json" || fail "--json lacks the paired model_phases or the two model runs"
+# the spread line lists the six runs' totals; the table's model total is
+# their mean, rounded; the JSON holds the six model runs with those totals
+python3 - "$T/table" "$T/v.json" <<'EOF' || fail "no paired spread line, or the table's model is not the mean of its runs"
+import json, re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"^# model total from each real run's start, in the real runs' order "
+              r"\(seeds 1\.\.6\): ([0-9, ]+); mean", text, re.M)
+tot = [int(x) for x in m.group(1).split(", ")]
+model = int(re.search(r"^total +\S+ +\S+ +\S+ +\S+ +\S+ +([0-9]+)", text, re.M).group(1))
+assert len(tot) == 6 and abs(model - sum(tot) / 6) <= 0.5, (tot, model)
+d = json.load(open(sys.argv[2]))
+p = d["validate"]["model_phases"]
+runs = [r for r in d["runs"] if r["source"] == "model"]
+assert p["paired"] is True and p["first_seed"] == 1 and p["totals"] == tot, p
+assert [sum(x["total_read_bytes"] for x in r["readers"]) for r in runs] == tot
+EOF
 # the JSON reads back (each model run whole), and the model again gives
 # the same table
 "$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/v.json" \
