@@ -783,7 +783,7 @@ static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
 	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "fsc0", "fsc1" }, .loops = 1,
 				     .subdirs = 5000, .sync_method = 0, .file_size = 0 };
 	struct cp_spawn_opts so;
-	char dir[CP_FSIMAGE_PATH_MAX + 8], out[8192], how[HOW_CHARS], cmd[256];
+	char dir[CP_FSIMAGE_PATH_MAX + CP_FS_MARK_DIR_MAX + 2], out[8192], how[HOW_CHARS], cmd[256];
 	uint64_t busy0, busy1, files;
 	char **argv;
 	size_t i, len = 0;
