@@ -680,9 +680,10 @@ void cp_calib_profile_write(FILE *out, const struct cp_calibration *c,
 	if (c->fs_mark_files_per_sec) {
 		snprintf(text, sizeof(text),
 			 "\nfs_mark create rate for empty files on xfs, one worker: %llu files/s, "
-			 "measured with %s; %s, kernel %s. Not a key of this profile: it bounds "
-			 "[create] create_cpu_ns of profiles/xfs.ini at about %llu ns per file "
-			 "(which also includes the allocations the model charges itself).",
+			 "measured with %s; %s, kernel %s. Not a key of this profile: one "
+			 "worker's rate, about %llu ns a file of its wall time, beside [cpu] "
+			 "xfs_create_ns (two workers, every CPU's busy time), which the model "
+			 "charges.",
 			 (unsigned long long)c->fs_mark_files_per_sec, c->fs_mark_how, c->date,
 			 c->kernel, 1000000000ULL / c->fs_mark_files_per_sec);
 		fprintf(out, "\n");

@@ -729,44 +729,54 @@ static int latency(struct ctx *x, int writing, struct cp_diag *diag)
 	return 0;
 }
 
+/* fs_mark with a's arguments in calibrate's filesystem, its directories
+ * made first; out gets what it printed, cmd its command line. Returns 0
+ * or -CP_E* (diag says what failed). */
+static int run_fs_mark(struct ctx *x, const struct cp_fs_mark_args *a, char *out, size_t out_len,
+		       char *cmd, size_t cmd_len, struct cp_diag *diag)
+{
+	char dir[CP_FSIMAGE_PATH_MAX + CP_FS_MARK_DIR_MAX + 2];
+	struct cp_spawn_opts so;
+	char **argv;
+	size_t i, len = 0;
+	int rc;
+
+	for (i = 0; i < a->nr_dirs; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", x->w->mnt.path, a->dirs[i]);
+		if (mkdir(dir, 0755))
+			return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", dir, strerror(errno));
+	}
+	rc = cp_fs_mark_argv(a, "fs_mark", &argv, diag);
+	if (rc)
+		return rc;
+	cmd[0] = '\0';
+	for (i = 0; argv[i] && len < cmd_len; i++)
+		len += (size_t)snprintf(cmd + len, cmd_len - len, "%s%s", i ? " " : "", argv[i]);
+	cp_spawn_opts_init(&so);
+	so.cwd = x->w->mnt.path;
+	rc = cp_proc_run(x->w->fs_mark, argv, &so, 600000000000ULL, out, out_len, diag);
+	cp_fs_mark_argv_free(argv);
+	return rc;
+}
+
 static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
 {
 	struct cp_fs_mark_args a = { .nr_dirs = 1, .dirs = { "fsm" }, .files_per_loop = 0,
 				     .loops = 1, .subdirs = 0, .sync_method = 0, .file_size = 0 };
 	struct cp_fs_mark_report rep;
-	struct cp_spawn_opts so;
-	char dir[CP_FSIMAGE_PATH_MAX + 8], out[8192];
-	char **argv;
-	size_t i;
+	char out[8192], cmd[256];
 	int rc;
 
 	a.files_per_loop = x->nr_files;
-	snprintf(dir, sizeof(dir), "%s/fsm", x->w->mnt.path);
-	if (mkdir(dir, 0755))
-		return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", dir, strerror(errno));
-	rc = cp_fs_mark_argv(&a, "fs_mark", &argv, diag);
-	if (rc)
-		return rc;
 	say(x, "fs_mark create rate: empty files, one worker, no sync");
-	cp_spawn_opts_init(&so);
-	so.cwd = x->w->mnt.path;
-	rc = cp_proc_run(x->w->fs_mark, argv, &so, 600000000000ULL, out, sizeof(out), diag);
+	rc = run_fs_mark(x, &a, out, sizeof(out), cmd, sizeof(cmd), diag);
 	if (!rc && cp_fs_mark_parse(out, &rep))
 		rc = cp_diag_set(diag, -CP_ESYS, "fs_mark printed no result row");
 	if (!rc) {
-		size_t len = 0;
-
 		x->c->fs_mark_files_per_sec = rep.files_per_sec;
-		len += (size_t)snprintf(x->c->fs_mark_how, sizeof(x->c->fs_mark_how), "`");
-		for (i = 0; argv[i] && len < sizeof(x->c->fs_mark_how); i++)
-			len += (size_t)snprintf(x->c->fs_mark_how + len, sizeof(x->c->fs_mark_how) - len,
-						"%s%s", i ? " " : "", argv[i]);
-		if (len < sizeof(x->c->fs_mark_how))
-			snprintf(x->c->fs_mark_how + len, sizeof(x->c->fs_mark_how) - len,
-				 "` on a fresh xfs on %s", x->w->guest_disk ? x->w->guest_disk
-										 : "the loop device");
+		cp_calib_text(x->c->fs_mark_how, sizeof(x->c->fs_mark_how), "`%s` on a fresh xfs on %s",
+			      cmd, x->w->guest_disk ? x->w->guest_disk : "the loop device");
 	}
-	cp_fs_mark_argv_free(argv);
 	return rc;
 }
 
@@ -782,51 +792,32 @@ static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
 {
 	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "fsc0", "fsc1" }, .loops = 1,
 				     .subdirs = 5000, .sync_method = 0, .file_size = 0 };
-	struct cp_spawn_opts so;
-	char dir[CP_FSIMAGE_PATH_MAX + CP_FS_MARK_DIR_MAX + 2], out[8192], how[HOW_CHARS], cmd[256];
+	char out[8192], how[HOW_CHARS], cmd[256];
 	uint64_t busy0, busy1, files;
-	char **argv;
-	size_t i, len = 0;
 	int rc;
 
 	a.files_per_loop = x->nr_files / 2 ? x->nr_files / 2 : 1;
 	files = cp_fs_mark_total_files(&a);
-	for (i = 0; i < a.nr_dirs; i++) {
-		snprintf(dir, sizeof(dir), "%s/%s", x->w->mnt.path, a.dirs[i]);
-		if (mkdir(dir, 0755))
-			return cp_diag_set(diag, -CP_ESYS, "mkdir %s: %s", dir, strerror(errno));
-	}
-	rc = cp_fs_mark_argv(&a, "fs_mark", &argv, diag);
-	if (rc)
-		return rc;
-	for (i = 0; argv[i] && len < sizeof(cmd); i++)
-		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", i ? " " : "", argv[i]);
 	say(x, "xfs create cost: empty files, two workers, busy CPU per file");
 	sync();
-	cp_spawn_opts_init(&so);
-	so.cwd = x->w->mnt.path;
 	rc = cp_proc_busy_ns(&busy0);
 	if (rc)
-		rc = cp_diag_set(diag, rc, "/proc/stat: no busy time to measure the creates by");
-	if (!rc)
-		rc = cp_proc_run(x->w->fs_mark, argv, &so, 600000000000ULL, out, sizeof(out), diag);
+		return cp_diag_set(diag, rc, "/proc/stat: no busy time to measure the creates by");
+	rc = run_fs_mark(x, &a, out, sizeof(out), cmd, sizeof(cmd), diag);
 	if (!rc && cp_proc_busy_ns(&busy1))
 		rc = cp_diag_set(diag, -CP_ESYS, "/proc/stat: not readable after fs_mark");
 	if (!rc && busy1 <= busy0)
 		rc = cp_diag_set(diag, -CP_ESYS, "/proc/stat: no busy time over %" PRIu64 " creates",
 				 files);
-	if (!rc) {
-		cp_calib_text(how, sizeof(how),
-			      "busy time of all CPUs (/proc/stat user + nice + system + irq + "
-			      "softirq) over `%s` on a fresh xfs on %s, per file: %.2f s for %" PRIu64
-			      " files%s; the whole create as the model charges it (xfs [create] "
-			      "create_cpu_ns + mkdir_lookup_ns)",
-			      cmd, x->dev_desc, secs(busy1 - busy0), files, x->tag);
-		set(x->c, "cpu", "xfs_create_ns", NULL, how, "%" PRIu64,
-		    (busy1 - busy0 + files / 2) / files);
-	}
-	cp_fs_mark_argv_free(argv);
-	return rc;
+	if (rc)
+		return rc;
+	cp_calib_text(how, sizeof(how),
+		      "busy time of all CPUs (/proc/stat user + nice + system + irq + softirq) over "
+		      "`%s` on a fresh xfs on %s, per file: %.2f s for %" PRIu64 " files%s; the whole "
+		      "create as the model charges it (xfs [create] create_cpu_ns + mkdir_lookup_ns)",
+		      cmd, x->dev_desc, secs(busy1 - busy0), files, x->tag);
+	set(x->c, "cpu", "xfs_create_ns", NULL, how, "%" PRIu64, (busy1 - busy0 + files / 2) / files);
+	return 0;
 }
 
 /* ---- facts from /proc and /sys --------------------------------------- */
