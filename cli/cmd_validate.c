@@ -424,8 +424,7 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
  * to 189 K), and a run's set-up answers its layout far from linearly
  * (claims, boosts, kswapd and compaction, or none of them): the mean
  * layout is a start none of the runs had (docs/fidelity.md, session 24).
- * The runs stay in paired[] (released by the caller, as
- * release_paired() does) for the JSON.
+ * The runs stay in paired[] for the JSON (release_paired()).
  * Returns the number of model runs (0: some real run recorded no layout;
  * nothing done), or -1 with the message printed.
  */
@@ -495,11 +494,12 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 	return (long)m;
 }
 
-static void release_paired(struct cp_run_result *paired, size_t n)
+/* The runs model_paired() left in paired[], when it ran them. */
+static void release_paired(const struct report_head *h, struct cp_run_result *paired)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; h->paired && i < h->nr_start; i++)
 		cp_run_result_release(&paired[i]);
 }
 
@@ -761,12 +761,12 @@ static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_resu
 }
 
 /* The header lines, the table (model: the table's model column) and, with
- * json, the JSON with the model's runs (models: model itself, or the runs
- * from each real run's start). Returns the exit code (CLI_EXIT_OK or
- * CLI_EXIT_FAIL, messages printed). */
+ * json, the JSON with the model's runs (model itself, or when h->paired the
+ * runs from each real run's start in paired[]). Returns the exit code
+ * (CLI_EXIT_OK or CLI_EXIT_FAIL, messages printed). */
 static int report(const struct report_head *h, const struct cp_run_result *model,
-		  const struct cp_run_result *models, size_t nr_models,
-		  const struct cp_run_result *runs, const char *json)
+		  const struct cp_run_result *paired, const struct cp_run_result *runs,
+		  const char *json)
 {
 	struct cp_validate_table *table = calloc(1, sizeof(*table));
 	struct cp_diag diag = { "" };
@@ -837,7 +837,8 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		exit_code = CLI_EXIT_FAIL;
 	}
 	if (!rc && json) {
-		rc = cp_validate_json_write(json, models, nr_models, runs, h->nr_real, table,
+		rc = cp_validate_json_write(json, h->paired ? paired : model,
+					    h->paired ? h->nr_start : 1, runs, h->nr_real, table,
 					    &diag);
 		if (rc) {
 			fprintf(stderr, "cachepressure validate: --json %s\n", diag.msg);
@@ -1022,13 +1023,11 @@ static int validate_from_file(const struct validate_opts *vo)
 			h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 			model_phase_spread(&cfg, &model, &h);
 		}
-		r2 = h.paired ? report(&h, &model, paired, h.nr_start, real, vo->json)
-			      : report(&h, &model, &model, 1, real, vo->json);
+		r2 = report(&h, &model, paired, real, vo->json);
 		if (r2 != CLI_EXIT_OK)
 			exit_code = r2;
 	}
-	if (h.paired)
-		release_paired(paired, h.nr_start);
+	release_paired(&h, paired);
 	cp_run_result_release(&model);
 out_setup:
 	if (rc && exit_code == CLI_EXIT_OK)
@@ -1190,13 +1189,11 @@ int cmd_validate(int argc, char **argv)
 		h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 		model_phase_spread(&cfg, &model, &h);
 	}
-	rc = h.paired ? report(&h, &model, paired, h.nr_start, runs, vo.json)
-		      : report(&h, &model, &model, 1, runs, vo.json);
+	rc = report(&h, &model, paired, runs, vo.json);
 	if (rc != CLI_EXIT_OK)
 		exit_code = rc;
 out:
-	if (h.paired)
-		release_paired(paired, h.nr_start);
+	release_paired(&h, paired);
 	if (cp_real_interrupted())
 		fprintf(stderr, "cachepressure validate: stopped by signal %d; everything it "
 				"created was removed\n", cp_real_interrupted());
