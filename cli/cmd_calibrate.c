@@ -36,6 +36,8 @@ static void usage(FILE *out)
 		"                                [--timeout DURATION] [--accel auto|kvm|tcg]]\n"
 		"       cachepressure calibrate --mean FILE --mean FILE [--mean FILE ...]\n"
 		"                               [-o FILE] [--name NAME]\n"
+		"       cachepressure calibrate --median FILE --median FILE [--median FILE ...]\n"
+		"                               [-o FILE] [--name NAME]\n"
 		"\n"
 		"Measures this machine, as root, on a filesystem of its own (sparse\n"
 		"image, loop device with direct I/O, xfs; removed afterwards): the cached\n"
@@ -81,8 +83,14 @@ static void usage(FILE *out)
 		"                  settings (CPUs, RAM, zones, watermarks, readahead) as\n"
 		"                  they agree, or an error naming the one that differs.\n"
 		"                  For calibrations taken before and after a set of real\n"
-		"                  runs, as scripts/validate-grid.sh does\n",
-		CP_REAL_DEFAULT_WORKDIR);
+		"                  runs, as scripts/validate-grid.sh does (up to %d)\n"
+		"  --median FILE   the same with the median of the values in place of\n"
+		"                  their mean (of an even number, the mean of the middle\n"
+		"                  two): one calibration taken while the machine was\n"
+		"                  disturbed does not move it. scripts/validate-grid.sh\n"
+		"                  models every row with the median of all its\n"
+		"                  calibrations\n",
+		CP_REAL_DEFAULT_WORKDIR, CP_CALIB_MEAN_MAX);
 }
 
 static void on_progress(void *arg, const char *msg)
@@ -140,8 +148,8 @@ static int write_profile(const struct cp_calibrate_opts *o, const struct cp_cali
 	return CLI_EXIT_OK;
 }
 
-/* --mean: the profile averaging the calibrated profiles given; the keys
- * none measured are copied from the first. */
+/* --mean (--median): the profile averaging the calibrated profiles given
+ * (their median); the keys none measured are copied from the first. */
 static int write_mean(const struct cp_calibrate_opts *o, const char *command,
 		      struct cp_calibration *c, struct cp_calib_source *src, struct cp_diag *diag)
 {
@@ -150,7 +158,8 @@ static int write_mean(const struct cp_calibrate_opts *o, const char *command,
 	int rc;
 
 	cp_calibration_init(c, o->name);
-	rc = cp_calib_mean(c, o->mean, o->nr_mean, diag);
+	rc = o->median ? cp_calib_median(c, o->mean, o->nr_mean, diag)
+		       : cp_calib_mean(c, o->mean, o->nr_mean, diag);
 	if (!rc)
 		rc = cp_calib_source_load(src, o->mean[0], diag);
 	if (rc) {

@@ -373,11 +373,27 @@ static bool unit_is(const char *s, const char *unit)
 	return strncmp(s, unit, n) == 0 && (s[n] == '\0' || s[n] == ' ');
 }
 
-/* One drifting key of the mean: the mean value and how it came. */
-static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of x[0..n-1] (n >= 1; sorts x): the middle value, or the
+ * mean of the two middle ones when n is even. */
+static double median_of(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* One drifting key of the mean (or, median, the median): the value and
+ * how it came. */
+static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n, bool median,
 		    const char *const *paths, struct cp_diag *diag)
 {
-	double sum = 0, lo = 0, hi = 0;
+	double sum = 0, lo = 0, hi = 0, xs[CP_CALIB_COMBINE_MAX], value;
 	const char *unit0 = NULL, *value0 = NULL;
 	bool integral = true, have_range = true;
 	char list[512] = "", range_note[32] = "";
@@ -404,6 +420,7 @@ static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
 		unit0 = unit;
 		integral = integral && in_integral;
 		sum += x;
+		xs[i] = x;
 		if (ll < sizeof(list))
 			ll += (size_t)snprintf(list + ll, sizeof(list) - ll, "%s%s %s",
 					       i ? (i + 1 == n ? " and " : ", ") : "", paths[i],
@@ -433,10 +450,11 @@ static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
 		lo = i == 0 || a < lo ? a : lo;
 		hi = i == 0 || b > hi ? b : hi;
 	}
+	value = median ? median_of(xs, n) : sum / (double)n;
 	if (integral)
-		snprintf(v->value, sizeof(v->value), "%.0f%s", sum / (double)n, unit0);
+		snprintf(v->value, sizeof(v->value), "%.0f%s", value, unit0);
 	else
-		snprintf(v->value, sizeof(v->value), "%.6g%s", sum / (double)n, unit0);
+		snprintf(v->value, sizeof(v->value), "%.6g%s", value, unit0);
 	/* how: the inputs' values, then how the first measured it */
 	used = take_measured_comment(v, cp_calib_source_find(&in[0].src, v->section, v->key));
 	{
@@ -444,8 +462,8 @@ static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
 
 		snprintf(first, sizeof(first), "%.*s", used ? (int)used - 1 : 0, v->how);
 		cp_calib_text(v->how, sizeof(v->how),
-			      "the mean of %zu calibrations, %s; each measured as %s says: %s", n,
-			      list, paths[0], first);
+			      "the %s of %zu calibrations, %s; each measured as %s says: %s",
+			      median ? "median" : "mean", n, list, paths[0], first);
 	}
 	if (have_range) /* the first input's note after it, "(p5..p95)", kept */
 		cp_calib_text(v->range, sizeof(v->range), "%.*g%s..%.*g%s%s", integral ? 15 : 6,
@@ -456,17 +474,22 @@ static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n,
 	return 0;
 }
 
-int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
-		  struct cp_diag *diag)
+/* cp_calib_mean, or with median cp_calib_median. */
+static int calib_combine(struct cp_calibration *c, const char *const *paths, size_t n,
+			 bool median, struct cp_diag *diag)
 {
+	const char *opt = median ? "--median" : "--mean";
 	struct mean_input *in;
-	double rate_sum = 0;
+	double rate_sum = 0, rate_x[CP_CALIB_COMBINE_MAX];
 	char rates[512] = "";
 	size_t i, j, rl = 0, nr_rates = 0;
 	int rc = 0;
 
 	if (n < 2)
-		return cp_diag_set(diag, -CP_EINVAL, "--mean needs at least 2 profiles, got %zu", n);
+		return cp_diag_set(diag, -CP_EINVAL, "%s needs at least 2 profiles, got %zu", opt, n);
+	if (n > CP_CALIB_COMBINE_MAX)
+		return cp_diag_set(diag, -CP_EINVAL, "%s takes at most %d profiles, got %zu", opt,
+				   CP_CALIB_COMBINE_MAX, n);
 	in = cp_calloc(n, sizeof(*in));
 	if (!in)
 		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
@@ -548,7 +571,7 @@ int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 					 kd ? kd->value : "?");
 			break;
 		}
-		rc = mean_key(v, in, n, paths, diag);
+		rc = mean_key(v, in, n, median, paths, diag);
 	}
 	for (i = 0; !rc && i < n; i++) {
 		unsigned long long rate;
@@ -559,7 +582,7 @@ int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 		if (!nr_rates)
 			snprintf(c->fs_mark_how, sizeof(c->fs_mark_how), "%s", how);
 		rate_sum += (double)rate;
-		nr_rates++;
+		rate_x[nr_rates++] = (double)rate;
 		if (rl < sizeof(rates))
 			rl += (size_t)snprintf(rates + rl, sizeof(rates) - rl, "%s%s %llu",
 					       rl ? ", " : "", paths[i], rate);
@@ -567,10 +590,12 @@ int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 	if (!rc && nr_rates) {
 		size_t hl = strlen(c->fs_mark_how);
 
-		c->fs_mark_files_per_sec = (uint64_t)(rate_sum / (double)nr_rates + 0.5);
+		c->fs_mark_files_per_sec =
+			(uint64_t)((median ? median_of(rate_x, nr_rates)
+					   : rate_sum / (double)nr_rates) + 0.5);
 		if (hl < sizeof(c->fs_mark_how))
 			cp_calib_text(c->fs_mark_how + hl, sizeof(c->fs_mark_how) - hl,
-				      " (the mean of %s files/s)", rates);
+				      " (the %s of %s files/s)", median ? "median" : "mean", rates);
 	}
 	if (!rc) {
 		copy_str(c->host, sizeof(c->host), in[0].host);
@@ -580,6 +605,18 @@ int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 		cp_free(in[i].text);
 	cp_free(in);
 	return rc;
+}
+
+int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
+		  struct cp_diag *diag)
+{
+	return calib_combine(c, paths, n, false, diag);
+}
+
+int cp_calib_median(struct cp_calibration *c, const char *const *paths, size_t n,
+		    struct cp_diag *diag)
+{
+	return calib_combine(c, paths, n, true, diag);
 }
 
 /* ---- writing ------------------------------------------------------- */

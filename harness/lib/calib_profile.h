@@ -70,6 +70,18 @@ int cp_calib_take_guest(struct cp_calibration *c, const char *text, size_t len,
 int cp_calib_mean(struct cp_calibration *c, const char *const *paths, size_t n,
 		  struct cp_diag *diag);
 
+/* Profiles cp_calib_mean and cp_calib_median take at most. */
+#define CP_CALIB_COMBINE_MAX 32
+
+/* As cp_calib_mean, with the median of the inputs in place of their mean
+ * (for an even number, the mean of the two middle values) for each key
+ * that drifts and for fs_mark's create rate: a calibration taken while
+ * the machine was disturbed (on grid s24 of docs/fidelity.md, two
+ * calibrations a minute apart measured the copy and device rates at half
+ * the others') moves a mean, not a median. Their comments say "median". */
+int cp_calib_median(struct cp_calibration *c, const char *const *paths, size_t n,
+		    struct cp_diag *diag);
+
 /* Writes the profile: a header naming c->host, c->command, c->date and
  * c->kernel; each measured key with "measured: HOW" (and "range: ")
  * comment lines above it; each unmeasured key copied from src (may be

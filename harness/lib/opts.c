@@ -8,7 +8,11 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "calib_profile.h"
 #include "core/parse.h"
+
+_Static_assert(CP_CALIB_MEAN_MAX <= CP_CALIB_COMBINE_MAX,
+	       "calibrate --mean/--median takes what cp_calib_mean combines");
 
 /* Matches argv[*i] against --name; sets *val to the value (next argument
  * or after '='). Returns 1 on match, 0 if not this option, -1 when the
@@ -298,12 +302,19 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 				goto missing;
 			measure_opt = "--from";
 			t.from = v;
-		} else if ((m = opt_value(argc, argv, &i, "--mean", &v))) {
+		} else if ((m = opt_value(argc, argv, &i, "--mean", &v)) ||
+			   (m = opt_value(argc, argv, &i, "--median", &v))) {
+			bool median = strcmp(a, "--median") == 0 || strncmp(a, "--median=", 9) == 0;
+
 			if (m < 0)
 				goto missing;
+			if (t.nr_mean && median != t.median)
+				return cp_diag_set(diag, -CP_EINVAL, "--mean and --median do not go "
+						   "together: give the profiles with one of them");
+			t.median = median;
 			if (t.nr_mean == CP_CALIB_MEAN_MAX)
-				return cp_diag_set(diag, -CP_EINVAL, "--mean given more than %d times",
-						   CP_CALIB_MEAN_MAX);
+				return cp_diag_set(diag, -CP_EINVAL, "%s given more than %d times",
+						   median ? "--median" : "--mean", CP_CALIB_MEAN_MAX);
 			t.mean[t.nr_mean++] = v;
 		} else if ((m = opt_value(argc, argv, &i, "--name", &v))) {
 			if (m < 0)
@@ -326,12 +337,14 @@ missing:
 				      : lab_given	 ? lab_given
 							 : measure_opt;
 
+		const char *opt = t.median ? "--median" : "--mean";
+
 		if (measuring)
-			return cp_diag_set(diag, -CP_EINVAL, "--mean averages profiles already "
-					   "measured: %s does not go with it", measuring);
+			return cp_diag_set(diag, -CP_EINVAL, "%s combines profiles already "
+					   "measured: %s does not go with it", opt, measuring);
 		if (t.nr_mean < 2)
-			return cp_diag_set(diag, -CP_EINVAL, "--mean needs two profiles or more "
-					   "(--mean A.ini --mean B.ini)");
+			return cp_diag_set(diag, -CP_EINVAL, "%s needs two profiles or more "
+					   "(%s A.ini %s B.ini)", opt, opt, opt);
 	}
 	if (lab_given && !lab.lab.kernel)
 		return cp_diag_set(diag, -CP_EINVAL, "%s needs --kernel BZIMAGE", lab_given);

@@ -77,7 +77,7 @@ int cp_real_opts_parse(int argc, char **argv, struct cp_real_opts *o, struct cp_
 #define CP_CALIB_LAB_DEFAULT_VM_MEM ((1ULL << 30) + CP_LAB_VM_EXTRA_BYTES)
 
 /* `calibrate --mean FILE` given at most this often. */
-#define CP_CALIB_MEAN_MAX 16
+#define CP_CALIB_MEAN_MAX 32 /* at most CP_CALIB_COMBINE_MAX (calib_profile.h) */
 
 struct cp_calibrate_opts {
 	const char *workdir;    /* --workdir, default CP_REAL_DEFAULT_WORKDIR */
@@ -89,8 +89,10 @@ struct cp_calibrate_opts {
 	struct cp_lab_opts lab; /* --kernel BZIMAGE [--vm-mem --vm-cpus --timeout --accel]:
 				 * measure inside a lab guest; vm_mem_bytes resolved */
 	const char *guest_disk; /* hidden --guest-disk DEV: inside a lab guest (guest.h) */
-	const char *mean[CP_CALIB_MEAN_MAX]; /* --mean FILE ...: average these profiles */
+	const char *mean[CP_CALIB_MEAN_MAX]; /* --mean or --median FILE ...: combine these
+					      * profiles */
 	size_t nr_mean;         /* 0: measure */
+	bool median;            /* --median: their median, not their mean */
 };
 
 int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,

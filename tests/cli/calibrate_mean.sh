@@ -2,7 +2,8 @@
 # calibrate_mean.sh - `cachepressure calibrate --mean`: two profiles as
 # calibrate writes them give one whose rates are their mean in the same
 # unit (16000M and 18000M -> 17000M; 74us and 80us -> 77us), whose
-# settings are theirs;
+# settings are theirs; `--median` of three (16000M, 9000M, 18000M) gives
+# the middle one, 16000M (the mean would be 14333M);
 # bad input exits 2 naming it: a missing file, one --mean, a measuring
 # option with --mean, a setting that differs (ram), a hand-written
 # profile. Needs no root.
@@ -51,6 +52,15 @@ grep -qx "ram = 24576M" "$tmp/m.ini" || fail "ram not kept"
 grep -qx "name = avg" "$tmp/m.ini" || fail "name not --name"
 grep -q "the mean of 2 calibrations" "$tmp/m.ini" || fail "no source comment"
 grep -q "kernel 6.18.44-test" "$tmp/m.ini" || fail "header lacks the inputs' kernel"
+
+profile "$tmp/slow.ini" 24576M 9000M 160us
+"$CP" calibrate --median "$tmp/a.ini" --median "$tmp/slow.ini" --median "$tmp/b.ini" \
+	-o "$tmp/med.ini" 2>"$tmp/err" || fail "calibrate --median exited $?"
+grep -qx "copy_bandwidth = 16000M" "$tmp/med.ini" || fail "copy_bandwidth not the median: $(grep copy_ "$tmp/med.ini")"
+grep -qx "read_latency = 80us" "$tmp/med.ini" || fail "read_latency not the median"
+grep -q "the median of 3 calibrations" "$tmp/med.ini" || fail "no median comment"
+expect_error 2 "do not go together" -- calibrate --mean "$tmp/a.ini" --median "$tmp/b.ini"
+expect_error 2 "--median needs two profiles" -- calibrate --median "$tmp/a.ini"
 
 expect_error 2 "$tmp/none.ini" -- calibrate --mean "$tmp/none.ini" --mean "$tmp/b.ini"
 expect_error 2 "two profiles" -- calibrate --mean "$tmp/a.ini"

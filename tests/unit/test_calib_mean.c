@@ -1,7 +1,8 @@
 /*
- * test_calib_mean.c - `calibrate --mean`: the mean of calibrated machine
- * profiles (harness/lib/calib_profile.c cp_calib_mean) and its options.
- * Rates and latencies are averaged with their unit; settings must agree.
+ * test_calib_mean.c - `calibrate --mean` and `--median`: the mean (median)
+ * of calibrated machine profiles (harness/lib/calib_profile.c
+ * cp_calib_mean, cp_calib_median) and their options. Rates and latencies
+ * are combined with their unit; settings must agree.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,7 +54,7 @@ static const char profile_fmt[] =
 	"; measured with `fs_mark -S 0 -n 100000 -s 0 -L 1 -d fsm` on a fresh xfs\n";
 
 struct files {
-	char path[2][64];
+	char path[3][64];
 };
 
 /* Writes profile i with these values into a temporary file. */
@@ -72,10 +73,12 @@ static void write_profile(struct files *f, int i, const char *ram, const char *r
 	fclose(out);
 }
 
-static void remove_files(struct files *f)
+static void remove_files(struct files *f, int n)
 {
-	unlink(f->path[0]);
-	unlink(f->path[1]);
+	int i;
+
+	for (i = 0; i < n; i++)
+		unlink(f->path[i]);
 }
 
 static struct cp_calibration *mean_of(struct files *f, int expect_rc, struct cp_diag *d)
@@ -87,6 +90,62 @@ static struct cp_calibration *mean_of(struct files *f, int expect_rc, struct cp_
 	cp_calibration_init(c, "avg");
 	assert_int_equal(cp_calib_mean(c, paths, 2, d), expect_rc);
 	return c;
+}
+
+/* The median of n profiles (cp_calib_median). */
+static struct cp_calibration *median_of(struct files *f, int n)
+{
+	const char *paths[3] = { f->path[0], f->path[1], f->path[2] };
+	struct cp_calibration *c = calloc(1, sizeof(*c));
+
+	assert_non_null(c);
+	cp_calibration_init(c, "med");
+	assert_int_equal(cp_calib_median(c, paths, (size_t)n, NULL), 0);
+	return c;
+}
+
+/* Three calibrations, one of them taken while the machine was disturbed
+ * (copy 9000M, latency 160us, as two of grid s24's were): the median is
+ * the middle value, 18000M and 80us, where the mean would be 14333M and
+ * 104us; fs_mark's rate the middle one too; the comment says median. */
+static void median_of_three_is_the_middle_value(void **state)
+{
+	struct files f;
+	struct cp_calibration *c;
+	struct cp_calib_value *v;
+
+	(void)state;
+	write_profile(&f, 0, "24576M", "15000M..17000M", "16000M", "74us", "40000");
+	write_profile(&f, 1, "24576M", "8000M..10000M", "9000M", "160us", "20000");
+	write_profile(&f, 2, "24576M", "17500M..19000M", "18000M", "80us", "50000");
+	c = median_of(&f, 3);
+	v = cp_calibration_get(c, "cpu", "copy_bandwidth");
+	assert_true(v->measured);
+	assert_string_equal(v->value, "16000M");
+	assert_non_null(strstr(v->how, "the median of 3 calibrations"));
+	assert_string_equal(v->range, "8000M..19000M");
+	assert_string_equal(cp_calibration_get(c, "device", "read_latency")->value, "80us");
+	assert_int_equal(c->fs_mark_files_per_sec, 40000);
+	assert_non_null(strstr(c->fs_mark_how, "the median of"));
+	free(c);
+	remove_files(&f, 3);
+}
+
+/* Of an even number the median is the mean of the middle two: of 16000M
+ * and 18000M, 17000M, as the mean. */
+static void median_of_two_is_their_mean(void **state)
+{
+	struct files f;
+	struct cp_calibration *c;
+
+	(void)state;
+	write_profile(&f, 0, "24576M", "15000M..17000M", "16000M", "74us", "40000");
+	write_profile(&f, 1, "24576M", "17500M..19000M", "18000M", "80us", "50000");
+	c = median_of(&f, 2);
+	assert_string_equal(cp_calibration_get(c, "cpu", "copy_bandwidth")->value, "17000M");
+	assert_string_equal(cp_calibration_get(c, "device", "read_latency")->value, "77us");
+	free(c);
+	remove_files(&f, 2);
 }
 
 /* A rate measured 16000M and 18000M: the mean in the inputs' unit, both
@@ -114,7 +173,7 @@ static void drifting_rate_is_averaged_with_its_unit(void **state)
 	/* the same range in both: kept, with its note */
 	assert_string_equal(v->range, "60us..100us (p5..p95)");
 	free(c);
-	remove_files(&f);
+	remove_files(&f, 2);
 }
 
 /* A key measured the same in all keeps its value and method. */
@@ -138,7 +197,7 @@ static void equal_values_are_kept(void **state)
 	assert_string_equal(c->host, "vm");
 	assert_string_equal(c->kernel, "6.18.44-fc-v782");
 	free(c);
-	remove_files(&f);
+	remove_files(&f, 2);
 }
 
 /* fs_mark's create rate: the mean of the inputs' closing paragraphs. */
@@ -155,7 +214,7 @@ static void fs_mark_rate_is_averaged(void **state)
 	assert_non_null(strstr(c->fs_mark_how, "`fs_mark -S 0 -n 100000 -s 0 -L 1 -d fsm`"));
 	assert_non_null(strstr(c->fs_mark_how, "50001"));
 	free(c);
-	remove_files(&f);
+	remove_files(&f, 2);
 }
 
 /* ram is a setting of the machine: two values mean two setups. */
@@ -170,7 +229,7 @@ static void differing_setting_is_refused_by_name(void **state)
 	free(mean_of(&f, -CP_EINVAL, &d));
 	assert_non_null(strstr(d.msg, "ram"));
 	assert_non_null(strstr(d.msg, "16384M"));
-	remove_files(&f);
+	remove_files(&f, 2);
 }
 
 static void differing_units_are_refused(void **state)
@@ -184,7 +243,7 @@ static void differing_units_are_refused(void **state)
 	free(mean_of(&f, -CP_EINVAL, &d));
 	assert_non_null(strstr(d.msg, "copy_bandwidth"));
 	assert_non_null(strstr(d.msg, "not the same unit"));
-	remove_files(&f);
+	remove_files(&f, 2);
 }
 
 static void missing_file_is_named(void **state)
@@ -218,7 +277,7 @@ static void profile_not_from_calibrate_is_refused(void **state)
 	free(mean_of(&f, -CP_EINVAL, &d));
 	assert_non_null(strstr(d.msg, f.path[1]));
 	assert_non_null(strstr(d.msg, "not a profile calibrate wrote"));
-	remove_files(&f);
+	remove_files(&f, 2);
 }
 
 static int parse(const char *const *args, int n, struct cp_calibrate_opts *o,
@@ -252,6 +311,26 @@ static void mean_options(void **state)
 	assert_non_null(strstr(d.msg, "--file-size"));
 }
 
+/* --median FILE as --mean FILE, with o.median set; the two not mixed. */
+static void median_options(void **state)
+{
+	static const char *const ok[] = { "calibrate", "--median", "a.ini", "--median=b.ini" };
+	static const char *const mixed[] = { "calibrate", "--mean", "a.ini", "--median", "b.ini" };
+	static const char *const one[] = { "calibrate", "--median", "a.ini" };
+	struct cp_calibrate_opts o;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	assert_int_equal(parse(ok, 4, &o, &d), 0);
+	assert_int_equal(o.nr_mean, 2);
+	assert_true(o.median);
+	assert_string_equal(o.mean[1], "b.ini");
+	assert_int_equal(parse(mixed, 5, &o, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "do not go together"));
+	assert_int_equal(parse(one, 3, &o, &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "--median needs two profiles"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +342,9 @@ int main(void)
 		cmocka_unit_test(missing_file_is_named),
 		cmocka_unit_test(profile_not_from_calibrate_is_refused),
 		cmocka_unit_test(mean_options),
+		cmocka_unit_test(median_of_three_is_the_middle_value),
+		cmocka_unit_test(median_of_two_is_their_mean),
+		cmocka_unit_test(median_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
