@@ -3,9 +3,10 @@
  * kernel on the same scaled scenario.
  *
  * Runs the real harness N times (cmd_real.c's session: every refusal
- * before anything is touched) and the model once, with the patched
- * REFERENCED policy (the running kernel has the commit) and the kernel
- * profile that matches `uname -r`, then prints the table of
+ * before anything is touched) and the model (once first, then --seeds
+ * times from each real run's start, or at five reader phases), with the
+ * patched REFERENCED policy (the running kernel has the commit) and the
+ * kernel profile that matches `uname -r`, then prints the table of
  * src/report/validate.c and, with --json, both sides' runs and the
  * table. Exit codes as `real`: 0 ok, 1 a run failed or an I/O error,
  * 2 usage, not root, or a refused work directory.
@@ -20,6 +21,7 @@
 #include <sys/utsname.h>
 
 #include "cli.h"
+#include "core/parse.h"
 #include "opts.h"
 #include "plan.h"
 #include "proc.h"
@@ -37,33 +39,41 @@
 #include "sim/sim.h"
 
 #define DEFAULT_REPEAT "3"
+/* Model runs from each real run's start (--seeds): the model is chaotic
+ * in the readers' phase (the seed; docs/real.md "The model's runs in
+ * validate"), so one run a real run leaves the table's model with much of
+ * that spread. */
+#define DEFAULT_SEEDS 4
 
 static const char default_repeat[] = DEFAULT_REPEAT; /* identity: --repeat given? */
 
 struct validate_opts {
 	const char *scenario, *mem, *confine, *repeat, *kernel, *machine, *json, *workdir;
 	const char *real; /* --real FILE: the real runs of an earlier validate */
+	const char *seeds_arg;
+	unsigned seeds;   /* --seeds N: model runs from each real run's start */
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: cachepressure validate SCENARIO --mem SIZE [--confine global|memcg]\n"
-		"                              [--repeat N] [--kernel PROFILE]\n"
+		"                              [--repeat N] [--seeds N] [--kernel PROFILE]\n"
 		"                              [--machine NAME|FILE] [--workdir DIR]\n"
 		"                              [--real FILE] [--json FILE]\n"
 		"\n"
 		"Runs SCENARIO, scaled to SIZE, N times on the live kernel (as\n"
-		"'cachepressure real', as root) and once in the model, with the patched\n"
+		"'cachepressure real', as root) and in the model, with the patched\n"
 		"REFERENCED policy (the running kernel has the commit), and prints one\n"
 		"table: per reader (bytes re-read), their total per second of fs_mark's\n"
 		"run, and for the reclaim counters both sides\n"
 		"report, the real mean, min, max and sd, the model's value, and the model's\n"
 		"error (model - mean) in real standard deviations and in percent of the mean.\n"
 		"When the real runs measured their free memory after the balloon\n"
-		"(/proc/pagetypeinfo; see run --start-free), the model runs once from\n"
-		"each run's own (run k with seed k) and the table's model is their mean;\n"
-		"a line gives each run's total. Else it runs once, at seed 1, and at four\n"
+		"(/proc/pagetypeinfo; see run --start-free), the model runs --seeds times\n"
+		"from each run's own (model run m, from 1, with seed m: real run 1's\n"
+		"first, then real run 2's, ...) and the table's model is their mean; a\n"
+		"line gives each run's total. Else it runs once, at seed 1, and at four\n"
 		"more reader phases (seeds 2-5) for a line with its total's spread. It\n"
 		"holds the running kernel's slab objects (the dentry, inode and log item\n"
 		"caches as the real runs read them from /proc/slabinfo); its readers\n"
@@ -73,10 +83,15 @@ static void usage(FILE *out)
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
 		"  --confine MODE        global (default) or memcg, as for real and run\n"
-		"  --repeat N            real runs (default %s); the model runs once per real\n"
-		"                        run that measured its start (at most 8); a run\n"
-		"                        whose world could not be built is tried again\n"
-		"                        (2 N attempts at most; exit status 1)\n"
+		"  --repeat N            real runs (default %s); a run whose world could not\n"
+		"                        be built is tried again (2 N attempts at most;\n"
+		"                        exit status 1)\n"
+		"  --seeds N             model runs from each real run's start, at seeds\n"
+		"                        one after another (default %d): the model is\n"
+		"                        chaotic in its readers' phase, and the mean of\n"
+		"                        more runs is steadier; N times the real runs at\n"
+		"                        most %d. No effect when the real runs recorded\n"
+		"                        no start (the model then runs at seeds 1-5)\n"
 		"  --kernel PROFILE      kernel profile of the model (default: the one that\n"
 		"                        matches uname -r: 6.16+ linux-6.x, 4.16-6.15\n"
 		"                        linux-6.1, older linux-4.11)\n"
@@ -89,7 +104,7 @@ static void usage(FILE *out)
 		"                        the same SCENARIO, --mem and --confine, and run\n"
 		"                        the model against them (no root needed; the\n"
 		"                        kernel profile matches the kernel they ran on)\n"
-		"  --json FILE           write the model run, the real runs and the table as\n"
+		"  --json FILE           write the model's runs, the real runs and the table as\n"
 		"                        JSON ('-' for stdout); the real runs go there as\n"
 		"                        soon as they are done, so a model that fails keeps them\n"
 		"  -h, --help            this help\n"
@@ -98,7 +113,7 @@ static void usage(FILE *out)
 		"be written; 2 bad arguments, not root, a refused work directory, or a\n"
 		"--real FILE that is unreadable or holds other runs.\n"
 		"See cachepressure(1).\n",
-		DEFAULT_REPEAT, CP_REAL_DEFAULT_WORKDIR);
+		DEFAULT_REPEAT, DEFAULT_SEEDS, CP_VALIDATE_MAX_RUNS, CP_REAL_DEFAULT_WORKDIR);
 }
 
 /* Returns CLI_EXIT_OK, CLI_EXIT_USAGE (message printed) or -1 for --help. */
@@ -112,6 +127,7 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 		{ "--repeat", &o->repeat },   { "--kernel", &o->kernel },
 		{ "--machine", &o->machine }, { "--json", &o->json },
 		{ "--workdir", &o->workdir }, { "--real", &o->real },
+		{ "--seeds", &o->seeds_arg },
 	};
 	int i;
 
@@ -153,6 +169,17 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 	if (!o->mem) {
 		fprintf(stderr, "cachepressure validate: --mem SIZE is required\n");
 		return CLI_EXIT_USAGE;
+	}
+	o->seeds = DEFAULT_SEEDS;
+	if (o->seeds_arg) {
+		uint64_t n;
+
+		if (cp_parse_count(o->seeds_arg, &n) || n < 1 || n > CP_VALIDATE_MAX_RUNS) {
+			fprintf(stderr, "cachepressure validate: --seeds '%s': must be a count from "
+				"1 to %d\n", o->seeds_arg, CP_VALIDATE_MAX_RUNS);
+			return CLI_EXIT_USAGE;
+		}
+		o->seeds = (unsigned)n;
 	}
 	if (o->real && (o->workdir || o->repeat != default_repeat)) {
 		fprintf(stderr, "cachepressure validate: --real %s runs nothing on the kernel: "
@@ -281,7 +308,8 @@ static int json_check(const char *path)
 
 /* Reader phases the model is run at besides the table's (seed 1): the
  * model is chaotic in them (docs/fidelity.md "Session 9 grid"). */
-#define VALIDATE_PHASE_SEEDS 5 /* at most CP_VALIDATE_MAX_PHASES */
+#define VALIDATE_PHASE_SEEDS 5
+_Static_assert(VALIDATE_PHASE_SEEDS <= CP_VALIDATE_MAX_RUNS, "phases beyond the table's arrays");
 
 /* What the report's header says besides the table. */
 struct report_head {
@@ -295,13 +323,16 @@ struct report_head {
 	bool start_has_pageblocks;
 	uint64_t model_ra_kb;           /* the machine profile's read_ahead_kb */
 	uint64_t seed;                  /* the model's PRNG seed (reader phases) */
-	/* the model ran once from each real run's own start layout (run k:
-	 * seed + k); the table's model is their mean, the phases theirs */
+	/* the model ran seeds times from each real run's own start layout
+	 * (run m: seed + m, real run m / seeds of those that did not fail);
+	 * the table's model is their mean, the phases theirs */
 	bool paired;
+	unsigned seeds;
 	/* the model's total bytes re-read for seeds seed .. seed + n - 1 (n:
-	 * VALIDATE_PHASE_SEEDS, or one per real run when paired) */
-	int64_t phase_totals[CP_VALIDATE_MAX_PHASES];
-	int64_t phase_sb_freed[CP_VALIDATE_MAX_PHASES]; /* cp_sb_objects_freed, the same seeds */
+	 * VALIDATE_PHASE_SEEDS, or seeds per real run when paired) */
+	int64_t phase_totals[CP_VALIDATE_MAX_RUNS];
+	int64_t phase_sb_freed[CP_VALIDATE_MAX_RUNS]; /* cp_sb_objects_freed, the same seeds */
+	unsigned phase_real[CP_VALIDATE_MAX_RUNS]; /* paired: the real run's index, from 0 */
 	size_t nr_phase;
 	struct cp_run_slabs slabs;      /* the slab geometry the real runs recorded */
 	struct cp_fs_profile fs_file;   /* the fs profile as its file gave it */
@@ -414,77 +445,134 @@ static void model_phase_spread(struct cp_sim_config *cfg, const struct cp_run_re
 	cfg->seed = seed;
 }
 
+/* The paired model runs of *paired[0..m) released and the array freed. */
+static void free_paired(struct cp_run_result **paired, size_t m)
+{
+	size_t k;
+
+	for (k = 0; *paired && k < m; k++)
+		cp_run_result_release(&(*paired)[k]);
+	free(*paired);
+	*paired = NULL;
+}
+
+/* The model runs of the paired mode for nr_ok real runs, seeds each;
+ * 0 (message printed, exit 2) when there would be too many. real_file:
+ * the --real FILE they come from, NULL for --repeat. */
+static size_t paired_count(size_t nr_ok, unsigned seeds, const char *real_file)
+{
+	size_t total = 0;
+
+	if (cp_validate_paired_runs(nr_ok, seeds, &total) == 0)
+		return total;
+	fprintf(stderr, "cachepressure validate: --seeds %u with %zu real runs (%s%s): %zu model "
+		"runs, at most %d (give --seeds %zu or fewer)\n", seeds, nr_ok,
+		real_file ? "--real " : "--repeat", real_file ? real_file : "", total,
+		CP_VALIDATE_MAX_RUNS, nr_ok ? CP_VALIDATE_MAX_RUNS / nr_ok : 0);
+	return 0;
+}
+
 /*
- * The model once from each real run's own start (run k: the free memory
- * and pageblocks real run k measured after its balloon, seed + k), when
- * every real run that did not fail recorded them (at most
- * CP_VALIDATE_MAX_PHASES): *model becomes their mean
+ * The model seeds times from each real run's own start (the free memory
+ * and pageblocks the real run measured after its balloon), when every
+ * real run that did not fail recorded them: model run m (from 0; real
+ * run 0's seeds runs first, then real run 1's, ...) at seed + m, so
+ * seeds 1 gives run k seed + k. *model becomes their mean
  * (cp_validate_model_mean), h's phases their totals. The runs' layouts
  * differ much (at global 1G on grid s24, DMA32's free MOVABLE pages 112 K
  * to 189 K), and a run's set-up answers its layout far from linearly
  * (claims, boosts, kswapd and compaction, or none of them): the mean
  * layout is a start none of the runs had (docs/fidelity.md, session 24).
- * The runs stay in paired[] for the JSON (release_paired()).
+ * And the model is chaotic in its readers' phase (the seed): one run
+ * from each start leaves the mean with much of that spread.
+ * The runs stay in *paired (heap) for the JSON (release_paired()).
  * Returns the number of model runs (0: some real run recorded no layout;
- * nothing done), or -1 with the message printed.
+ * nothing done), or -1 with the message printed (too many runs for
+ * CP_VALIDATE_MAX_RUNS: nothing run, exit 2). real_file: the --real FILE
+ * the runs came from, for that message (NULL: --repeat).
  */
 static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *runs, unsigned n,
-			 struct report_head *h, struct cp_run_result *model,
-			 struct cp_run_result paired[CP_VALIDATE_MAX_PHASES], int *exit_code)
+			 unsigned seeds, const char *real_file, struct report_head *h,
+			 struct cp_run_result *model, struct cp_run_result **paired, int *exit_code)
 {
 	struct cp_run_result mean;
 	struct cp_mem_start_free sf;
 	uint64_t seed = cfg->seed;
-	unsigned k, m = 0;
+	size_t m = 0, nr_ok = 0, total, k;
+	unsigned s;
 	long rc = 0;
 
-	for (k = 0; k < n; k++)
-		if (!runs[k].failed && !cp_start_free_from_runs(&runs[k], 1, &sf))
+	*paired = NULL;
+	for (k = 0; k < n; k++) {
+		if (runs[k].failed)
+			continue;
+		if (!cp_start_free_from_runs(&runs[k], 1, &sf))
 			return 0;
-	fprintf(stderr, "cachepressure validate: model from each real run's own start layout\n");
-	for (k = 0; k < n && m < CP_VALIDATE_MAX_PHASES; k++) {
-		struct cp_diag diag = { "" };
-
+		nr_ok++;
+	}
+	if (!nr_ok)
+		return 0;
+	total = paired_count(nr_ok, seeds, real_file);
+	if (!total) {
+		*exit_code = CLI_EXIT_USAGE;
+		return -1;
+	}
+	*paired = calloc(total, sizeof(**paired));
+	if (!*paired) {
+		fprintf(stderr, "cachepressure validate: out of memory\n");
+		*exit_code = CLI_EXIT_FAIL;
+		return -1;
+	}
+	fprintf(stderr, "cachepressure validate: model from each real run's own start layout, "
+		"%u run(s) each (seeds %" PRIu64 "..%" PRIu64 ")\n", seeds, seed,
+		seed + total - 1);
+	for (k = 0; k < n && !rc; k++) {
 		if (runs[k].failed)
 			continue;
 		cp_start_free_from_runs(&runs[k], 1, &sf);
-		cfg->start_free = &sf;
-		cfg->size_is_available = true;
-		cfg->seed = seed + m;
-		cp_run_result_init(&paired[m]);
-		rc = cp_sim_run(cfg, &paired[m], &diag);
-		m++;
-		if (rc) {
-			fprintf(stderr, "cachepressure validate: model: %s\n",
-				diag.msg[0] ? diag.msg : cp_strerror((int)rc));
-			*exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
-			break;
-		}
-		if (m == 1) {
+		if (m == 0) {
 			h->start_has_zones = sf.has_zones;
 			h->start_has_pageblocks = sf.has_zones && sf.has_pageblocks;
+		}
+		cfg->start_free = &sf;
+		cfg->size_is_available = true;
+		for (s = 0; s < seeds && !rc; s++) {
+			struct cp_diag diag = { "" };
+
+			cfg->seed = seed + m;
+			fprintf(stderr, "cachepressure validate: model run %zu/%zu: real run %zu's "
+				"start, seed %" PRIu64 "\n", m + 1, total, k + 1, cfg->seed);
+			h->phase_real[m] = (unsigned)k;
+			cp_run_result_init(&(*paired)[m]);
+			rc = cp_sim_run(cfg, &(*paired)[m], &diag);
+			m++;
+			if (rc) {
+				fprintf(stderr, "cachepressure validate: model: %s\n",
+					diag.msg[0] ? diag.msg : cp_strerror((int)rc));
+				*exit_code = rc == -CP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+			}
 		}
 	}
 	cfg->seed = seed;
 	cfg->start_free = NULL;
 	cp_run_result_init(&mean);
-	if (!rc && m && cp_validate_model_mean(&mean, paired, m)) {
+	if (!rc && cp_validate_model_mean(&mean, *paired, m)) {
 		fprintf(stderr, "cachepressure validate: out of memory\n");
 		*exit_code = CLI_EXIT_FAIL;
 		rc = -CP_ENOMEM;
 	}
-	h->nr_phase = 0;
-	for (k = 0; k < m && !rc; k++)
-		record_phase(h, &paired[k]);
-	if (rc || !m) {
-		for (k = 0; k < m; k++)
-			cp_run_result_release(&paired[k]);
+	if (rc) {
+		free_paired(paired, m);
 		cp_run_result_release(&mean);
-		return rc ? -1 : 0;
+		return -1;
 	}
+	h->nr_phase = 0;
+	for (k = 0; k < m; k++)
+		record_phase(h, &(*paired)[k]);
 	cp_run_result_release(model);
 	*model = mean;
 	h->paired = true;
+	h->seeds = seeds;
 	h->nr_start = m;
 	if (model->failed) {
 		fprintf(stderr, "cachepressure validate: a model run failed: %s\n",
@@ -494,13 +582,25 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 	return (long)m;
 }
 
-/* The runs model_paired() left in paired[], when it ran them. */
-static void release_paired(const struct report_head *h, struct cp_run_result *paired)
+/* The runs model_paired() left in *paired, when it ran them. */
+static void release_paired(const struct report_head *h, struct cp_run_result **paired)
+{
+	free_paired(paired, h->paired ? h->nr_start : 0);
+}
+
+/* values[0..n) of the paired runs, grouped by the real run each came
+ * from: " run 1: a, b; run 2: c, d" (real runs counted from 1). */
+static void print_by_real_run(const struct report_head *h, const int64_t *values)
 {
 	size_t i;
 
-	for (i = 0; h->paired && i < h->nr_start; i++)
-		cp_run_result_release(&paired[i]);
+	for (i = 0; i < h->nr_phase; i++) {
+		if (i == 0 || h->phase_real[i] != h->phase_real[i - 1])
+			printf("%s run %u:", i ? ";" : "", h->phase_real[i] + 1);
+		else
+			printf(",");
+		printf(" %" PRId64, values[i]);
+	}
 }
 
 /* The spread of the model's total over the reader phases it ran at. */
@@ -513,25 +613,27 @@ static void print_phase_spread(const struct report_head *h)
 	if (h->nr_phase < 2 || cp_stats_compute(h->phase_totals, h->nr_phase, &st))
 		return;
 	cp_stats_format(sd, sizeof(sd), st.sd, 0);
-	if (h->paired)
-		printf("# model total from each real run's start, in the real runs' order (seeds "
-		       "%" PRIu64 "..%" PRIu64 "):", h->seed, h->seed + h->nr_phase - 1);
-	else
-		printf("# model total over %zu reader phases (seeds %" PRIu64 "..%" PRIu64 "):",
-		       h->nr_phase, h->seed, h->seed + VALIDATE_PHASE_SEEDS - 1);
-	for (i = 0; h->paired && i < h->nr_phase; i++)
-		printf("%s %" PRId64, i ? "," : "", h->phase_totals[i]);
-	printf("%s mean %.0f, sd %s, min %" PRId64 ", max %" PRId64, h->paired ? ";" : "", st.mean,
-	       sd, st.min, st.max);
-	if (h->paired)
-		printf("; the table's model is their mean\n");
-	else
-		printf("; the table's model is seed %" PRIu64 "\n", h->seed);
+	if (h->paired) {
+		printf("# model total from each real run's start, %u run(s) each, in the real runs' "
+		       "order (seeds %" PRIu64 "..%" PRIu64 "):", h->seeds, h->seed,
+		       h->seed + h->nr_phase - 1);
+		print_by_real_run(h, h->phase_totals);
+		printf("; mean %.0f, sd %s, min %" PRId64 ", max %" PRId64
+		       "; the table's model is their mean\n", st.mean, sd, st.min, st.max);
+	} else {
+		printf("# model total over %zu reader phases (seeds %" PRIu64 "..%" PRIu64 "): "
+		       "mean %.0f, sd %s, min %" PRId64 ", max %" PRId64
+		       "; the table's model is seed %" PRIu64 "\n", h->nr_phase, h->seed,
+		       h->seed + VALIDATE_PHASE_SEEDS - 1, st.mean, sd, st.min, st.max, h->seed);
+	}
 	/* each seed's: the kernel's superblock shrinker frees nothing in
 	 * some runs and much in others, and so may the model's */
 	printf("# model superblock shrinker frees at those %s:", h->paired ? "runs" : "phases");
-	for (i = 0; i < h->nr_phase; i++)
-		printf("%s %" PRId64, i ? "," : "", h->phase_sb_freed[i]);
+	if (h->paired)
+		print_by_real_run(h, h->phase_sb_freed);
+	else
+		for (i = 0; i < h->nr_phase; i++)
+			printf("%s %" PRId64, i ? "," : "", h->phase_sb_freed[i]);
 	printf("\n");
 }
 
@@ -762,7 +864,7 @@ static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_resu
 
 /* The header lines, the table (model: the table's model column) and, with
  * json, the JSON with the model's runs (model itself, or when h->paired the
- * runs from each real run's start in paired[]). Returns the exit code
+ * h->nr_start runs from the real runs' starts in paired[]). Returns the exit code
  * (CLI_EXIT_OK or CLI_EXIT_FAIL, messages printed). */
 static int report(const struct report_head *h, const struct cp_run_result *model,
 		  const struct cp_run_result *paired, const struct cp_run_result *runs,
@@ -785,11 +887,12 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 	printf("# model: kernel profile %s (%s: %s), machine %s, vfs_cache_pressure %s\n",
 	       h->kernel, h->kernel_why, h->release, h->machine_name, h->vcp ? h->vcp : "100");
 	if (h->paired)
-		printf("# model start: each real run's own (%zu model runs, run k from real run "
-		       "k's start, seed %" PRIu64 " + k - 1; the table's model is their mean, the "
-		       "JSON holds each run): zones DMA32 and Normal, each with its free "
-		       "blocks as /proc/pagetypeinfo showed them after the balloon and its managed "
-		       "pages%s\n", h->nr_start, h->seed,
+		printf("# model start: each real run's own (%zu model runs, %u from each real "
+		       "run's start (--seeds), seeds %" PRIu64 "..%" PRIu64 " in the real runs' "
+		       "order; the table's model is their mean, the JSON holds each run): zones "
+		       "DMA32 and Normal, each with its free blocks as /proc/pagetypeinfo showed "
+		       "them after the balloon and its managed pages%s\n", h->nr_start, h->seeds,
+		       h->seed, h->seed + h->nr_start - 1,
 		       h->start_has_pageblocks
 			       ? "; each type's fragments in as many pageblocks as it had then "
 				 "(movable: at most as many as pairing each with an allocated "
@@ -824,6 +927,7 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		table->nr_phases = h->nr_phase;
 		table->phase_seed = h->seed;
 		table->phases_paired = h->paired;
+		table->phase_seeds_per_run = h->paired ? h->seeds : 0;
 		memcpy(table->phase_totals, h->phase_totals,
 		       h->nr_phase * sizeof(h->phase_totals[0]));
 		memcpy(table->phase_sb_freed, h->phase_sb_freed,
@@ -885,7 +989,8 @@ static int load_real(const struct validate_opts *vo, const char *scenario, uint6
 			d.msg[0] ? d.msg : cp_strerror(rc));
 		return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
 	}
-	/* the real runs first, in their order (the model run is left out) */
+	/* the real runs first, in their order (the model's runs, one or
+	 * --seeds from each real run's start, are left out) */
 	for (i = 0; i < *nr_all; i++) {
 		struct cp_run_result *r = &(*all)[i];
 
@@ -899,7 +1004,7 @@ static int load_real(const struct validate_opts *vo, const char *scenario, uint6
 				r->mem_bytes >> 20, scenario, vo->confine, mem_bytes >> 20);
 			return CLI_EXIT_USAGE;
 		}
-		if (k != i) { /* move it down over the model run */
+		if (k != i) { /* move it down over the model's runs */
 			struct cp_run_result t = (*all)[k];
 
 			(*all)[k] = *r;
@@ -950,7 +1055,7 @@ static int validate_from_file(const struct validate_opts *vo)
 	struct cli_run_opts ro;
 	struct cli_run_setup ms;
 	struct cp_sim_config cfg;
-	struct cp_run_result model, *all = NULL, *real = NULL, paired[CP_VALIDATE_MAX_PHASES];
+	struct cp_run_result model, *all = NULL, *real = NULL, *paired = NULL;
 	struct cp_mem_start_free start_free;
 	struct report_head h = { 0 };
 	size_t nr_all = 0, n = 0;
@@ -999,7 +1104,8 @@ static int validate_from_file(const struct validate_opts *vo)
 		if (rc)
 			goto out_setup;
 	}
-	nr_start = model_paired(&cfg, real, (unsigned)n, &h, &model, paired, &exit_code);
+	nr_start = model_paired(&cfg, real, (unsigned)n, vo->seeds, vo->real, &h, &model, &paired,
+				&exit_code);
 	if (nr_start == 0)
 		nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, false, &model,
 					    &exit_code);
@@ -1027,7 +1133,7 @@ static int validate_from_file(const struct validate_opts *vo)
 		if (r2 != CLI_EXIT_OK)
 			exit_code = r2;
 	}
-	release_paired(&h, paired);
+	release_paired(&h, &paired);
 	cp_run_result_release(&model);
 out_setup:
 	if (rc && exit_code == CLI_EXIT_OK)
@@ -1045,7 +1151,7 @@ int cmd_validate(int argc, char **argv)
 	struct cp_real_session session;
 	struct cp_real_opts opts;
 	struct cp_real_plan plan;
-	struct cp_run_result model, *runs = NULL, paired[CP_VALIDATE_MAX_PHASES];
+	struct cp_run_result model, *runs = NULL, *paired = NULL;
 	struct cp_sim_config cfg;
 	struct cp_diag diag = { "" };
 	struct utsname un;
@@ -1072,6 +1178,11 @@ int cmd_validate(int argc, char **argv)
 	rc = real_setup(&vo, &opts, &plan);
 	if (rc)
 		return rc;
+	/* before anything runs: the real runs may all record their start */
+	if (!paired_count(opts.repeat, vo.seeds, NULL)) {
+		fprintf(stderr, "Try 'cachepressure validate --help'.\n");
+		return CLI_EXIT_USAGE;
+	}
 	if (uname(&un) != 0)
 		snprintf(un.release, sizeof(un.release), "unknown");
 	kernel = pick_kernel(&vo, un.release, &kernel_why);
@@ -1162,7 +1273,8 @@ int cmd_validate(int argc, char **argv)
 		exit_code = rc;
 		goto out;
 	}
-	nr_start = model_paired(&cfg, runs, done, &h, &model, paired, &exit_code);
+	nr_start = model_paired(&cfg, runs, done, vo.seeds, NULL, &h, &model, &paired,
+				&exit_code);
 	if (nr_start == 0)
 		nr_start = model_from_start(&cfg, runs, done, &start_free, slabs_changed(&h),
 					    &model, &exit_code);
@@ -1193,7 +1305,7 @@ int cmd_validate(int argc, char **argv)
 	if (rc != CLI_EXIT_OK)
 		exit_code = rc;
 out:
-	release_paired(&h, paired);
+	release_paired(&h, &paired);
 	if (cp_real_interrupted())
 		fprintf(stderr, "cachepressure validate: stopped by signal %d; everything it "
 				"created was removed\n", cp_real_interrupted());

@@ -10,9 +10,12 @@
 # otherwise). For each row it calibrates this machine right before the
 # row's runs (OUT_DIR/machine-CONFINE-MEM.before.ini) and right after
 # them (.after.ini), since its rates drift within minutes, and runs
-#   cachepressure validate seed --mem MEM --confine CONFINE --repeat N \
+#   cachepressure validate seed --mem MEM --confine CONFINE --repeat N --seeds S \
 #       --machine OUT_DIR/machine-CONFINE-MEM.before.ini --json OUT_DIR/seed-CONFINE-MEM.json
-# (N: $REPEAT, default 3); then the row's profile is the mean of the two,
+# (N: $REPEAT, default 3; S: $SEEDS, default 4, the model's runs from each
+# real run's start: the model is chaotic in its readers' phase, and the
+# mean of more runs is steadier; N x S at most 64); then the row's
+# profile is the mean of the two,
 #   cachepressure calibrate --mean BEFORE --mean AFTER -o OUT_DIR/machine-CONFINE-MEM.ini
 # and the model runs again with it against the row's real runs (as
 # MODEL_ONLY=1 below), the table in OUT_DIR/seed-CONFINE-MEM.txt.
@@ -27,10 +30,13 @@
 # against the real runs stored there (validate --real), with the row's
 # machine profile (OUT_DIR/machine.ini for grids made before per-row
 # calibration), and rewrites the table and the JSON (the real runs are
-# kept; the model run is replaced).
+# kept; the model runs are replaced: --seeds $SEEDS from each real run's
+# start, as above).
 set -eu
 REPEAT=${REPEAT:-3}
 case $REPEAT in ''|*[!0-9]*|0) echo "validate-grid: REPEAT=$REPEAT is not a count >= 1" >&2; exit 2;; esac
+SEEDS=${SEEDS:-4}
+case $SEEDS in ''|*[!0-9]*|0) echo "validate-grid: SEEDS=$SEEDS is not a count >= 1" >&2; exit 2;; esac
 BUILD=${1:-build}
 OUT=${2:-/var/tmp/cp-validate-grid}
 [ $# -gt 2 ] && shift 2 || set -- memcg:1G global:2G memcg:2G global:1G global:16G
@@ -47,7 +53,7 @@ model_again() {
 	[ -s "$machine" ] || machine=$OUT/machine.ini # grids before 2026-12-01 05:45
 	echo "validate-grid: seed, $confine, $mem: the model against $f.json" >&2
 	if "$CP" validate seed --mem "$mem" --confine "$confine" --real "$f.json" \
-		--machine "$machine" --json "$f.json.new" >"$f.txt.new"; then
+		--seeds "$SEEDS" --machine "$machine" --json "$f.json.new" >"$f.txt.new"; then
 		mv "$f.json.new" "$f.json"
 		mv "$f.txt.new" "$f.txt"
 		cat "$f.txt"
@@ -97,7 +103,7 @@ for row in "$@"; do
 	echo "validate-grid: seed, $confine, $mem" >&2
 	rc=0
 	"$CP" validate seed --mem "$mem" --confine "$confine" --repeat "$REPEAT" \
-		--machine "$m.before.ini" --json "$OUT/seed-$confine-$mem.json" \
+		--seeds "$SEEDS" --machine "$m.before.ini" --json "$OUT/seed-$confine-$mem.json" \
 		>"$OUT/seed-$confine-$mem.txt" || rc=$?
 	if [ $rc != 0 ]; then
 		echo "validate-grid: $row exited $rc" >&2

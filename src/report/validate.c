@@ -383,6 +383,18 @@ int cp_validate_model_mean(struct cp_run_result *out, const struct cp_run_result
 	return 0;
 }
 
+int cp_validate_paired_runs(size_t nr_real, unsigned seeds_per_run, size_t *nr_runs)
+{
+	if (seeds_per_run == 0)
+		return -CP_EINVAL;
+	if (nr_real > SIZE_MAX / seeds_per_run) {
+		*nr_runs = SIZE_MAX;
+		return -CP_ERANGE;
+	}
+	*nr_runs = nr_real * seeds_per_run;
+	return *nr_runs > CP_VALIDATE_MAX_RUNS ? -CP_ERANGE : 0;
+}
+
 int64_t cp_validate_total_bytes(const struct cp_run_result *r)
 {
 	int64_t t = 0;
@@ -648,10 +660,12 @@ char *cp_validate_json_text(const struct cp_run_result *models, size_t nr_models
 
 		if (!ph || !cp_json_put_u64(ph, "first_seed", t->phase_seed) ||
 		    !cJSON_AddBoolToObject(ph, "paired", t->phases_paired) ||
+		    (t->phases_paired &&
+		     !cp_json_put_u64(ph, "seeds_per_run", t->phase_seeds_per_run)) ||
 		    !(tot = cJSON_AddArrayToObject(ph, "totals")) ||
 		    !(sb = cJSON_AddArrayToObject(ph, "sb_freed")))
 			goto out;
-		for (i = 0; i < t->nr_phases && i < CP_VALIDATE_MAX_PHASES; i++)
+		for (i = 0; i < t->nr_phases && i < CP_VALIDATE_MAX_RUNS; i++)
 			if (!cp_json_append_i64(tot, t->phase_totals[i]) ||
 			    !cp_json_append_i64(sb, t->phase_sb_freed[i]))
 				goto out;

@@ -1,10 +1,11 @@
 /*
  * validate.h - the model against the real kernel (`cachepressure
- * validate`): one deterministic model run next to N real runs of the
- * same scaled scenario, as a table of rows (per reader bytes re-read,
- * their total, and the reclaim counters both sides report), each with
- * the real mean, min, max and sample sd, the model's value, and the
- * model's error in real standard deviations and in percent of the mean.
+ * validate`): the model (one run, or the mean of several from each real
+ * run's own start) next to N real runs of the same scaled scenario, as
+ * a table of rows (per reader bytes re-read, their total, and the
+ * reclaim counters both sides report), each with the real mean, min,
+ * max and sample sd, the model's value, and the model's error in real
+ * standard deviations and in percent of the mean.
  *
  * Nothing here runs anything: the CLI runs both sides and hands over
  * struct cp_run_result's (result.h).
@@ -45,7 +46,9 @@ struct cp_validate_row {
 	double pct;            /* (model - mean) / mean * 100 */
 };
 
-#define CP_VALIDATE_MAX_PHASES 8
+/* The most model runs validate makes for one table: the reader phases of
+ * a single run, or --seeds runs from each real run's own start. */
+#define CP_VALIDATE_MAX_RUNS 64
 
 struct cp_validate_table {
 	size_t nr_rows;
@@ -58,16 +61,28 @@ struct cp_validate_table {
 	 * model run); 0 phases: none given */
 	size_t nr_phases;
 	uint64_t phase_seed;
-	/* the phases are the model run from each real run's own start, in
-	 * the real runs' order (seeds phase_seed, ...), and the table's model
-	 * is their mean */
+	/* the phases are the model runs from each real run's own start,
+	 * phase_seeds_per_run of them from each, in the real runs' order
+	 * (real runs that failed left out; seeds phase_seed, ...), and the
+	 * table's model is their mean */
 	bool phases_paired;
-	int64_t phase_totals[CP_VALIDATE_MAX_PHASES];
+	unsigned phase_seeds_per_run;
+	int64_t phase_totals[CP_VALIDATE_MAX_RUNS];
 	/* and the objects its superblock shrinker freed at each
 	 * (cp_sb_objects_freed): whether it frees at all can turn on the
 	 * phase, as the kernel's does from run to run */
-	int64_t phase_sb_freed[CP_VALIDATE_MAX_PHASES];
+	int64_t phase_sb_freed[CP_VALIDATE_MAX_RUNS];
 };
+
+/*
+ * The model runs of a paired validate: seeds_per_run of them from each of
+ * nr_real real runs' starts (the CLI runs run m, from 0, from real run
+ * m / seeds_per_run at its first seed + m). Returns 0 with *nr_runs = nr_real * seeds_per_run,
+ * -CP_EINVAL (seeds_per_run 0; *nr_runs unchanged) or -CP_ERANGE (more
+ * than CP_VALIDATE_MAX_RUNS; *nr_runs the product, or SIZE_MAX if it
+ * overflows).
+ */
+int cp_validate_paired_runs(size_t nr_real, unsigned seeds_per_run, size_t *nr_runs);
 
 /* The bytes every reader of r read from the device: the total row's value. */
 int64_t cp_validate_total_bytes(const struct cp_run_result *r);
@@ -105,12 +120,13 @@ int cp_validate_table_build(const struct cp_run_result *model, const struct cp_r
 int cp_validate_table_fprint(FILE *out, const struct cp_validate_table *t);
 
 /* The merged JSON text: {"runs": [models..., real...] (the model's runs:
- * one, or one from each real run's start, whose mean the table's model
- * column is), "validate": {"rows":
+ * one, or seeds_per_run from each real run's start, whose mean the
+ * table's model column is), "validate": {"rows":
  * [{"name", "kind", "model_source", "real_source", "n", "mean", "min",
  * "max", "sd", "model", "model_minus_mean_sd", "model_minus_mean_pct"},
  * ...], "real_runs", "real_runs_failed", and with t->nr_phases
- * "model_phases": {"first_seed", "paired", "totals": [...], "sb_freed": [...]}}};
+ * "model_phases": {"first_seed", "paired", with paired "seeds_per_run", "totals":
+ * [...], "sb_freed": [...]}}};
  * errors that cannot be computed are null. cp_report_json_parse() reads the runs back. The
  * text is cp_malloc'ed: cp_free() it. NULL when out of memory. */
 char *cp_validate_json_text(const struct cp_run_result *models, size_t nr_models,

@@ -2,7 +2,9 @@
 # validate seed --mem 256M --confine memcg --repeat 1: both sides run (the
 # stderr says so), the table has both readers, a total row and counter
 # rows, the JSON holds the model run, the real run and the table, and
-# nothing is left behind.
+# nothing is left behind. --seeds 1: one model run from the real run's
+# start, so the table's model is that run (tests/cli/validate_seeds.sh
+# tests --seeds N).
 set -u
 . "$2/tests/real/common.inc"
 need_real
@@ -10,7 +12,8 @@ grep -q memory /proc/self/mountinfo || skip "no memory cgroup controller mounted
 [ "$(mem_available_mib)" -ge 1024 ] || skip "less than 1 GiB available"
 make_tmp
 
-start_cp validate seed --mem 256M --confine memcg --repeat 1 --workdir "$WORK" --json "$JSON"
+start_cp validate seed --mem 256M --confine memcg --repeat 1 --seeds 1 --workdir "$WORK" \
+	--json "$JSON"
 wait_cp
 [ "$RC" = 0 ] || fail "exit status $RC"
 grep -q '^cachepressure validate: model: seed, memcg, mem 256 MiB, kernel profile linux-' "$ERR" ||

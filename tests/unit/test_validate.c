@@ -356,6 +356,87 @@ static void json_carries_the_model_phases_when_given(void **state)
 	cp_free(text);
 }
 
+/* validate --seeds: N model runs from each real run's start, at most
+ * CP_VALIDATE_MAX_RUNS in all; N 0 is no count; a product past SIZE_MAX
+ * is too many, not a wrapped small count. */
+static void paired_runs_are_seeds_times_real_runs(void **state)
+{
+	size_t n = 12345;
+
+	(void)state;
+	assert_int_equal(cp_validate_paired_runs(2, 4, &n), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(cp_validate_paired_runs(5, 1, &n), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(cp_validate_paired_runs(0, 4, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(cp_validate_paired_runs(16, 4, &n), 0);
+	assert_int_equal(n, CP_VALIDATE_MAX_RUNS);
+	assert_int_equal(cp_validate_paired_runs(1, CP_VALIDATE_MAX_RUNS, &n), 0);
+	assert_int_equal(n, CP_VALIDATE_MAX_RUNS);
+	assert_int_equal(cp_validate_paired_runs(17, 4, &n), -CP_ERANGE);
+	assert_int_equal(n, 68);
+	assert_int_equal(cp_validate_paired_runs(CP_VALIDATE_MAX_RUNS + 1, 1, &n), -CP_ERANGE);
+	assert_int_equal(cp_validate_paired_runs(SIZE_MAX / 2 + 1, 2, &n), -CP_ERANGE);
+	assert_true(n == SIZE_MAX);
+	n = 7;
+	assert_int_equal(cp_validate_paired_runs(3, 0, &n), -CP_EINVAL);
+	assert_int_equal(n, 7);
+}
+
+/* Paired model runs: "seeds_per_run" beside "paired", and every run's
+ * total and superblock frees, past the 8 the phases once had room for;
+ * without pairing no "seeds_per_run". */
+static void json_carries_seeds_per_run_and_every_paired_total(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	const cJSON *ph, *tot, *sb;
+	cJSON *root;
+	char *text;
+	size_t i;
+
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 2, &t, NULL), 0);
+	t.nr_phases = 12; /* 3 seeds from each of 4 real runs */
+	t.phase_seed = 1;
+	t.phases_paired = true;
+	t.phase_seeds_per_run = 3;
+	for (i = 0; i < t.nr_phases; i++) {
+		t.phase_totals[i] = 1000 + (int64_t)i;
+		t.phase_sb_freed[i] = 10 * (int64_t)i;
+	}
+	text = cp_validate_json_text(&f->model, 1, f->real, 2, &t);
+	root = cJSON_Parse(text);
+	ph = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "validate"),
+					      "model_phases");
+	assert_non_null(ph);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ph, "paired")));
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(ph, "seeds_per_run")->valueint, 3);
+	tot = cJSON_GetObjectItemCaseSensitive(ph, "totals");
+	sb = cJSON_GetObjectItemCaseSensitive(ph, "sb_freed");
+	assert_int_equal(cJSON_GetArraySize(tot), 12);
+	assert_int_equal(cJSON_GetArraySize(sb), 12);
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(cJSON_GetArrayItem(tot, (int)i)->valueint, 1000 + (int)i);
+		assert_int_equal(cJSON_GetArrayItem(sb, (int)i)->valueint, 10 * (int)i);
+	}
+	cJSON_Delete(root);
+	cp_free(text);
+
+	t.phases_paired = false;
+	t.phase_seeds_per_run = 0;
+	t.nr_phases = 5;
+	text = cp_validate_json_text(&f->model, 1, f->real, 2, &t);
+	root = cJSON_Parse(text);
+	ph = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "validate"),
+					      "model_phases");
+	assert_non_null(ph);
+	assert_null(cJSON_GetObjectItemCaseSensitive(ph, "seeds_per_run"));
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ph, "totals")), 5);
+	cJSON_Delete(root);
+	cp_free(text);
+}
+
 /* 6.18 has vfs_cache_pressure_denom (6.16+): linux-6.x; 6.1 to 6.15 and
  * 5.x: linux-6.1 (priority shrink_slab since 4.16); older: linux-4.11. */
 /* The mean of model runs, by hand: readers a 50, 80, 81 -> 70.33 ->
@@ -462,6 +543,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(json_carries_the_model_phases_when_given, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(json_carries_every_model_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(json_carries_seeds_per_run_and_every_paired_total,
+						setup, teardown),
+		cmocka_unit_test(paired_runs_are_seeds_times_real_runs),
 		cmocka_unit_test(model_mean_averages_counters_readers_and_duration),
 		cmocka_unit_test(kernel_profile_follows_the_release),
 	};
