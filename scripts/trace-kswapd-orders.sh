@@ -2,7 +2,7 @@
 # trace-kswapd-orders.sh - which allocations wake kswapd, at which order,
 # and how much kswapd reclaims for each, while one command runs (root).
 #
-#   scripts/trace-kswapd-orders.sh [-o TRACE_FILE] [-f] -- COMMAND [ARG...]
+#   scripts/trace-kswapd-orders.sh [-o TRACE_FILE] [-f] [-s] -- COMMAND [ARG...]
 #
 # e.g. scripts/trace-kswapd-orders.sh -- build/cachepressure real seed \
 #          --mem 2G --confine global
@@ -30,17 +30,27 @@
 # and the readahead calls (readahead:page_cache_sync_ra,
 # page_cache_async_ra) for scripts/refill-runs.py to read from the -o
 # file (some 200 K events in a global 1G seed run: meant for 1G - 2G).
+# -s also records how the scheduler runs kswapd0 (sched:sched_switch and
+# sched_wakeup, filtered on its PID), the shrinkers' calls
+# (vmscan:mm_shrink_slab_start/_end), active-list passes and direct
+# reclaim entries, and prints scripts/trace-reclaim-summary.py's view:
+# kswapd's share of a CPU while runnable, each wake-up's reclaimed pages,
+# freed objects and lowest priority, and the superblock shrinker's calls
+# by priority (docs/fidelity.md, session 25; a global 1G run: some 35 K
+# events).
 # Exits with the command's status (130 on SIGINT/SIGTERM, after stopping it).
 set -eu
 out=
 files=
+sched=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) [ $# -ge 2 ] || { echo "trace-kswapd-orders: -o needs a file" >&2; exit 2; }
 	    out=$2; shift 2 ;;
 	-f) files=1; shift ;;
+	-s) sched=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "trace-kswapd-orders: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -75,6 +85,18 @@ if [ -n "$files" ]; then
 		 readahead/page_cache_sync_ra readahead/page_cache_async_ra; do
 		echo 1 > "$I/events/$e/enable"
 	done
+fi
+if [ -n "$sched" ]; then
+	kswapd=$(pgrep -x kswapd0) || { echo "trace-kswapd-orders: -s: no kswapd0 thread" >&2; exit 2; }
+	for e in vmscan/mm_vmscan_kswapd_sleep vmscan/mm_vmscan_lru_shrink_active \
+		 vmscan/mm_vmscan_direct_reclaim_begin vmscan/mm_shrink_slab_start \
+		 vmscan/mm_shrink_slab_end; do
+		echo 1 > "$I/events/$e/enable"
+	done
+	echo "prev_pid == $kswapd || next_pid == $kswapd" > "$I/events/sched/sched_switch/filter"
+	echo "pid == $kswapd" > "$I/events/sched/sched_wakeup/filter"
+	echo 1 > "$I/events/sched/sched_switch/enable"
+	echo 1 > "$I/events/sched/sched_wakeup/enable"
 fi
 echo 1 > "$I/tracing_on"
 rc=0
@@ -156,4 +178,7 @@ END {
 		       lat[int(nlat * 0.1)], lat[int(nlat * 0.5)], lat[int(nlat * 0.9)], lat[nlat - 1]
 	}
 }' "$raw"
+if [ -n "$sched" ]; then
+	python3 "$(dirname "$0")/trace-reclaim-summary.py" --kswapd-pid "$kswapd" "$raw" || rc=$?
+fi
 exit "$rc"
