@@ -17,12 +17,7 @@ mkdir -p "$G"
 
 # a "real" run: a model run relabelled, as in validate_paired.sh
 seed_model_run "$T/model.json"
-python3 - "$T/model.json" "$G/seed-memcg-256M.json" <<'EOF' || fail "could not make the real run"
-import json, sys
-r = json.load(open(sys.argv[1]))["runs"][0]
-r["source"] = "real"
-json.dump({"runs": [r]}, open(sys.argv[2], "w"))
-EOF
+real_runs "$G/seed-memcg-256M.json" -
 
 # calibration FILE NAME COPY: seed-box.ini as calibrate writes a profile
 # (its header; copy_bandwidth measured), named NAME, copy rate COPY

@@ -16,21 +16,7 @@ SRC=$2
 T=$CP_TEST_TMP
 
 seed_model_run "$T/model.json"
-python3 - "$T/model.json" "$T/real.json" <<'EOF' || fail "could not make the real runs"
-import copy, json, sys
-model = json.load(open(sys.argv[1]))["runs"][0]
-def real(blocks):
-    r = copy.deepcopy(model)
-    r["source"] = "real"
-    for t in ("unmovable", "movable", "reclaimable"):
-        for o in range(11):
-            r["counters"]["start_free_%s_order_%d" % (t, o)] = blocks.get((t, o), 0)
-    return r
-a = real({("movable", 10): 2900})
-b = real({("movable", 10): 2800, ("movable", 9): 200, ("movable", 0): 512,
-          ("movable", 3): 64})
-json.dump({"runs": [a, b, a, b, a, b]}, open(sys.argv[2], "w"))
-EOF
+real_runs "$T/real.json" ababab
 "$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real.json" \
 	--json "$T/v.json" >"$T/table" 2>"$T/err" || fail "validate --real exited $?"
 grep -q "^# model start: each real run's own (24 model runs, 4 from each real run's start (--seeds), seeds 1\.\.24 in the real runs' order; the table's model is their mean" \

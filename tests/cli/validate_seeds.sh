@@ -17,24 +17,9 @@ SRC=$2
 T=$CP_TEST_TMP
 
 seed_model_run "$T/model.json"
-python3 - "$T/model.json" "$T/real.json" "$T/a.json" "$T/b.json" <<'EOF' ||
-import copy, json, sys
-model = json.load(open(sys.argv[1]))["runs"][0]
-def real(blocks):
-    r = copy.deepcopy(model)
-    r["source"] = "real"
-    for t in ("unmovable", "movable", "reclaimable"):
-        for o in range(11):
-            r["counters"]["start_free_%s_order_%d" % (t, o)] = blocks.get((t, o), 0)
-    return r
-a = real({("movable", 10): 2900})
-b = real({("movable", 10): 2800, ("movable", 9): 200, ("movable", 0): 512,
-          ("movable", 3): 64})
-json.dump({"runs": [a, b]}, open(sys.argv[2], "w"))
-json.dump({"runs": [a]}, open(sys.argv[3], "w"))
-json.dump({"runs": [b]}, open(sys.argv[4], "w"))
-EOF
-	fail "could not make the real runs"
+real_runs "$T/real.json" ab
+real_runs "$T/a.json" a
+real_runs "$T/b.json" b
 
 validate() { # validate ARGS...: the model against $T/real.json unless --real is given
 	"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x "$@"

@@ -49,3 +49,11 @@ seed_model_run() {
 		--set 'reader.*.random_phase=yes' --json "$1" --quiet ||
 		fail "the model run failed"
 }
+
+# real_runs OUT LAYOUTS: $CP_TEST_TMP/model.json (seed_model_run) as
+# "real" runs, one per letter of LAYOUTS (a, b: two start layouts; -:
+# none set), into OUT (tests/cli/lib/real_runs.py)
+real_runs() {
+	python3 "$SRC/tests/cli/lib/real_runs.py" "$CP_TEST_TMP/model.json" "$1" "$2" ||
+		fail "could not make the real runs $2"
+}
