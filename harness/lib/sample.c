@@ -648,17 +648,44 @@ int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks)
  * (kswapd0, kswapd1, ...; kcompactd0, ...): CP_KTHREAD_* index both. */
 static const char *const kthread_prefix[CP_NR_KTHREADS] = { "kswapd", "kcompactd" };
 
+int cp_proc_schedstat_run_delay(const char *schedstat, uint64_t *ns)
+{
+	unsigned long long oncpu, delay, slices;
+
+	if (sscanf(schedstat, "%llu %llu %llu", &oncpu, &delay, &slices) != 3)
+		return -CP_EINVAL;
+	*ns = delay;
+	return 0;
+}
+
+/* The run_delay of /proc/<pid>/schedstat into *ns; false if unreadable
+ * (a kernel without CONFIG_SCHED_INFO has no such file). */
+static bool pid_run_delay(const char *pid, uint64_t *ns)
+{
+	char path[300], *text = NULL;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%s/schedstat", pid);
+	if (cp_kfile_read(path, &text, NULL))
+		return false;
+	ok = cp_proc_schedstat_run_delay(text, ns) == 0;
+	cp_free(text);
+	return ok;
+}
+
 /* utime + stime of every kernel thread of each kthread_prefix[], in one
- * walk of /proc; found[k]: some thread of prefix k was there. */
-static void kthread_cpu_ticks(uint64_t ticks[CP_NR_KTHREADS], bool found[CP_NR_KTHREADS])
+ * walk of /proc, and their run_delay; found[k], delay_found[k]: some
+ * thread of prefix k was there, with a schedstat. */
+static void kthread_cpu_ticks(uint64_t ticks[CP_NR_KTHREADS], bool found[CP_NR_KTHREADS],
+			      uint64_t delay[CP_NR_KTHREADS], bool delay_found[CP_NR_KTHREADS])
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 	size_t k;
 
 	for (k = 0; k < CP_NR_KTHREADS; k++) {
-		ticks[k] = 0;
-		found[k] = false;
+		ticks[k] = delay[k] = 0;
+		found[k] = delay_found[k] = false;
 	}
 	if (!d)
 		return;
@@ -678,6 +705,10 @@ static void kthread_cpu_ticks(uint64_t ticks[CP_NR_KTHREADS], bool found[CP_NR_K
 			    cp_proc_stat_cpu_ticks(text, &t) == 0) {
 				ticks[k] += t;
 				found[k] = true;
+				if (pid_run_delay(de->d_name, &t)) {
+					delay[k] += t;
+					delay_found[k] = true;
+				}
 			}
 		cp_free(text);
 	}
@@ -742,7 +773,8 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 		snprintf(s->xfs_stats, sizeof(s->xfs_stats), "/sys/fs/xfs/%s/stats/stats",
 			 loopdev + 5);
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
-	kthread_cpu_ticks(s->kthread_ticks0, s->have_kthread_cpu);
+	kthread_cpu_ticks(s->kthread_ticks0, s->have_kthread_cpu, s->kthread_delay0,
+			  s->have_kthread_delay);
 	s->have_busy = busy_ticks(&s->busy_ticks0) == 0;
 	if (confine == CP_CONFINE_GLOBAL)
 		s->next_zw_ns = t0_ns ? t0_ns : 1;
@@ -970,9 +1002,12 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 						 "xfs_ig_attrchg" };
 	static const char *const kthread_counter[CP_NR_KTHREADS] = { "kswapd_cpu_ns",
 								      "kcompactd_cpu_ns" };
+	static const char *const kthread_delay_counter[CP_NR_KTHREADS] = {
+		"kswapd_run_delay_ns", "kcompactd_run_delay_ns"
+	};
 	struct cp_kv vm = { 0 };
-	uint64_t ig[7], ticks, kt[CP_NR_KTHREADS];
-	bool kt_found[CP_NR_KTHREADS];
+	uint64_t ig[7], ticks, kt[CP_NR_KTHREADS], kd[CP_NR_KTHREADS];
+	bool kt_found[CP_NR_KTHREADS], kd_found[CP_NR_KTHREADS];
 	size_t i, k;
 	int64_t v;
 	int rc;
@@ -991,11 +1026,15 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	if (!rc && s->have_ig && read_ig(s->xfs_stats, ig) == 0)
 		for (i = 0; !rc && i < 7; i++)
 			rc = set(r, ig_names[i], (int64_t)(ig[i] - s->ig0[i]), diag);
-	kthread_cpu_ticks(kt, kt_found);
-	for (k = 0; !rc && k < CP_NR_KTHREADS; k++)
+	kthread_cpu_ticks(kt, kt_found, kd, kd_found);
+	for (k = 0; !rc && k < CP_NR_KTHREADS; k++) {
 		if (s->have_kthread_cpu[k] && kt_found[k] && kt[k] >= s->kthread_ticks0[k])
 			rc = set(r, kthread_counter[k], (int64_t)ticks_ns(kt[k] - s->kthread_ticks0[k]),
 				 diag);
+		if (!rc && s->have_kthread_delay[k] && kd_found[k] && kd[k] >= s->kthread_delay0[k])
+			rc = set(r, kthread_delay_counter[k], (int64_t)(kd[k] - s->kthread_delay0[k]),
+				 diag);
+	}
 	if (!rc && s->have_busy && busy_ticks(&ticks) == 0 && ticks >= s->busy_ticks0)
 		rc = set(r, "cpu_busy_ns", (int64_t)ticks_ns(ticks - s->busy_ticks0), diag);
 	if (!rc && s->zw.samples) {

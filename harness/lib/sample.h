@@ -36,6 +36,9 @@ struct cp_sampler {
 	/* the kswapd and the kcompactd threads' utime + stime at begin */
 	uint64_t kthread_ticks0[CP_NR_KTHREADS];
 	bool have_kthread_cpu[CP_NR_KTHREADS];
+	/* ... and their run_delay (/proc/PID/schedstat) at begin */
+	uint64_t kthread_delay0[CP_NR_KTHREADS];
+	bool have_kthread_delay[CP_NR_KTHREADS];
 	uint64_t busy_ticks0;         /* the CPUs' busy time at begin (/proc/stat) */
 	bool have_busy;
 	uint64_t t0_ns;               /* monotonic time of t_ns = 0 */
@@ -87,6 +90,8 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
  * icache misses); kswapd_cpu_ns, the CPU time (utime + stime of
  * /proc/PID/stat) every kswapdN thread used during the run;
  * kcompactd_cpu_ns, the same of the kcompactdN threads;
+ * kswapd_run_delay_ns and kcompactd_run_delay_ns, the time those threads
+ * waited for a CPU while runnable (cp_proc_schedstat_run_delay);
  * cpu_busy_ns, the time all CPUs were busy (cp_proc_stat_busy_ticks);
  * the zone watch's counters (cp_zonewatch_counters) when it sampled;
  * and end
@@ -97,6 +102,12 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
  * line, counting fields after the comm's last ')'. Returns 0 or
  * -CP_EINVAL. */
 int cp_proc_stat_cpu_ticks(const char *stat, uint64_t *ticks);
+
+/* The time a task waited on a runqueue, runnable but not running
+ * (run_delay, the second of /proc/PID/schedstat's three numbers:
+ * on-CPU ns, run_delay ns, timeslices; kernel/sched/stats.c
+ * show_schedstat), in ns. Returns 0 or -CP_EINVAL. */
+int cp_proc_schedstat_run_delay(const char *schedstat, uint64_t *ns);
 
 /* The busy time of all CPUs in /proc/stat's first ("cpu ") line, in clock
  * ticks: user + nice + system + irq + softirq (guest time is inside user;

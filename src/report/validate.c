@@ -104,6 +104,13 @@ static const struct counter_row counter_rows[] = {
 	{ "kswapd CPU ns", { .counter = "cp_kswapd_cpu_ns" }, { .counter = "kswapd_cpu_ns" },
 	  "cp_kswapd_cpu_ns (CPU time of kswapd's steps)",
 	  "kswapd_cpu_ns: utime + stime of the kswapdN threads (/proc/PID/stat, delta)" },
+	{ "kswapd run delay ns", { .counter = "cp_kswapd_run_delay_ns" },
+	  { .counter = "kswapd_run_delay_ns" },
+	  "cp_kswapd_run_delay_ns (kswapd's CPU work stretched by the CPUs' sharing: its steps' "
+	  "wall time less their CPU time)",
+	  "kswapd_run_delay_ns: run_delay of the kswapdN threads, runnable but waiting for a "
+	  "CPU (/proc/PID/schedstat, delta; docs/fidelity.md session 25: 0.44 s against 0.56 s "
+	  "on a CPU in a global 1G run)" },
 	{ "kcompactd CPU ns", { .counter = "cp_kcompactd_cpu_ns" },
 	  { .counter = "kcompactd_cpu_ns" },
 	  "cp_kcompactd_cpu_ns (CPU time of kcompactd's steps: a page copy per page migrated, "

@@ -235,6 +235,7 @@ struct run {
 	/* the superblock shrinker's deep calls (priority <= 3) before the
 	 * measured phase: the harness counts them from then on */
 	uint64_t sb_deep_calls0, sb_deep_scan0, sb_deep_fs_calls0;
+	uint64_t kswapd_run_delay0; /* kswapd_run_delay_ns() then */
 	struct cp_scenario const *sc;
 	struct cp_dentry **files;       /* per scenario file */
 	struct cp_reader *readers;      /* readers then streamers */
@@ -524,6 +525,18 @@ static int refetch_missing(struct run *r, uint64_t *bytes)
 	return rc;
 }
 
+/* kswapd's time runnable but not running so far: the stretch of its
+ * steps' CPU work by the CPUs' sharing (wall time less CPU time; the
+ * engine shares the CPUs as a fluid, engine.c). The real harness's
+ * counterpart is the run_delay of /proc/PID/schedstat. */
+static uint64_t kswapd_run_delay_ns(const struct cp_world *w)
+{
+	struct cp_actor_stats st;
+
+	cp_engine_actor_stats(w->e, w->kswapd_waker.id, &st);
+	return st.cpu_wall_ns > st.cpu_ns ? st.cpu_wall_ns - st.cpu_ns : 0;
+}
+
 /*
  * The measured phase starts (the real harness's readers and fs_mark
  * start, and its sampler reads /proc/vmstat and /proc/pagetypeinfo): the
@@ -542,6 +555,7 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 	if (rc)
 		return rc;
 	cp_lru_add_drain_all(&w->pc);
+	r->kswapd_run_delay0 = kswapd_run_delay_ns(w);
 	r->sb_deep_calls0 = w->sb.shrinker.nr_deep_calls;
 	r->sb_deep_scan0 = w->sb.shrinker.nr_deep_scan;
 	r->sb_deep_fs_calls0 = w->sb.shrinker.nr_deep_fs_calls;
@@ -1060,6 +1074,7 @@ static int fill_counters(struct run *r)
 		/* the real harness's names: CPU work over the measured phase */
 		{ "cpu_busy_ns", cp_engine_cpu_busy_ns(w->e) - r->cpu_busy0 },
 		{ "readers_cpu_ns", readers_cpu_ns(r) },
+		{ "cp_kswapd_run_delay_ns", kswapd_run_delay_ns(w) - r->kswapd_run_delay0 },
 		{ "cp_setup_refetched_bytes", r->refetched_bytes },
 		{ "cp_pages_accessed", w->nr_pages_accessed },
 		{ "cp_sb_nr_deferred",

@@ -386,6 +386,22 @@ static void proc_stat_cpu_ticks_are_utime_plus_stime(void **state)
 	assert_int_equal(t, 325);
 }
 
+/* /proc/PID/schedstat: on-CPU ns, run_delay ns, timeslices
+ * (kernel/sched/stats.c show_schedstat); the run_delay is the time the
+ * task waited on a runqueue. kswapd0 on this machine: 109744807137
+ * 111947645862 72700 -> 111947645862; a short line is refused. */
+static void proc_schedstat_run_delay_is_the_second_number(void **state)
+{
+	uint64_t ns = 9;
+
+	(void)state;
+	assert_int_equal(cp_proc_schedstat_run_delay("109744807137 111947645862 72700\n", &ns), 0);
+	assert_int_equal(ns, 111947645862ULL);
+	assert_int_equal(cp_proc_schedstat_run_delay("12 34\n", &ns), -CP_EINVAL);
+	assert_int_equal(cp_proc_schedstat_run_delay("", &ns), -CP_EINVAL);
+	assert_int_equal(ns, 111947645862ULL);
+}
+
 /* /proc/stat's "cpu " line: user nice system idle iowait irq softirq
  * steal guest guest_nice; busy = user + nice + system + irq + softirq
  * (this machine's line: 18418 0 88408 105847 6688 0 1165 0 0 0 ->
@@ -784,6 +800,7 @@ int main(void)
 		cmocka_unit_test(slabinfo_gives_a_caches_geometry),
 		cmocka_unit_test(proc_stat_cpu_ticks_are_utime_plus_stime),
 		cmocka_unit_test(proc_stat_busy_ticks_leave_out_idle_iowait_steal),
+		cmocka_unit_test(proc_schedstat_run_delay_is_the_second_number),
 		cmocka_unit_test(meminfo_available_from_a_file),
 		cmocka_unit_test(balloon_leaves_size_and_keeps_headroom),
 		cmocka_unit_test(balloon_page_tables_one_pte_page_per_2mib),
