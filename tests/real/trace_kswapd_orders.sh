@@ -31,6 +31,18 @@ grep -q '^inactive  *scanned  *reclaimed  *activated  *ref_keep' "$OUT" || fail 
 [ "$(left)" = 0 ] || fail "a tracing instance was left behind"
 echo "ok: status passed through, instance removed"
 
+# -s: kswapd's scheduling and the shrinkers' calls too, summarised
+# (scripts/trace-reclaim-summary.py); the command's status still stands
+sh "$S" -s -o "$T/raw-s" -- sh -c 'exit 4' >"$OUT" 2>"$ERR"
+RC=$?
+[ "$RC" = 4 ] || fail "-s: exit status $RC, expected the command's 4"
+grep -q "sched_switch" "$T/raw-s" || grep -q "kswapd" "$OUT" "$ERR" ||
+	fail "-s: neither kswapd's sched events nor a summary"
+grep -q '^# .*s of trace, [0-9]* events$' "$OUT" ||
+	grep -q "no summary" "$ERR" || fail "-s: no summary and no word why"
+[ "$(left)" = 0 ] || fail "-s: a tracing instance was left behind"
+echo "ok: -s summarises, status passed through, instance removed"
+
 sh "$S" -- sleep 30 >"$OUT" 2>"$ERR" &
 PID=$!
 i=0
