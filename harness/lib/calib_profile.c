@@ -388,10 +388,10 @@ static double median_of(double *x, size_t n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-/* One drifting key of the mean (or, median, the median): the value and
- * how it came. */
-static int mean_key(struct cp_calib_value *v, struct mean_input *in, size_t n, bool median,
-		    const char *const *paths, struct cp_diag *diag)
+/* One drifting key of the combined profile: the inputs' mean (median:
+ * their median) and how it came. */
+static int combine_key(struct cp_calib_value *v, struct mean_input *in, size_t n, bool median,
+		       const char *const *paths, struct cp_diag *diag)
 {
 	double sum = 0, lo = 0, hi = 0, xs[CP_CALIB_COMBINE_MAX], value;
 	const char *unit0 = NULL, *value0 = NULL;
@@ -571,7 +571,7 @@ static int calib_combine(struct cp_calibration *c, const char *const *paths, siz
 					 kd ? kd->value : "?");
 			break;
 		}
-		rc = mean_key(v, in, n, median, paths, diag);
+		rc = combine_key(v, in, n, median, paths, diag);
 	}
 	for (i = 0; !rc && i < n; i++) {
 		unsigned long long rate;

@@ -676,7 +676,7 @@ static bool pid_run_delay(const char *pid, uint64_t *ns)
 /* utime + stime of every kernel thread of each kthread_prefix[], in one
  * walk of /proc, and their run_delay; found[k], delay_found[k]: some
  * thread of prefix k was there, with a schedstat. */
-static void kthread_cpu_ticks(uint64_t ticks[CP_NR_KTHREADS], bool found[CP_NR_KTHREADS],
+static void kthread_times(uint64_t ticks[CP_NR_KTHREADS], bool found[CP_NR_KTHREADS],
 			      uint64_t delay[CP_NR_KTHREADS], bool delay_found[CP_NR_KTHREADS])
 {
 	DIR *d = opendir("/proc");
@@ -773,7 +773,7 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 		snprintf(s->xfs_stats, sizeof(s->xfs_stats), "/sys/fs/xfs/%s/stats/stats",
 			 loopdev + 5);
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
-	kthread_cpu_ticks(s->kthread_ticks0, s->have_kthread_cpu, s->kthread_delay0,
+	kthread_times(s->kthread_ticks0, s->have_kthread_cpu, s->kthread_delay0,
 			  s->have_kthread_delay);
 	s->have_busy = busy_ticks(&s->busy_ticks0) == 0;
 	if (confine == CP_CONFINE_GLOBAL)
@@ -1026,7 +1026,7 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	if (!rc && s->have_ig && read_ig(s->xfs_stats, ig) == 0)
 		for (i = 0; !rc && i < 7; i++)
 			rc = set(r, ig_names[i], (int64_t)(ig[i] - s->ig0[i]), diag);
-	kthread_cpu_ticks(kt, kt_found, kd, kd_found);
+	kthread_times(kt, kt_found, kd, kd_found);
 	for (k = 0; !rc && k < CP_NR_KTHREADS; k++) {
 		if (s->have_kthread_cpu[k] && kt_found[k] && kt[k] >= s->kthread_ticks0[k])
 			rc = set(r, kthread_counter[k], (int64_t)ticks_ns(kt[k] - s->kthread_ticks0[k]),
