@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -77,6 +78,8 @@ static const struct {
 	{ "cpu", "slab_scan_ns", true },
 	{ "cpu", "object_free_ns", true },
 	{ "cpu", "xfs_create_ns", true },
+	{ "cpu", "xfs_create_kworker_ns", true },
+	{ "cpu", "sched_autogroup", false },
 	{ "device", "model", false },
 	{ "device", "read_bandwidth", true },
 	{ "device", "write_bandwidth", true },
@@ -788,12 +791,23 @@ static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
  * loop work left to kworkers (scripts/measure-create-cost.sh, the source
  * of profiles/xfs.ini's [create], measures the same). The rest of the
  * machine is idle while calibrate runs. */
+/* User + system time of this process's reaped children, in ns. */
+static uint64_t children_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
 static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
 {
 	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "fsc0", "fsc1" }, .loops = 1,
 				     .subdirs = 5000, .sync_method = 0, .file_size = 0 };
 	char out[8192], how[HOW_CHARS], cmd[256];
-	uint64_t busy0, busy1, files;
+	uint64_t busy0, busy1, files, own0, own1, own, kworker;
 	int rc;
 
 	a.files_per_loop = x->nr_files / 2 ? x->nr_files / 2 : 1;
@@ -803,7 +817,9 @@ static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
 	rc = cp_proc_busy_ns(&busy0);
 	if (rc)
 		return cp_diag_set(diag, rc, "/proc/stat: no busy time to measure the creates by");
+	own0 = children_cpu_ns();
 	rc = run_fs_mark(x, &a, out, sizeof(out), cmd, sizeof(cmd), diag);
+	own1 = children_cpu_ns();
 	if (!rc && cp_proc_busy_ns(&busy1))
 		rc = cp_diag_set(diag, -CP_ESYS, "/proc/stat: not readable after fs_mark");
 	if (!rc && busy1 <= busy0)
@@ -817,6 +833,19 @@ static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
 		      "create as the model charges it (xfs [create] create_cpu_ns + mkdir_lookup_ns)",
 		      cmd, x->dev_desc, secs(busy1 - busy0), files, x->tag);
 	set(x->c, "cpu", "xfs_create_ns", NULL, how, "%" PRIu64, (busy1 - busy0 + files / 2) / files);
+	/* what fs_mark's processes ran themselves (their user + system time,
+	 * reaped: getrusage(RUSAGE_CHILDREN)); the rest of the busy time ran
+	 * in kernel threads - the log's and the loop device's kworkers - and
+	 * in interrupts */
+	own = own1 > own0 ? own1 - own0 : 0;
+	kworker = busy1 - busy0 > own ? busy1 - busy0 - own : 0;
+	cp_calib_text(how, sizeof(how),
+		      "the same run's busy time less fs_mark's own user + system time "
+		      "(getrusage RUSAGE_CHILDREN: %.2f s), per file: the create's work done by "
+		      "kworkers and interrupts%s",
+		      secs(own), x->tag);
+	set(x->c, "cpu", "xfs_create_kworker_ns", NULL, how, "%" PRIu64,
+	    (kworker + files / 2) / files);
 	return 0;
 }
 
@@ -990,6 +1019,15 @@ static void system_facts(struct ctx *x)
 	if (cp_kfile_read_u64("/proc/sys/vm/watermark_scale_factor", &u, NULL) == 0) {
 		cp_calib_text(how, sizeof(how), "/proc/sys/vm/watermark_scale_factor%s", x->tag);
 		set(x->c, "machine", "watermark_scale_factor", NULL, how, "%" PRIu64, u);
+	}
+	if (cp_kfile_read_u64("/proc/sys/kernel/sched_autogroup_enabled", &u, NULL) == 0) {
+		cp_calib_text(how, sizeof(how), "/proc/sys/kernel/sched_autogroup_enabled = %" PRIu64
+			      "%s", u, x->tag);
+		set(x->c, "cpu", "sched_autogroup", NULL, how, "%s", u ? "yes" : "no");
+	} else {
+		cp_calib_text(how, sizeof(how), "no /proc/sys/kernel/sched_autogroup_enabled: a "
+			      "kernel without CONFIG_SCHED_AUTOGROUP%s", x->tag);
+		set(x->c, "cpu", "sched_autogroup", NULL, how, "no");
 	}
 }
 

@@ -23,13 +23,21 @@
  * The kernel's counterpart is CFS (kernel/sched/fair.c), whose vruntime
  * plays the role of the service here.
  *
+ * Kernel threads (CP_ACTOR_KTHREAD: kswapd, kworkers) and the tasks of
+ * the run (readers, fs_mark) are two classes, each with its own service
+ * and CPU queue. Without autogroup both progress at the same rate. With
+ * it (cp_engine_set_autogroup(), sched_autogroup_enabled) the run's tasks
+ * are one task group and a kernel thread competes with the group's
+ * per-CPU share, not with each of its tasks: sched_share.c gives the two
+ * rates (a kernel thread beside four tasks on 2 CPUs: 2/3 of a CPU,
+ * each task 1/3). Each class keeps the GPS property: its actors progress
+ * at the same rate, so the order of its queue holds when the rates change.
+ *
  * SIMPLIFIED: no time slices, no context switch or migration cost, no
- * wake-up preemption or latency, no priorities or nice values, no CPU
- * affinity or per-CPU runqueues: CPU time is a fluid shared equally. An
- * actor's model changes happen at the instant its step starts; its cost
- * only decides when it continues. I/O submitted by a step overlaps with
- * the step's CPU work. Kernel threads (kswapd, kworkers) are actors like
- * any other and share the same CPUs.
+ * wake-up preemption or latency, no nice values, no CPU affinity: CPU
+ * time is a fluid. An actor's model changes happen at the instant its
+ * step starts; its cost only decides when it continues. I/O submitted by
+ * a step overlaps with the step's CPU work.
  *
  * Order: events at equal times run in the order they were queued (a
  * sequence number in each queue entry); a due step is queued behind the
@@ -49,6 +57,7 @@
 #include "core/alloc.h"
 #include "core/bug.h"
 #include "engine/pq.h"
+#include "engine/sched_share.h"
 #include "engine/work.h"
 
 /* Consecutive steps of one actor that take no time and are due again at
@@ -79,6 +88,19 @@ struct actor {
 
 	struct cp_actor_stats stats;
 	bool copying;            /* in CP_ACTOR_CPU with a step that copies */
+	unsigned cls;            /* CLS_KTHREAD or CLS_TASK */
+};
+
+/* The two classes of actors the CPUs are shared between (sched_share.h). */
+enum { CLS_KTHREAD, CLS_TASK, NR_CLS };
+
+/* One class's fluid: the service each of its runnable actors has had. */
+struct cpu_class {
+	struct cp_pq cpuq;       /* key: service at which an actor's CPU work is done */
+	unsigned nr_runnable;    /* its actors in CP_ACTOR_CPU */
+	uint64_t vservice_ns;    /* CPU service per runnable actor since start */
+	uint64_t vservice_rem;   /* remainder, in 1/rate.den ns (< rate.den) */
+	struct cp_share rate;    /* CPU-seconds per second of each runnable actor */
 };
 
 struct stop_rule {
@@ -94,11 +116,10 @@ struct cp_engine {
 	unsigned nr_live_workers; /* non-daemon actors not stopped */
 
 	struct cp_pq timeq;      /* key: time of the actor's next event */
-	struct cp_pq cpuq;       /* key: service at which its CPU work is done */
-	unsigned nr_runnable;    /* invariant: actors in CP_ACTOR_CPU */
+	struct cpu_class cls[NR_CLS];
+	bool autogroup;          /* the tasks are one group (sched_share.h) */
+	unsigned nr_runnable;    /* invariant: actors in CP_ACTOR_CPU, both classes */
 	unsigned nr_copying;     /* of those, the ones whose step copies */
-	uint64_t vservice_ns;    /* CPU service per runnable actor since start */
-	uint64_t vservice_rem;   /* remainder, in 1/nr_runnable ns (< nr_runnable) */
 
 	struct stop_rule *rules; /* owned */
 	size_t nr_rules, cap_rules;
@@ -126,6 +147,7 @@ struct cp_engine {
 int cp_engine_create(struct cp_engine **out, unsigned nr_cpus)
 {
 	struct cp_engine *e;
+	unsigned c;
 
 	if (!nr_cpus)
 		return -CP_EINVAL;
@@ -135,7 +157,10 @@ int cp_engine_create(struct cp_engine **out, unsigned nr_cpus)
 	e->nr_cpus = nr_cpus;
 	e->current = -1;
 	cp_pq_init(&e->timeq);
-	cp_pq_init(&e->cpuq);
+	for (c = 0; c < NR_CLS; c++) {
+		cp_pq_init(&e->cls[c].cpuq);
+		e->cls[c].rate = (struct cp_share){ 1, 1 };
+	}
 	*out = e;
 	return 0;
 }
@@ -144,8 +169,11 @@ void cp_engine_destroy(struct cp_engine *e)
 {
 	if (!e)
 		return;
+	unsigned c;
+
 	cp_pq_release(&e->timeq);
-	cp_pq_release(&e->cpuq);
+	for (c = 0; c < NR_CLS; c++)
+		cp_pq_release(&e->cls[c].cpuq);
 	cp_free(e->actors);
 	cp_free(e->rules);
 	cp_free(e);
@@ -165,7 +193,8 @@ static int add_actor(struct cp_engine *e, const struct cp_actor_ops *ops, void *
 	struct actor *a;
 	unsigned n = e->nr_actors;
 
-	if (!ops || !ops->name || !ops->step || (flags & ~(CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED)))
+	if (!ops || !ops->name || !ops->step ||
+	    (flags & ~(CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED | CP_ACTOR_KTHREAD)))
 		return -CP_EINVAL;
 	if (n == e->cap_actors) {
 		unsigned cap = e->cap_actors ? 2 * e->cap_actors : 8;
@@ -185,6 +214,7 @@ static int add_actor(struct cp_engine *e, const struct cp_actor_ops *ops, void *
 	a->ops = ops;
 	a->priv = priv;
 	a->flags = flags;
+	a->cls = flags & CP_ACTOR_KTHREAD ? CLS_KTHREAD : CLS_TASK;
 	a->period_ns = period_ns;
 	if (flags & CP_ACTOR_START_BLOCKED)
 		a->state = CP_ACTOR_BLOCKED;
@@ -204,11 +234,11 @@ int cp_engine_add_actor(struct cp_engine *e, const struct cp_actor_ops *ops, voi
 }
 
 int cp_engine_add_timer(struct cp_engine *e, const struct cp_actor_ops *ops, void *priv,
-			uint64_t period_ns, unsigned *id)
+			uint64_t period_ns, unsigned flags, unsigned *id)
 {
-	if (!period_ns)
+	if (!period_ns || (flags & ~CP_ACTOR_KTHREAD))
 		return -CP_EINVAL;
-	return add_actor(e, ops, priv, CP_ACTOR_DAEMON, period_ns, id);
+	return add_actor(e, ops, priv, CP_ACTOR_DAEMON | flags, period_ns, id);
 }
 
 int cp_engine_stop_on_finish(struct cp_engine *e, unsigned trigger, unsigned target)
@@ -228,6 +258,12 @@ int cp_engine_stop_on_finish(struct cp_engine *e, unsigned trigger, unsigned tar
 	if (e->actors[trigger].state == CP_ACTOR_STOPPED)
 		cp_engine_stop_actor(e, target); /* it has already finished */
 	return 0;
+}
+
+void cp_engine_set_autogroup(struct cp_engine *e, bool on)
+{
+	CP_BUG_ON(e->nr_runnable);
+	e->autogroup = on;
 }
 
 void cp_engine_set_time_limit(struct cp_engine *e, uint64_t limit_ns)
@@ -254,36 +290,50 @@ void cp_engine_stop(struct cp_engine *e)
 
 /* ---- CPU sharing ---------------------------------------------------- */
 
+/* Gives class c's runnable actors dt ns of their rate's service. */
+static void serve(struct cpu_class *c, uint64_t dt)
+{
+	uint64_t num = c->rate.num, den = c->rate.den;
+
+	if (!dt || !c->nr_runnable)
+		return;
+	if (num == den) {
+		c->vservice_ns += dt;
+	} else if (dt <= (UINT64_MAX - c->vservice_rem) / num) {
+		/* dt * num / den, carrying the remainder */
+		uint64_t total = dt * num + c->vservice_rem;
+
+		c->vservice_ns += total / den;
+		c->vservice_rem = total % den;
+	} else {
+		/* a gap too long for the exact sum: drop the remainder */
+		c->vservice_ns += cp_mul_div_u64(dt, num, den);
+		c->vservice_rem = 0;
+	}
+}
+
 /* Moves the clock to t, giving the runnable actors their CPU service. */
 static void advance_to(struct cp_engine *e, uint64_t t)
 {
-	uint64_t dt;
+	unsigned c;
 
 	CP_BUG_ON(t < e->now_ns);
-	dt = t - e->now_ns;
-	if (dt && e->nr_runnable) {
-		if (e->nr_runnable <= e->nr_cpus) {
-			e->vservice_ns += dt;
-		} else if (dt <= (UINT64_MAX - e->vservice_rem) / e->nr_cpus) {
-			/* dt * N / n, carrying the remainder */
-			uint64_t total = dt * e->nr_cpus + e->vservice_rem;
-
-			e->vservice_ns += total / e->nr_runnable;
-			e->vservice_rem = total % e->nr_runnable;
-		} else {
-			/* a gap too long for the exact sum: drop the remainder */
-			e->vservice_ns += cp_mul_div_u64(dt, e->nr_cpus, e->nr_runnable);
-			e->vservice_rem = 0;
-		}
-	}
+	for (c = 0; c < NR_CLS; c++)
+		serve(&e->cls[c], t - e->now_ns);
 	e->now_ns = t;
 }
 
-/* The runnable count changes: the remainder's unit changes with it. */
-static void set_runnable(struct cp_engine *e, unsigned n)
+/* Class c's runnable count changes by delta: both classes' rates change
+ * with it (sched_share.c), and the remainders' units with them. */
+static void set_runnable(struct cp_engine *e, unsigned c, int delta)
 {
-	e->nr_runnable = n;
-	e->vservice_rem = 0;
+	struct cpu_class *k = &e->cls[CLS_KTHREAD], *t = &e->cls[CLS_TASK];
+
+	e->cls[c].nr_runnable += (unsigned)delta;
+	e->nr_runnable += (unsigned)delta;
+	cp_sched_shares(e->nr_cpus, k->nr_runnable, t->nr_runnable, e->autogroup, &k->rate,
+			&t->rate);
+	k->vservice_rem = t->vservice_rem = 0;
 }
 
 /* An actor's CPU work ends (done, or the actor stopped). */
@@ -294,7 +344,8 @@ static void leave_cpu(struct cp_engine *e, struct actor *a)
 		e->nr_copying--;
 		a->copying = false;
 	}
-	set_runnable(e, e->nr_runnable - 1);
+	CP_BUG_ON(e->cls[a->cls].nr_runnable == 0);
+	set_runnable(e, a->cls, -1);
 }
 
 static bool timeq_entry_valid(const struct cp_engine *e, const struct cp_pq_entry *q)
@@ -312,37 +363,57 @@ static bool cpuq_entry_valid(const struct cp_engine *e, const struct cp_pq_entry
 	return q->gen == a->gen && a->state == CP_ACTOR_CPU;
 }
 
-/* Drops cancelled entries from the top of both queues. */
+/* Drops cancelled entries from the top of every queue. */
 static void drop_stale(struct cp_engine *e)
 {
 	const struct cp_pq_entry *top;
 	struct cp_pq_entry dummy;
+	unsigned c;
 
 	while ((top = cp_pq_peek(&e->timeq)) && !timeq_entry_valid(e, top))
 		cp_pq_pop(&e->timeq, &dummy);
-	while ((top = cp_pq_peek(&e->cpuq)) && !cpuq_entry_valid(e, top))
-		cp_pq_pop(&e->cpuq, &dummy);
+	for (c = 0; c < NR_CLS; c++)
+		while ((top = cp_pq_peek(&e->cls[c].cpuq)) && !cpuq_entry_valid(e, top))
+			cp_pq_pop(&e->cls[c].cpuq, &dummy);
 }
 
-/* Time at which the first actor in CPU work finishes it (UINT64_MAX:
- * none). Needs drop_stale() first. */
-static uint64_t next_cpu_done(const struct cp_engine *e)
+/* Time at which the first actor of class c in CPU work finishes it
+ * (UINT64_MAX: none). Needs drop_stale() first. */
+static uint64_t class_cpu_done(const struct cp_engine *e, const struct cpu_class *c)
 {
-	const struct cp_pq_entry *top = cp_pq_peek(&e->cpuq);
-	uint64_t need, n = e->nr_runnable, cpus = e->nr_cpus;
+	const struct cp_pq_entry *top = cp_pq_peek(&c->cpuq);
+	uint64_t need, num = c->rate.num, den = c->rate.den;
 
 	if (!top)
 		return UINT64_MAX;
-	if (top->key <= e->vservice_ns)
+	if (top->key <= c->vservice_ns)
 		return e->now_ns;
-	need = top->key - e->vservice_ns;
-	if (n <= cpus)
+	need = top->key - c->vservice_ns;
+	if (num == den)
 		return e->now_ns + need;
-	/* smallest dt with (dt * N + rem) / n >= need */
-	if (need <= (UINT64_MAX - cpus) / n)
-		return e->now_ns + (need * n - e->vservice_rem + cpus - 1) / cpus;
+	/* smallest dt with (dt * num + rem) / den >= need */
+	if (need <= (UINT64_MAX - num) / den)
+		return e->now_ns + (need * den - c->vservice_rem + num - 1) / num;
 	/* too large for the exact form; one ns late at most */
-	return e->now_ns + cp_mul_div_u64(need, n, cpus) + 1;
+	return e->now_ns + cp_mul_div_u64(need, den, num) + 1;
+}
+
+/* The class whose first CPU work ends soonest, and when (*t; UINT64_MAX:
+ * none). Kernel threads first on a tie. */
+static unsigned next_cpu_done(const struct cp_engine *e, uint64_t *t)
+{
+	unsigned c, best = 0;
+
+	*t = UINT64_MAX;
+	for (c = 0; c < NR_CLS; c++) {
+		uint64_t tc = class_cpu_done(e, &e->cls[c]);
+
+		if (tc < *t) {
+			*t = tc;
+			best = c;
+		}
+	}
+	return best;
 }
 
 /* ---- actor life cycle ------------------------------------------------ */
@@ -511,7 +582,9 @@ static int start_step(struct cp_engine *e, unsigned id)
 				   a->ops->name, id, (unsigned long long)out.cpu_ns,
 				   (unsigned long long)e->now_ns);
 	if (out.cpu_ns) {
-		if (cp_pq_push(&e->cpuq, e->vservice_ns + out.cpu_ns, id, a->gen))
+		struct cpu_class *c = &e->cls[a->cls];
+
+		if (cp_pq_push(&c->cpuq, c->vservice_ns + out.cpu_ns, id, a->gen))
 			return -CP_ENOMEM;
 		a->stats.cpu_ns += out.cpu_ns;
 		e->cpu_busy_ns += out.cpu_ns;
@@ -519,7 +592,7 @@ static int start_step(struct cp_engine *e, unsigned id)
 		a->phase_start_ns = e->now_ns;
 		a->copying = out.copies;
 		e->nr_copying += out.copies;
-		set_runnable(e, e->nr_runnable + 1);
+		set_runnable(e, a->cls, 1);
 		return 0;
 	}
 	return cpu_done(e, id);
@@ -565,12 +638,13 @@ static int run_one(struct cp_engine *e, bool *done)
 	struct cp_pq_entry ev;
 	struct actor *a;
 	uint64_t t_time, t_cpu, t;
+	unsigned c;
 	int rc;
 
 	drop_stale(e);
 	top = cp_pq_peek(&e->timeq);
 	t_time = top ? top->key : UINT64_MAX;
-	t_cpu = next_cpu_done(e);
+	c = next_cpu_done(e, &t_cpu);
 	t = t_time <= t_cpu ? t_time : t_cpu;
 	if (t == UINT64_MAX)
 		return cp_diag_set(&e->diag, -CP_EBUSY,
@@ -602,8 +676,8 @@ static int run_one(struct cp_engine *e, bool *done)
 		}
 		return start_step(e, ev.id);
 	}
-	cp_pq_pop(&e->cpuq, &ev);
-	CP_BUG_ON(ev.key > e->vservice_ns);
+	cp_pq_pop(&e->cls[c].cpuq, &ev);
+	CP_BUG_ON(ev.key > e->cls[c].vservice_ns);
 	a = &e->actors[ev.id];
 	leave_cpu(e, a);
 	a->stats.cpu_wall_ns += e->now_ns - a->phase_start_ns;
@@ -743,35 +817,54 @@ static unsigned count_entries(const struct cp_engine *e, const struct cp_pq *q, 
 	return n;
 }
 
+/* Class c's queue and counters hold together: heap order, known ids, a
+ * remainder below its unit. */
+static bool class_check(const struct cp_engine *e, const struct cpu_class *c)
+{
+	size_t i;
+
+	if (!cp_pq_check(&c->cpuq) || !c->rate.num || c->rate.num > c->rate.den)
+		return false;
+	if (c->nr_runnable && c->vservice_rem >= c->rate.den)
+		return false;
+	for (i = 0; i < c->cpuq.nr; i++)
+		if (c->cpuq.heap[i].id >= e->nr_actors)
+			return false;
+	return true;
+}
+
 bool cp_engine_check(const struct cp_engine *e)
 {
-	unsigned id, nr_cpu = 0, nr_live = 0;
+	unsigned id, c, nr_cpu[NR_CLS] = { 0 }, nr_live = 0;
 	size_t i;
 	bool past = false;
 
-	if (!cp_pq_check(&e->timeq) || !cp_pq_check(&e->cpuq))
+	if (!cp_pq_check(&e->timeq))
 		return false;
-	if (e->nr_runnable && e->vservice_rem >= e->nr_runnable)
-		return false;
+	for (c = 0; c < NR_CLS; c++)
+		if (!class_check(e, &e->cls[c]))
+			return false;
 	for (i = 0; i < e->timeq.nr; i++)
 		if (e->timeq.heap[i].id >= e->nr_actors)
-			return false;
-	for (i = 0; i < e->cpuq.nr; i++)
-		if (e->cpuq.heap[i].id >= e->nr_actors)
 			return false;
 	/* O(actors x queue length): a debug check, the queues are short */
 	for (id = 0; id < e->nr_actors; id++) {
 		const struct actor *a = &e->actors[id];
 		unsigned want = a->state == CP_ACTOR_BLOCKED || a->state == CP_ACTOR_STOPPED ? 0 : 1;
-		unsigned have = count_entries(e, &e->timeq, true, id, &past) +
-				count_entries(e, &e->cpuq, false, id, &past);
+		unsigned have = count_entries(e, &e->timeq, true, id, &past);
 
+		for (c = 0; c < NR_CLS; c++)
+			have += count_entries(e, &e->cls[c].cpuq, false, id, &past);
 		if (have != want || past)
 			return false;
 		if (a->state == CP_ACTOR_CPU)
-			nr_cpu++;
+			nr_cpu[a->cls]++;
 		if (a->state != CP_ACTOR_STOPPED && !(a->flags & CP_ACTOR_DAEMON))
 			nr_live++;
 	}
-	return nr_cpu == e->nr_runnable && nr_live == e->nr_live_workers;
+	for (c = 0; c < NR_CLS; c++)
+		if (nr_cpu[c] != e->cls[c].nr_runnable)
+			return false;
+	return nr_cpu[CLS_KTHREAD] + nr_cpu[CLS_TASK] == e->nr_runnable &&
+	       nr_live == e->nr_live_workers;
 }

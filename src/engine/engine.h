@@ -88,6 +88,8 @@ struct cp_actor_ops {
 /* Flags for cp_engine_add_actor(). */
 #define CP_ACTOR_DAEMON  0x1u /* the run does not wait for it (kswapd, workers) */
 #define CP_ACTOR_START_BLOCKED 0x2u /* starts blocked: first step when woken */
+#define CP_ACTOR_KTHREAD 0x4u /* a kernel thread: in the root task group, outside
+			       * the run's autogroup (cp_engine_set_autogroup()) */
 
 enum cp_actor_state {
 	CP_ACTOR_READY,    /* its next step is due now, or the step is running */
@@ -145,11 +147,12 @@ int cp_engine_add_actor(struct cp_engine *e, const struct cp_actor_ops *ops, voi
  * xfs_syncd_centisecs / 6): a daemon actor whose first step is due
  * period_ns from now, and which sleeps period_ns after each step's work
  * is done when the step returns CP_STEP_CONTINUE. Its step may also
- * return any other cp_step_next. Returns as cp_engine_add_actor();
- * -CP_EINVAL when period_ns is 0.
+ * return any other cp_step_next. flags: 0 or CP_ACTOR_KTHREAD (a
+ * kworker). Returns as cp_engine_add_actor(); -CP_EINVAL when period_ns
+ * is 0 or flags holds anything else.
  */
 int cp_engine_add_timer(struct cp_engine *e, const struct cp_actor_ops *ops, void *priv,
-			uint64_t period_ns, unsigned *id);
+			uint64_t period_ns, unsigned flags, unsigned *id);
 
 /*
  * Wakes actor id (wake_up_process()): a blocked or sleeping actor's next
@@ -180,6 +183,15 @@ void cp_engine_stop_actor(struct cp_engine *e, unsigned id);
  * -CP_EINVAL (unknown id); on failure no rule is added.
  */
 int cp_engine_stop_on_finish(struct cp_engine *e, unsigned trigger, unsigned target);
+
+/*
+ * sched_autogroup_enabled: the actors without CP_ACTOR_KTHREAD are one
+ * task group, and a kernel thread shares a CPU with the group's per-CPU
+ * share rather than with each of its tasks (sched_share.h). Off (the
+ * default): every actor gets the same share. Call before any actor
+ * does CPU work.
+ */
+void cp_engine_set_autogroup(struct cp_engine *e, bool on);
 
 /* Ends the run at the current time, after the current step. */
 void cp_engine_stop(struct cp_engine *e);

@@ -11,7 +11,7 @@
  *
  * No kernel mechanism lives here. Kernel anchors of the values:
  * watermark_scale_factor and min_free_kbytes are the sysctls of
- * mm/page_alloc.c; max_request is the block queue's max_sectors_kb;
+ * mm/page_alloc.c; sched_autogroup is kernel.sched_autogroup_enabled; max_request is the block queue's max_sectors_kb;
  * read_ahead_kb is the bdi's (VM_MAX_READAHEAD = 128 by default).
  */
 #include "engine/machine.h"
@@ -61,6 +61,10 @@ static const struct cp_key keys[] = {
 	KEY("cpu", "object_free_ns", CP_KEY_NS, object_free_ns, REQ, 0, NOLIMIT),
 	/* optional: absent or 0 = profiles/xfs.ini's [create] costs */
 	KEY("cpu", "xfs_create_ns", CP_KEY_NS, xfs_create_ns, OPT, 0, NOLIMIT),
+	KEY("cpu", "xfs_create_kworker_ns", CP_KEY_NS, xfs_create_kworker_ns, OPT, 0, NOLIMIT),
+	/* /proc/sys/kernel/sched_autogroup_enabled; absent = no, as a kernel
+	 * built without CONFIG_SCHED_AUTOGROUP (init/Kconfig's default) */
+	KEY("cpu", "sched_autogroup", CP_KEY_BOOL, sched_autogroup, OPT, 0, 1),
 
 	KEY("device", "model", CP_KEY_TEXT, device_model, OPT, 0, 0),
 	KEY("device", "read_bandwidth", CP_KEY_RATE, read_bandwidth_bps, REQ, 1, NOLIMIT),
@@ -124,6 +128,11 @@ int cp_machine_validate(const struct cp_machine *m, struct cp_diag *diag)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "key 'min_free_kbytes' in [machine]: %llu KiB is more than a quarter of ram",
 				   (unsigned long long)m->min_free_kbytes);
+	if (m->xfs_create_kworker_ns > m->xfs_create_ns)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "keys 'xfs_create_kworker_ns' and 'xfs_create_ns' in [cpu]: the kworkers' part (%llu ns) is more than the whole create (%llu ns)",
+				   (unsigned long long)m->xfs_create_kworker_ns,
+				   (unsigned long long)m->xfs_create_ns);
 	if (m->max_request_bytes % 512)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "key 'max_request' in [device]: %llu bytes is not a whole number of 512-byte sectors",

@@ -54,6 +54,12 @@ struct cp_machine {
 	uint64_t xfs_create_ns;       /* optional: one empty-file create on xfs on
 				       * this machine, all CPUs' busy time per file
 				       * (calibrate); 0 = the xfs profile's own */
+	uint64_t xfs_create_kworker_ns; /* optional: of xfs_create_ns, the part run
+					 * by kworkers and interrupts, not by fs_mark
+					 * (calibrate); 0 = none */
+	bool sched_autogroup;         /* sched_autogroup: optional, default no: the
+				       * run's tasks form one task group beside the
+				       * kernel threads (the engine's CPU shares) */
 
 	/* [device] */
 	char device_model[CP_MACHINE_TEXT_LEN];   /* model: optional */

@@ -20,9 +20,20 @@
  * reclaim (xfs_reclaim_inodes_nr -> xfs_ail_push_all); xfsaild writes the
  * dirty inode clusters and directory buffers back.
  *
+ * The create's deferred work (cp_kworker_queue()): of every create, the
+ * part the machine runs outside fs_mark - the CIL push
+ * (xlog_cil_push_work on the xfs-cil workqueue), log and buffer I/O
+ * completion, the loop device's per-request work (loop_workfn) and the
+ * interrupts under them - measured by calibrate as xfs_create_kworker_ns.
+ * One kworker actor runs it, a kernel thread in the root task group: the
+ * CPU it takes competes with kswapd's at full weight where autogroup
+ * puts the run's tasks in a group of their own.
+ *
  * SIMPLIFIED: xfsaild writes 64 clusters (plus the directory buffers
  * logged before them) per step at the device's write rate and is
- * otherwise idle (no log-space-driven tail pushing).
+ * otherwise idle (no log-space-driven tail pushing). The deferred work
+ * is one kworker's, taken as it comes (no per-CPU workqueues, no
+ * batching by log space); interrupts are scheduled like a thread.
  */
 #include <cachepressure/error.h>
 
@@ -56,6 +67,11 @@ struct kcompactd {
 
 struct xfs_daemon {
 	struct cp_task task;
+};
+
+struct kworker {
+	struct cp_task task;
+	uint64_t backlog_ns; /* CPU work queued and not yet taken */
 };
 
 /* kswapd_try_to_sleep() -> prepare_kswapd_sleep(): sleep when balanced
@@ -233,6 +249,25 @@ static const struct cp_actor_ops xfsaild_ops = {
 	.step = xfsaild_step,
 };
 
+/* A kworker: runs the work queued since its last step, then sleeps
+ * until more is queued (worker_thread() with an empty worklist). */
+static int kworker_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct kworker *k = priv;
+
+	(void)e;
+	(void)now_ns;
+	out->cpu_ns = k->backlog_ns;
+	k->backlog_ns = 0;
+	out->next = CP_STEP_BLOCK; /* queue_work() during the step wakes it again */
+	return 0;
+}
+
+static const struct cp_actor_ops kworker_ops = {
+	.name = "kworker",
+	.step = kworker_step,
+};
+
 /* xfs_reclaim_worker: every 5 s, free clean reclaimable inodes. */
 static int reclaim_worker_step(struct cp_engine *e, void *priv, uint64_t now_ns,
 			       struct cp_step *out)
@@ -340,8 +375,17 @@ struct cp_daemons {
 	struct kswapd kswapd;
 	struct kcompactd kcompactd;
 	struct xfs_daemon xfsaild, reclaim_worker, log_worker;
+	struct kworker kworker;
 	struct timer_worker vmstat, memcg_stats_flush, harness_memory_stat;
 };
+
+void cp_kworker_queue(struct cp_world *w, uint64_t cpu_ns)
+{
+	if (!cpu_ns || !w->daemons)
+		return;
+	w->daemons->kworker.backlog_ns += cpu_ns;
+	cp_engine_wake(w->e, w->daemons->kworker.task.id);
+}
 
 static void task_setup(struct cp_task *t, struct cp_world *w, const char *name, int cpu)
 {
@@ -359,8 +403,8 @@ static int add_sleeper(struct cp_world *w, const struct cp_actor_ops *ops, void 
 	int rc;
 
 	task_setup(t, w, name, 0);
-	rc = cp_engine_add_actor(w->e, ops, priv, CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED,
-				 &t->id);
+	rc = cp_engine_add_actor(w->e, ops, priv,
+				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED | CP_ACTOR_KTHREAD, &t->id);
 	if (rc)
 		return rc;
 	waker->e = w->e;
@@ -379,12 +423,13 @@ static int memcg_stats_start(struct cp_world *w, struct cp_daemons *d)
 		return 0;
 	task_setup(&d->memcg_stats_flush.task, w, "memcg_stats_flush", 0);
 	rc = cp_engine_add_timer(w->e, &memcg_stats_flush_ops, &d->memcg_stats_flush, period,
-				 &d->memcg_stats_flush.task.id);
+				 CP_ACTOR_KTHREAD, &d->memcg_stats_flush.task.id);
 	if (rc || w->cfg->confine != CP_CONFINE_MEMCG)
 		return rc;
 	task_setup(&d->harness_memory_stat.task, w, "harness_memory_stat", 0);
+	/* the harness is a task of the run's session, not a kernel thread */
 	return cp_engine_add_timer(w->e, &harness_memory_stat_ops, &d->harness_memory_stat,
-				   HARNESS_SAMPLE_NS, &d->harness_memory_stat.task.id);
+				   HARNESS_SAMPLE_NS, 0, &d->harness_memory_stat.task.id);
 }
 
 /* The vmstat_update timer, when the per-CPU lists auto-tune (6.7+). */
@@ -394,7 +439,7 @@ static int vmstat_start(struct cp_world *w, struct cp_daemons *d)
 		return 0;
 	task_setup(&d->vmstat.task, w, "vmstat_update", 0);
 	return cp_engine_add_timer(w->e, &vmstat_update_ops, &d->vmstat, CP_NSEC_PER_SEC,
-				   &d->vmstat.task.id);
+				   CP_ACTOR_KTHREAD, &d->vmstat.task.id);
 }
 
 int cp_daemons_start(struct cp_world *w)
@@ -429,6 +474,12 @@ int cp_daemons_start(struct cp_world *w)
 		w->reclaim.kswapd_sleeping = false;
 		cp_engine_wake(w->e, d->kswapd.task.id);
 	}
+	task_setup(&d->kworker.task, w, "kworker", 0);
+	rc = cp_engine_add_actor(w->e, &kworker_ops, &d->kworker,
+				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED | CP_ACTOR_KTHREAD,
+				 &d->kworker.task.id);
+	if (rc)
+		return rc;
 	rc = vmstat_start(w, d);
 	if (rc)
 		return rc;
@@ -439,18 +490,19 @@ int cp_daemons_start(struct cp_world *w)
 		return 0;
 	task_setup(&d->xfsaild.task, w, "xfsaild", 1);
 	rc = cp_engine_add_actor(w->e, &xfsaild_ops, &d->xfsaild,
-				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED, &w->xfsaild_id);
+				 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED | CP_ACTOR_KTHREAD,
+				 &w->xfsaild_id);
 	if (rc)
 		return rc;
 	w->has_xfsaild = true;
 	task_setup(&d->reclaim_worker.task, w, "xfs-reclaim", 1);
 	rc = cp_engine_add_timer(w->e, &reclaim_worker_ops, &d->reclaim_worker,
-				 5 * CP_NSEC_PER_SEC, &d->reclaim_worker.task.id);
+				 5 * CP_NSEC_PER_SEC, CP_ACTOR_KTHREAD, &d->reclaim_worker.task.id);
 	if (rc)
 		return rc;
 	task_setup(&d->log_worker.task, w, "xfs-log", 1);
 	return cp_engine_add_timer(w->e, &log_worker_ops, &d->log_worker,
-				   30 * CP_NSEC_PER_SEC, &d->log_worker.task.id);
+				   30 * CP_NSEC_PER_SEC, CP_ACTOR_KTHREAD, &d->log_worker.task.id);
 }
 
 void cp_daemons_release(struct cp_world *w)

@@ -393,6 +393,12 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	cp_work_cost_from_machine(&w->cost, cfg->machine);
 	w->cost.create_cpu_ns = cp_fs_create_cpu_ns(cfg->fs, &cfg->fs_costs,
 						    cfg->machine->xfs_create_ns);
+	if (cfg->fs->kind == CP_FS_XFS && cfg->machine->xfs_create_ns &&
+	    cfg->machine->xfs_create_kworker_ns <= w->cost.create_cpu_ns) {
+		/* the calibrated create's kworker part runs in a kworker */
+		w->create_kworker_ns = cfg->machine->xfs_create_kworker_ns;
+		w->cost.create_cpu_ns -= w->create_kworker_ns;
+	}
 	w->cost.mkdir_lookup_ns = cfg->fs_costs.mkdir_lookup_ns;
 	w->cost.stat_cpu_ns = cfg->fs_costs.stat_cpu_ns;
 	w->cost.inode_read_ns = cfg->fs_costs.inode_read_ns;
@@ -1275,6 +1281,8 @@ int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struc
 		rc = setup_model(r, diag);
 	if (!rc)
 		rc = cp_engine_create(&r->w.e, cfg->machine->nr_cpus);
+	if (!rc)
+		cp_engine_set_autogroup(r->w.e, cfg->machine->sched_autogroup);
 	if (!rc) {
 		cp_blockdev_params_from_machine(&bp, cfg->machine);
 		rc = cp_blockdev_init(&r->w.dev, &bp, diag);

@@ -64,6 +64,9 @@ struct cp_world {
 	struct cp_engine *e;
 	struct cp_blockdev dev;
 	struct cp_work_cost cost;
+	/* of a create's CPU, the part a kworker runs (machine
+	 * xfs_create_kworker_ns; cost.create_cpu_ns holds the rest) */
+	uint64_t create_kworker_ns;
 	uint32_t ra_pages;
 	/* readers' mappings use large folios (XFS on 6.1/6.x) */
 	bool ra_large_folios;
@@ -117,8 +120,11 @@ void cp_world_fail(struct cp_world *w, const char *who, int rc);
 /* A stable 64-bit id for a name (FNV-1a). */
 uint64_t cp_name_id(const char *s);
 
-/* Actors: kswapd, kcompactd and the XFS workers (daemons.c). */
+/* Actors: kswapd, kcompactd, the XFS workers and a kworker (daemons.c). */
 int cp_daemons_start(struct cp_world *w);
+/* queue_work(): cpu_ns of work for the kworker, which wakes to run it.
+ * Nothing before cp_daemons_start(). */
+void cp_kworker_queue(struct cp_world *w, uint64_t cpu_ns);
 void cp_daemons_release(struct cp_world *w);
 
 #endif /* CP_WORLD_H */

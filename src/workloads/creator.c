@@ -225,6 +225,7 @@ static int creator_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 	cw->files_in_loop++;
 	work.nr_created_files = 1;
 	cp_task_end(&cw->task, &work, now_ns, out);
+	cp_kworker_queue(w, w->create_kworker_ns);
 	if (g->sync) {
 		/* -S1: fsync before close forces the log: one small write */
 		uint64_t done = cp_world_write(w, now_ns, CP_PAGE_SIZE);

@@ -309,6 +309,60 @@ static void three_actors_on_two_cpus_stretch_work_by_half(void **state)
 	cp_engine_destroy(e);
 }
 
+/* Autogroup (sched_share.c): a kernel thread beside four tasks of the
+ * run's group on 2 CPUs gets 2/3 of a CPU, each task 1/3. The thread's
+ * 2 ms take 3 ms; by then each task has had 1 ms of its 4, and the
+ * four then share both CPUs at 1/2: 3 ms more each take 6 ms, to 9 ms.
+ * Without autogroup all five get 2/5: the thread's 2 ms take 5 ms, the
+ * tasks' remaining 2 ms at 1/2 end at 9 ms too (the CPUs stay full). */
+static void autogroup_gives_a_kthread_the_groups_per_cpu_share(void **state)
+{
+	struct script s[5];
+	struct cp_actor_stats st;
+	struct cp_engine *e;
+	unsigned i, on;
+
+	(void)state;
+	for (on = 0; on < 2; on++) {
+		assert_int_equal(cp_engine_create(&e, 2), 0);
+		cp_engine_set_autogroup(e, on);
+		for (i = 0; i < 5; i++) {
+			script_init(&s[i], NULL);
+			script_push(&s[i], i == 0 ? 2 * MS : 4 * MS, CP_STEP_STOP, 0);
+			add(e, &s[i], i == 0 ? CP_ACTOR_KTHREAD : 0);
+		}
+		assert_int_equal(run(e), 0);
+		cp_engine_actor_stats(e, 0, &st);
+		assert_int_equal(st.cpu_wall_ns, on ? 3 * MS : 5 * MS);
+		assert_int_equal(s[0].stopped_ns, on ? 3 * MS : 5 * MS);
+		for (i = 1; i < 5; i++)
+			assert_int_equal(s[i].stopped_ns, 9 * MS);
+		cp_engine_destroy(e);
+	}
+}
+
+/* Without CP_ACTOR_KTHREAD an actor is one of the group's tasks: five
+ * tasks share 2 CPUs equally with autogroup on. */
+static void autogroup_without_kthreads_shares_equally(void **state)
+{
+	struct script s[5];
+	struct cp_engine *e;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(cp_engine_create(&e, 2), 0);
+	cp_engine_set_autogroup(e, true);
+	for (i = 0; i < 5; i++) {
+		script_init(&s[i], NULL);
+		script_push(&s[i], 2 * MS, CP_STEP_STOP, 0);
+		add(e, &s[i], 0);
+	}
+	assert_int_equal(run(e), 0);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(s[i].stopped_ns, 5 * MS);
+	cp_engine_destroy(e);
+}
+
 /* The CPUs' busy time is the work the steps reported, not the time
  * sharing stretched it to: 3 actors of 1 ms each on 2 CPUs keep them
  * busy 3 ms (over 1.5 ms of wall time, both CPUs full). */
@@ -818,7 +872,9 @@ static void bad_arguments_are_refused(void **state)
 	assert_int_equal(cp_engine_create(&e, 1), 0);
 	assert_int_equal(cp_engine_add_actor(e, &no_step, NULL, 0, &id), -CP_EINVAL);
 	assert_int_equal(cp_engine_add_actor(e, &script_ops, NULL, 0x80, &id), -CP_EINVAL);
-	assert_int_equal(cp_engine_add_timer(e, &script_ops, NULL, 0, &id), -CP_EINVAL);
+	assert_int_equal(cp_engine_add_timer(e, &script_ops, NULL, 0, 0, &id), -CP_EINVAL);
+	assert_int_equal(cp_engine_add_timer(e, &script_ops, NULL, MS, CP_ACTOR_DAEMON, &id),
+			 -CP_EINVAL);
 	assert_int_equal(cp_engine_set_sampler(e, 0, NULL, NULL), -CP_EINVAL);
 	assert_int_equal(id, 77);
 	assert_int_equal(cp_engine_nr_actors(e), 0);
@@ -847,7 +903,7 @@ static void periodic_timer_requeues_after_its_work(void **state)
 	timer.repeat_last = true;
 	script_push(&main_actor, 0, CP_STEP_SLEEP_UNTIL, 12 * SEC);
 	assert_int_equal(cp_engine_create(&e, 2), 0);
-	assert_int_equal(cp_engine_add_timer(e, &script_ops, &timer, 5 * SEC, &id), 0);
+	assert_int_equal(cp_engine_add_timer(e, &script_ops, &timer, 5 * SEC, 0, &id), 0);
 	timer.id = id;
 	add(e, &main_actor, 0);
 	assert_int_equal(cp_engine_actor_state(e, 0), CP_ACTOR_SLEEPING);
@@ -1058,6 +1114,8 @@ int main(void)
 		cmocka_unit_test(absurd_cpu_cost_is_refused),
 		cmocka_unit_test(bad_arguments_are_refused),
 		cmocka_unit_test(periodic_timer_requeues_after_its_work),
+		cmocka_unit_test(autogroup_gives_a_kthread_the_groups_per_cpu_share),
+		cmocka_unit_test(autogroup_without_kthreads_shares_equally),
 		cmocka_unit_test(sampler_rows_every_interval_and_at_the_end),
 		cmocka_unit_test(sampler_runs_through_idle_time_and_can_stop_the_run),
 		cmocka_unit_test(sampler_installed_during_the_run_starts_then),

@@ -278,6 +278,32 @@ static void dma32_is_optional_and_at_most_ram_and_4g(void **state)
 	assert_memory_equal(&m, &before, sizeof(m));
 }
 
+/* sched_autogroup is an optional yes/no (absent: no, init/Kconfig's
+ * default for CONFIG_SCHED_AUTOGROUP); xfs_create_kworker_ns is part of
+ * xfs_create_ns and never more than it. */
+static void autogroup_and_the_creates_kworker_part(void **state)
+{
+	struct cp_machine m, before;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_good(&m);
+	assert_false(m.sched_autogroup);
+	assert_int_equal(m.xfs_create_kworker_ns, 0);
+	assert_int_equal(cp_machine_set(&m, "cpu.sched_autogroup", "yes", &d), 0);
+	assert_true(m.sched_autogroup);
+	assert_int_equal(cp_machine_set(&m, "cpu.xfs_create_ns", "30000", &d), 0);
+	assert_int_equal(cp_machine_set(&m, "cpu.xfs_create_kworker_ns", "1500", &d), 0);
+	assert_int_equal(m.xfs_create_kworker_ns, 1500);
+	before = m;
+	assert_int_equal(cp_machine_set(&m, "cpu.xfs_create_kworker_ns", "31000", &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "'xfs_create_kworker_ns' and 'xfs_create_ns'"));
+	assert_int_equal(cp_machine_set(&m, "cpu.sched_autogroup", "often", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "sched_autogroup"));
+	assert_memory_equal(&m, &before, sizeof(m));
+}
+
 /* memory_bandwidth is optional (0: no limit shared by the copying CPUs,
  * engine/work.c cp_copy_bandwidth) and a rate like copy_bandwidth. */
 static void memory_bandwidth_is_an_optional_rate(void **state)
@@ -395,6 +421,7 @@ int main(void)
 		cmocka_unit_test(xfs_create_ns_is_an_optional_duration),
 		cmocka_unit_test(set_rejects_bad_input_and_leaves_machine_unchanged),
 		cmocka_unit_test(dma32_is_optional_and_at_most_ram_and_4g),
+		cmocka_unit_test(autogroup_and_the_creates_kworker_part),
 		cmocka_unit_test(resolve_turns_bare_name_into_search_dir_path),
 		cmocka_unit_test(resolve_reports_missing_and_bad_names),
 	};

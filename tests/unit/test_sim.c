@@ -205,6 +205,30 @@ static void fsmark_creates_cost_the_machines_calibrated_xfs_create(void **state)
 	rig_free(&g);
 }
 
+/* The calibrated create's kworker part (xfs_create_kworker_ns) leaves
+ * fs_mark for a kworker: of 40 000 ns a create, 10 000 run in the
+ * kworker, so fs_mark's workers are charged 30 000 a file and less than
+ * 40 000 (their allocations add a little), and the CPUs' busy time holds
+ * the kworker's 9 000 x 10 000 ns beside the readers' and fs_mark's. */
+static void the_creates_kworker_part_runs_outside_fs_mark(void **state)
+{
+	struct rig g;
+	int64_t fsm, busy, readers;
+
+	(void)state;
+	rig_load(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-4.11", "xfs");
+	g.m.xfs_create_ns = 40000;
+	g.m.xfs_create_kworker_ns = 10000;
+	rig_start(&g);
+	fsm = cp_run_result_counter(&g.res, "fs_mark_cpu_ns", -1);
+	busy = cp_run_result_counter(&g.res, "cpu_busy_ns", -1);
+	readers = cp_run_result_counter(&g.res, "readers_cpu_ns", -1);
+	assert_true(fsm >= 9000LL * 30000);
+	assert_true(fsm < 9000LL * 40000);
+	assert_true(busy - readers - fsm >= 9000LL * 10000);
+	rig_free(&g);
+}
+
 /* /proc/pagetypeinfo's view when the measured phase starts: the free
  * pages by zone and migratetype (measured_free_*) are the free lists of
  * that moment, so over the zones and types they add up to the free blocks
@@ -499,6 +523,7 @@ int main(void)
 		cmocka_unit_test(fsmark_run_time_and_rate_as_the_harness_reports_them),
 		cmocka_unit_test(fsmark_cpu_time_is_its_workers),
 		cmocka_unit_test(fsmark_creates_cost_the_machines_calibrated_xfs_create),
+		cmocka_unit_test(the_creates_kworker_part_runs_outside_fs_mark),
 		cmocka_unit_test(measured_free_adds_up_to_buddyinfo_start),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),

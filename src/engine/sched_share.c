@@ -1,0 +1,88 @@
+/*
+ * sched_share.c - the CPU rates of kernel threads and of one autogroup's
+ * tasks (sched_share.h), after the kernel's group scheduling on per-CPU
+ * runqueues: kernel/sched/autogroup.c (a session's tasks form a group),
+ * kernel/sched/fair.c calc_group_shares() (the group's per-CPU weight),
+ * update_cfs_group(). Follows 4.11 through 6.18: the weights are the
+ * same under CFS and EEVDF, which share a runqueue by weight.
+ *
+ * The fluid places the runnable tasks as the load balancer would spread
+ * them: the group's tasks over m = min(tasks, CPUs) CPUs, its weight
+ * 1/m of a nice-0 task on each of them; kernel threads first on the CPUs
+ * the group leaves idle, one each, then as evenly as possible over the
+ * group's CPUs. On a group CPU with j kernel threads each thread gets
+ * 1 / (j + 1/m) of it, the group the rest. The threads' rates are
+ * averaged (the balancer moves them); so are the group's tasks'.
+ *
+ * SIMPLIFIED: weights from the instantaneous runnable counts (the kernel
+ * uses PELT load averages, which lag by tens of ms); every kernel thread
+ * and task at nice 0; one autogroup; no wake-up latency or slices.
+ */
+#include "engine/sched_share.h"
+
+#include "core/bug.h"
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static struct cp_share share(uint64_t num, uint64_t den)
+{
+	uint64_t g = gcd_u64(num, den);
+
+	CP_BUG_ON(!num || num > den);
+	return (struct cp_share){ num / g, den / g };
+}
+
+/* n tasks of equal weight on cpus CPUs: min(1, cpus / n). */
+static struct cp_share flat(unsigned cpus, unsigned n)
+{
+	return n <= cpus ? share(1, 1) : share(cpus, n);
+}
+
+void cp_sched_shares(unsigned nr_cpus, unsigned nr_kthreads, unsigned nr_tasks, bool autogroup,
+		     struct cp_share *kthread, struct cp_share *task)
+{
+	uint64_t m, free_cpus, on_free, k, q, r, a, b;
+
+	CP_BUG_ON(!nr_cpus);
+	*kthread = *task = share(1, 1);
+	if (!autogroup) {
+		if (nr_kthreads + nr_tasks)
+			*kthread = *task = flat(nr_cpus, nr_kthreads + nr_tasks);
+		return;
+	}
+	if (!nr_tasks || !nr_kthreads) {
+		/* one level only: the threads share the CPUs, or the group does */
+		if (nr_kthreads)
+			*kthread = flat(nr_cpus, nr_kthreads);
+		if (nr_tasks)
+			*task = flat(nr_cpus, nr_tasks);
+		return;
+	}
+	m = nr_tasks < nr_cpus ? nr_tasks : nr_cpus;
+	free_cpus = nr_cpus - m;
+	on_free = nr_kthreads < free_cpus ? nr_kthreads : free_cpus;
+	k = nr_kthreads - on_free; /* threads on the group's CPUs */
+	if (!k) {
+		*task = share(m, nr_tasks);
+		return;
+	}
+	/* r of the m group CPUs hold q + 1 threads, m - r hold q. A CPU with
+	 * j threads gives each 1 / (j + 1/m) = m / (jm + 1) and the group
+	 * 1 / (jm + 1); a = qm + 1, b = (q + 1)m + 1 are the two denominators. */
+	q = k / m;
+	r = k % m;
+	a = q * m + 1;
+	b = (q + 1) * m + 1;
+	*kthread = share(on_free * a * b + r * (q + 1) * m * a + (m - r) * q * m * b,
+			 a * b * nr_kthreads);
+	*task = share(r * a + (m - r) * b, a * b * nr_tasks);
+}
