@@ -167,10 +167,10 @@ int cp_engine_create(struct cp_engine **out, unsigned nr_cpus)
 
 void cp_engine_destroy(struct cp_engine *e)
 {
-	if (!e)
-		return;
 	unsigned c;
 
+	if (!e)
+		return;
 	cp_pq_release(&e->timeq);
 	for (c = 0; c < NR_CLS; c++)
 		cp_pq_release(&e->cls[c].cpuq);
