@@ -783,14 +783,6 @@ static int fs_mark_rate(struct ctx *x, struct cp_diag *diag)
 	return rc;
 }
 
-/* The CPU one empty-file create costs the whole machine on xfs, as the
- * seed's fs_mark makes them: its flags (-D 5000 -S0 -s 0 -L 1) with two
- * workers in new directories, and the busy time of all CPUs over the run
- * (/proc/stat) per file - the system calls, fs_mark's own work between
- * them (the failing mkdir() of a subdirectory among it) and the log and
- * loop work left to kworkers (scripts/measure-create-cost.sh, the source
- * of profiles/xfs.ini's [create], measures the same). The rest of the
- * machine is idle while calibrate runs. */
 /* User + system time of this process's reaped children, in ns. */
 static uint64_t children_cpu_ns(void)
 {
@@ -802,6 +794,15 @@ static uint64_t children_cpu_ns(void)
 	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
 }
 
+/* The CPU one empty-file create costs the whole machine on xfs, as the
+ * seed's fs_mark makes them: its flags (-D 5000 -S0 -s 0 -L 1) with two
+ * workers in new directories, and the busy time of all CPUs over the run
+ * (/proc/stat) per file - the system calls, fs_mark's own work between
+ * them (the failing mkdir() of a subdirectory among it) and the log and
+ * loop work left to kworkers (scripts/measure-create-cost.sh, the source
+ * of profiles/xfs.ini's [create], measures the same). The rest of the
+ * machine is idle while calibrate runs. Of that busy time, what fs_mark's
+ * processes did not run themselves goes to xfs_create_kworker_ns. */
 static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
 {
 	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "fsc0", "fsc1" }, .loops = 1,
