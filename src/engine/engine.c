@@ -2,12 +2,13 @@
  * engine.c - virtual time, actors, shared CPUs, sampling.
  *
  * The clock is a uint64_t count of nanoseconds from the start of the run;
- * nothing reads a wall clock. Two queues drive it:
+ * nothing reads a wall clock. Queues drive it:
  *
  *  - the time queue holds every actor whose next event is at a known
  *    time: a step due (ready, or sleeping until then), or the end of the
  *    I/O its step waits for;
- *  - the CPU queue holds the actors doing their step's CPU work.
+ *  - a CPU queue for each class of actor (kernel threads, tasks: below)
+ *    holds that class's actors doing their step's CPU work.
  *
  * CPU sharing is processor sharing (generalised processor sharing, the
  * fluid model of a fair scheduler): with n actors doing CPU work on N
@@ -15,7 +16,7 @@
  * engine keeps the service every runnable actor has received since the
  * start (vservice_ns, the GPS "virtual time"); an actor that starts
  * c ns of CPU work when the service is V finishes when the service
- * reaches V + c. The CPU queue is ordered by that finishing service,
+ * reaches V + c. A CPU queue is ordered by that finishing service,
  * which stays valid when n changes; only the mapping from service to
  * real time changes, and it is recomputed at every event. With 3
  * runnable actors on 2 CPUs, 1 ms of CPU work takes 1.5 ms.
