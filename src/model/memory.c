@@ -1066,11 +1066,38 @@ static int mem_decide(struct cp_mem *m, struct alloc_req *rq, struct cp_alloc_ct
 	return rc;
 }
 
+/* One page of owner, as a page fault takes it (do_anonymous_page ->
+ * vma_alloc_folio): the zonelist walk places the page too, so the
+ * ALLOC_NOFRAGMENT pass looks for a page of the owner's type in every
+ * zone before any zone falls back to another type's pageblock. */
+static int anon_fault_page(struct cp_mem *m, unsigned owner, struct cp_alloc_ctx *ctx)
+{
+	uint32_t pfn;
+	struct alloc_req rq = { .owner = owner, .nr = 1, .folio_order = -1, .place_one = true,
+				.order = 0, .mt = owner_mt(owner), .pfn = &pfn };
+	int rc = mem_decide(m, &rq, ctx);
+
+	if (rc)
+		return rc;
+	rc = anon_push(m, owner, pfn, 0);
+	if (rc) { /* host memory: as if never taken */
+		owner_uncharge(m, owner, 1, ctx->memcg);
+		unplace_block(m, pfn, 0);
+	}
+	return rc;
+}
+
 int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_ctx *ctx)
 {
 	struct alloc_req rq = { .owner = owner, .nr = nr, .folio_order = -1 };
-	int rc = mem_decide(m, &rq, ctx);
+	int rc;
 
+	if (nr == 1) {
+		rc = anon_fault_page(m, owner, ctx);
+		CP_DEBUG_CHECK(cp_mem_check(m));
+		return rc;
+	}
+	rc = mem_decide(m, &rq, ctx);
 	if (!rc) {
 		rc = anon_place(m, rq.zone, owner, nr, ctx->gfp, ctx->cpu);
 		if (rc) /* host memory: undo the count, as if never taken */

@@ -400,7 +400,10 @@ uint64_t cp_mem_pcp_held_pages(const struct cp_mem *m);
  * limit reclaim when over the limit), then take pages from the free pool,
  * waking kswapd below the low watermark and reclaiming directly below min
  * (__alloc_pages_slowpath), draining the per-CPU lists when direct
- * reclaim did not make room and before failing. Returns 0, -CP_ENOSPC
+ * reclaim did not make room and before failing. A single page (a page
+ * fault) is placed by the zonelist walk itself, as a block allocation
+ * is (ALLOC_NOFRAGMENT tries every zone's own-type pages first); more
+ * pages are counted in one zone and placed there. Returns 0, -CP_ENOSPC
  * when reclaim made no progress (the kernel would OOM), or -CP_ENOMEM (host memory for the
  * placement record); on failure nothing is charged or taken.
  */

@@ -318,6 +318,40 @@ static void nofragment_uses_dma32_before_fragmenting_normal(void **state)
 }
 
 /*
+ * A page fault's page (cp_mem_alloc of one page: do_anonymous_page ->
+ * vma_alloc_folio(GFP_HIGHUSER_MOVABLE)) takes the same zonelist walk:
+ * with Normal's 500 free pages all in UNMOVABLE pageblocks below
+ * pageblock_order, the ALLOC_NOFRAGMENT pass passes over Normal and
+ * takes one of DMA32's MOVABLE pages - Normal keeps its 500, no
+ * extfrag event. (Counting the page in Normal first and placing it
+ * there would fall back to an UNMOVABLE block.)
+ */
+static void page_fault_uses_dma32_before_fragmenting_normal(void **state)
+{
+	struct cp_mem m;
+	struct zlog log = { 0 };
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_HIGHUSER_MOVABLE };
+	uint64_t dma32_free;
+
+	(void)state;
+	setup_zones(&m, &log, &vs, false);
+	assert_int_equal(cp_mem_take(&m, CP_OWNER_FSBUF, 2048), 0);
+	cp_mem_free(&m, CP_OWNER_FSBUF, 500, NULL);
+	assert_int_equal(m.zones[1].free_pages, 500);
+	dma32_free = m.zones[0].free_pages;
+	vs.v[CP_VM_EXTFRAG] = 0;
+	assert_int_equal(cp_mem_alloc(&m, CP_OWNER_PROCESS, 1, &ctx), 0);
+	assert_int_equal(m.zones[1].free_pages, 500);
+	assert_int_equal(m.zones[0].free_pages, dma32_free - 1);
+	assert_int_equal(vs.v[CP_VM_EXTFRAG], 0);
+	cp_mem_free(&m, CP_OWNER_PROCESS, 1, NULL);
+	assert_int_equal(m.zones[0].free_pages, dma32_free);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
+/*
  * The slow path does not avoid fragmenting: gfp_to_alloc_flags() builds
  * its flags without alloc_flags_nofragment(). Normal holds 18 free pages,
  * all in UNMOVABLE pageblocks (fs buffers given back), DMA32 26 MOVABLE
@@ -626,6 +660,7 @@ int main(void)
 		cmocka_unit_test(dma32_lowmem_reserve_refuses_normal_index_allocation),
 		cmocka_unit_test(boosted_normal_sends_order0_to_dma32_without_reclaim),
 		cmocka_unit_test(nofragment_uses_dma32_before_fragmenting_normal),
+		cmocka_unit_test(page_fault_uses_dma32_before_fragmenting_normal),
 		cmocka_unit_test(slow_path_falls_back_in_normal_without_nofragment),
 		cmocka_unit_test(boost_wakes_kswapd_for_its_zone_slow_path_for_normal),
 		cmocka_unit_test(pgdat_balanced_when_only_dma32_is_at_high),
