@@ -21,6 +21,14 @@
 # during the global 16G row's worst reclaim the kernel's Normal zone holds
 # hundreds of free order-8 blocks and none of order 9 for a second or two
 # (docs/fidelity.md, session 15).
+# And to OUT.pagetypes, a header line then one line per sample: the
+# milliseconds, then the free pages and the pageblocks by migratetype of
+# DMA32 and Normal (/proc/pagetypeinfo: free blocks times their size, and
+# "Number of blocks type"; per-CPU list pages not included), then
+# workingset_refault_file and pgdeactivate of /proc/vmstat (cumulative):
+# the model's series columns of the same names (free_normal_movable, ...,
+# pageblocks_normal_unmovable, ...) differ in that theirs count from the
+# measured phase on (docs/fidelity.md, session 27).
 # Exit status: COMMAND's.
 set -u
 case ${1:-} in
@@ -30,6 +38,7 @@ esac
 out=$1
 shift
 : >"$out.buddy"
+echo "ms free_dma32_unmovable free_dma32_movable free_dma32_reclaimable free_normal_unmovable free_normal_movable free_normal_reclaimable pageblocks_dma32_unmovable pageblocks_dma32_movable pageblocks_dma32_reclaimable pageblocks_normal_unmovable pageblocks_normal_movable pageblocks_normal_reclaimable workingset_refault_file pgdeactivate" >"$out.pagetypes"
 "$@" >"$out.txt" 2>"$out.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null' INT TERM HUP
@@ -62,6 +71,23 @@ while kill -0 $pid 2>/dev/null; do
 		s = $4; for (i = 5; i <= 15; i++) s = s " " $i; z[$4] = s }
 	v && ($1 == "pgscan_kswapd" || $1 == "workingset_refault_file") { vm[$1] = $2 }
 	END { print t, z["DMA32"], z["Normal"], vm["pgscan_kswapd"], vm["workingset_refault_file"] }' >>"$out.buddy"
+	{ cat /proc/pagetypeinfo; echo VMSTAT; cat /proc/vmstat; } | awk -v t=$t '
+	/^VMSTAT/ { v = 1; next }
+	/^Number of blocks type/ { nb = 1; next }
+	!v && !nb && $1 == "Node" && $5 == "type" && ($4 == "DMA32," || $4 == "Normal,") {
+		z = substr($4, 1, length($4) - 1); s = 0; o = 1
+		for (i = 7; i <= NF; i++) { s += $i * o; o *= 2 }
+		f[z, $6] = s }
+	!v && nb && $1 == "Node" && ($4 == "DMA32" || $4 == "Normal") {
+		b[$4, "Unmovable"] = $5; b[$4, "Movable"] = $6; b[$4, "Reclaimable"] = $7 }
+	v && ($1 == "workingset_refault_file" || $1 == "pgdeactivate") { vm[$1] = $2 }
+	END {
+		printf "%d", t
+		printf " %d %d %d", f["DMA32", "Unmovable"], f["DMA32", "Movable"], f["DMA32", "Reclaimable"]
+		printf " %d %d %d", f["Normal", "Unmovable"], f["Normal", "Movable"], f["Normal", "Reclaimable"]
+		printf " %d %d %d", b["DMA32", "Unmovable"], b["DMA32", "Movable"], b["DMA32", "Reclaimable"]
+		printf " %d %d %d", b["Normal", "Unmovable"], b["Normal", "Movable"], b["Normal", "Reclaimable"]
+		printf " %d %d\n", vm["workingset_refault_file"], vm["pgdeactivate"] }' >>"$out.pagetypes"
 	sleep 0.25
 done >"$out.zones"
 wait $pid

@@ -907,6 +907,11 @@ static const char *const series_columns[] = {
 	"dentry_lru", "inode_lru", "fs_reclaimable", "sb_deferred", "memcg_usage_pages",
 	"xfs_buf_pages", "xfs_buf_lru", "free_dma32", "free_normal", "boost_dma32",
 	"boost_normal", "file_dma32", "pcp_pages", "cpu_busy_ns", "readers_cpu_ns",
+	"free_dma32_unmovable", "free_dma32_movable", "free_dma32_reclaimable",
+	"free_normal_unmovable", "free_normal_movable", "free_normal_reclaimable",
+	"pageblocks_dma32_unmovable", "pageblocks_dma32_movable", "pageblocks_dma32_reclaimable",
+	"pageblocks_normal_unmovable", "pageblocks_normal_movable", "pageblocks_normal_reclaimable",
+	"workingset_refault_file", "pgdeactivate",
 };
 #define NR_COLUMNS (sizeof(series_columns) / sizeof(series_columns[0]))
 
@@ -922,6 +927,32 @@ static void sample_zones(const struct cp_mem *m, int64_t out[4])
 
 		out[k] = (int64_t)m->zones[i].free_pages;
 		out[2 + k] = (int64_t)m->zones[i].buddy.watermark_boost;
+	}
+}
+
+/* Free pages and pageblocks by migratetype of ZONE_DMA32 and
+ * ZONE_NORMAL, as /proc/pagetypeinfo counts them (per-CPU list pages not
+ * included): out[0..5] free (DMA32 unmovable, movable, reclaimable, then
+ * Normal's), out[6..11] pageblocks in the same order; 0 for a zone the
+ * model does not have. */
+static void sample_pagetypes(const struct cp_mem *m, int64_t out[12])
+{
+	unsigned i, o, mt;
+	uint32_t pb;
+
+	memset(out, 0, 12 * sizeof(out[0]));
+	for (i = 0; i < m->nr_zones; i++) {
+		const struct cp_buddy *b = &m->zones[i].buddy;
+		int k = m->zones[i].type == CP_ZONE_DMA32 ? 0 : 3;
+
+		if (m->zones[i].type != CP_ZONE_DMA32 && m->zones[i].type != CP_ZONE_NORMAL)
+			continue;
+		for (mt = 0; mt < 3; mt++)
+			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+				out[k + mt] += (int64_t)b->free_area[o][mt].nr << o;
+		for (pb = 0; pb < b->nr_pageblocks; pb++)
+			if (b->pageblock_mt[pb] < 3)
+				out[6 + k + b->pageblock_mt[pb]]++;
 	}
 }
 
@@ -972,6 +1003,10 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	 * as the real harness samples them (/proc/stat, /proc/PID/stat) */
 	row[22] = (int64_t)(cp_engine_cpu_busy_ns(w->e) - r->cpu_busy0);
 	row[23] = (int64_t)readers_cpu_ns(r);
+	sample_pagetypes(&w->mem, &row[24]);
+	/* cumulative since the measured phase began */
+	row[36] = (int64_t)(w->vs.v[CP_VM_WORKINGSET_REFAULT] - r->vs_start.v[CP_VM_WORKINGSET_REFAULT]);
+	row[37] = (int64_t)(w->vs.v[CP_VM_PGDEACTIVATE] - r->vs_start.v[CP_VM_PGDEACTIVATE]);
 	if (w->cfg->progress && t_ns >= r->next_progress_ns) {
 		char what[96];
 
