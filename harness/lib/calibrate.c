@@ -9,6 +9,7 @@
  * source profile, saying so.
  */
 #include "calibrate.h"
+#include "cgroup.h"
 
 #include <cachepressure/error.h>
 #include <dirent.h>
@@ -80,6 +81,7 @@ static const struct {
 	{ "cpu", "xfs_create_ns", true },
 	{ "cpu", "xfs_create_kworker_ns", true },
 	{ "cpu", "sched_autogroup", false },
+	{ "machine", "tasks_in_child_memcg", false },
 	{ "device", "model", false },
 	{ "device", "read_bandwidth", true },
 	{ "device", "write_bandwidth", true },
@@ -934,6 +936,26 @@ static uint64_t guest_vm_mem(void)
 	return v;
 }
 
+/* [machine] tasks_in_child_memcg: the memory cgroup calibrate runs in is
+ * the one 'real --confine global' starts its processes in. */
+static void memcg_fact(struct ctx *x)
+{
+	char how[384], path[CP_CGROUP_PATH_MAX];
+	char *text;
+	int rc;
+
+	if (cp_kfile_read("/proc/self/cgroup", &text, NULL))
+		return;
+	rc = cp_cgroup_memory_path(text, path, sizeof(path));
+	cp_free(text);
+	if (rc)
+		return;
+	cp_calib_text(how, sizeof(how), "/proc/self/cgroup: the memory cgroup is %s%s", path,
+		      x->tag);
+	set(x->c, "machine", "tasks_in_child_memcg", NULL, how, "%s",
+	    strcmp(path, "/") ? "yes" : "no");
+}
+
 static void system_facts(struct ctx *x)
 {
 	struct cp_kv kv = { 0 };
@@ -1030,6 +1052,7 @@ static void system_facts(struct ctx *x)
 			      "kernel without CONFIG_SCHED_AUTOGROUP%s", x->tag);
 		set(x->c, "cpu", "sched_autogroup", NULL, how, "no");
 	}
+	memcg_fact(x);
 }
 
 static void device_facts(struct ctx *x)

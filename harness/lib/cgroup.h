@@ -41,6 +41,12 @@ struct cp_cgroup {
  * was looked for) or -CP_EIO. */
 int cp_cgroup_detect(const char *mountinfo, struct cp_cgroup_sys *sys, struct cp_diag *diag);
 
+/* The memory cgroup a process is in, from the text of /proc/PID/cgroup:
+ * the path of the v1 line whose controllers include "memory", else of
+ * the v2 line ("0::PATH"). Writes it into path; 0, -CP_ENOENT when no
+ * line names one, -CP_ERANGE when it does not fit. */
+int cp_cgroup_memory_path(const char *proc_cgroup, char *path, size_t len);
+
 /* Creates <mount>/<name>. name must start with "cachepressure" and hold
  * no '/'; -CP_EINVAL otherwise, -CP_EBUSY when it exists, -CP_ESYS. */
 int cp_cgroup_create(const struct cp_cgroup_sys *sys, const char *name, struct cp_cgroup *cg,

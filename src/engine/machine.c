@@ -11,7 +11,9 @@
  *
  * No kernel mechanism lives here. Kernel anchors of the values:
  * watermark_scale_factor and min_free_kbytes are the sysctls of
- * mm/page_alloc.c; sched_autogroup is kernel.sched_autogroup_enabled; max_request is the block queue's max_sectors_kb;
+ * mm/page_alloc.c; sched_autogroup is kernel.sched_autogroup_enabled;
+ * tasks_in_child_memcg is where /proc/self/cgroup puts the run's
+ * processes; max_request is the block queue's max_sectors_kb;
  * read_ahead_kb is the bdi's (VM_MAX_READAHEAD = 128 by default).
  */
 #include "engine/machine.h"
@@ -45,6 +47,9 @@ static const struct cp_key keys[] = {
 	/* sysctl range: 1..1000 in 4.11, 1..3000 since 5.x */
 	KEY("machine", "watermark_scale_factor", CP_KEY_COUNT, watermark_scale_factor, OPT, 1,
 	    3000),
+	/* the memory cgroup of the processes a global run starts
+	 * (/proc/self/cgroup): below the root (yes) or the root (no) */
+	KEY("machine", "tasks_in_child_memcg", CP_KEY_BOOL, tasks_in_child_memcg, OPT, 0, 1),
 
 	KEY("cpu", "copy_bandwidth", CP_KEY_RATE, copy_bandwidth_bps, REQ, 1, NOLIMIT),
 	/* optional: absent or 0 = no limit shared by the copying CPUs */

@@ -60,6 +60,11 @@ struct cp_machine {
 	bool sched_autogroup;         /* sched_autogroup: optional, default no: the
 				       * run's tasks form one task group beside the
 				       * kernel threads (the engine's CPU shares) */
+	bool tasks_in_child_memcg;    /* [machine] tasks_in_child_memcg: optional,
+				       * default no: a global run's processes are
+				       * charged to a memcg below the root (global
+				       * reclaim shrinks the root's slab, then
+				       * theirs) */
 
 	/* [device] */
 	char device_model[CP_MACHINE_TEXT_LEN];   /* model: optional */

@@ -16,6 +16,10 @@
 #define CP_SHRINK_BATCH 128              /* mm/vmscan.c SHRINK_BATCH */
 #define CP_DEFAULT_SEEKS 2               /* include/linux/shrinker.h */
 #define CP_MAX_MEMCGS 4                  /* memcg ids 0 (root) .. 3 */
+/* Global reclaim with the run's tasks in a child memcg (machine
+ * tasks_in_child_memcg): the kernel's root memcg, whose lists hold none
+ * of the run's objects; the run's own objects stay in memcg 0. */
+#define CP_MEMCG_EMPTY_ROOT (CP_MAX_MEMCGS - 1)
 
 /* struct shrink_control: what one count/scan call is asked. */
 /* The deepest reclaim priorities, counted apart (DEF_PRIORITY is 12; at

@@ -25,7 +25,12 @@
  *  - 4.11's memcg reclaim forces at least SWAP_CLUSTER_MAX pages when the
  *    shift leaves nothing (force_scan; gone in 4.13, so not in 6.1);
  *  - then shrink_slab() with the pages this pass scanned and the LRU size
- *    it looked at (4.11) or the priority (6.1); inode-steal pages count as
+ *    it looked at (4.11) or the priority (6.1) - in global reclaim with
+ *    the run's tasks in a child memcg, twice, as shrink_node_memcgs()
+ *    walks the root and then the child: the root's call finds the
+ *    superblock's lists empty but counts (and scans) the filesystem's own
+ *    cached objects, which xfs_fs_nr_cached_objects() reports for any
+ *    memcg; the memcg-unaware shrinkers run once; inode-steal pages count as
  *    reclaimed (reclaim_state->reclaimed_slab); slab pages freed through
  *    RCU do not.
  *
@@ -322,6 +327,16 @@ void cp_shrink_node_end(struct cp_vmscan *vm, struct cp_scan_control *sc,
 	pressure.nr_scanned = sc->nr_scanned - walk->scanned_before;
 	pressure.nr_eligible = walk->lru_pages;
 	pressure.priority = sc->priority;
+	if (!sc->target_memcg && vm->tasks_in_child_memcg) {
+		/* the root memcg's call: empty lists, but a superblock counts
+		 * its filesystem's own cached objects (XFS reclaimable inodes,
+		 * xfs_fs_nr_cached_objects) for every memcg; its deferred work
+		 * is the root's own */
+		struct cp_shrink_control root = shc;
+
+		root.memcg_id = CP_MEMCG_EMPTY_ROOT;
+		cp_shrink_slab(vm->shrinkers, &root, &pressure);
+	}
 	cp_shrink_slab(vm->shrinkers, &shc, &pressure);
 	/* reclaim_state->reclaimed_slab: pages the inode shrinker stripped */
 	sc->nr_reclaimed += vs->v[CP_VM_PGINODESTEAL] + vs->v[CP_VM_KSWAPD_INODESTEAL] -

@@ -48,6 +48,11 @@ struct cp_vmscan {
 	struct cp_shrinker_registry *shrinkers;
 	struct cp_vmstat *vmstat;
 	const struct cp_kernel_profile *profile;
+	/* global reclaim: the run's tasks are in a child memcg of the root
+	 * (machine tasks_in_child_memcg), so shrink_node_memcgs() calls
+	 * shrink_slab() for the root first (CP_MEMCG_EMPTY_ROOT) and then
+	 * for the child (memcg 0, where the model keeps the objects) */
+	bool tasks_in_child_memcg;
 };
 
 /* inactive_list_is_low() / inactive_is_low() for the file lists:

@@ -382,6 +382,7 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 			return cp_diag_set(diag, rc, "shrinker registry: %s", cp_strerror(rc));
 	}
 	cp_reclaim_init(&w->reclaim, &w->mem, &w->pc, &w->shrinkers, &w->vs, cfg->kernel);
+	w->reclaim.vm.tasks_in_child_memcg = cfg->machine->tasks_in_child_memcg;
 	cp_compaction_init(&w->compaction, &w->mem, &w->pc, &w->vs);
 	w->compaction.large_folios = cfg->kernel->compaction_large_folios;
 	w->compaction.skip_4_11 = cfg->kernel->compaction_skip_4_11;

@@ -173,6 +173,32 @@ static void mount_points_are_unescaped(void **state)
 	assert_string_equal(sys.mount, dir);
 }
 
+/* /proc/self/cgroup: the v1 line listing "memory" wins over the v2
+ * "0::" line (cgroup v1 with a unified line, as on these VMs); v2 only:
+ * its path; neither: -CP_ENOENT; a path that does not fit: -CP_ERANGE. */
+static void memory_path_comes_from_proc_cgroup(void **state)
+{
+	char path[32];
+
+	(void)state;
+	assert_int_equal(cp_cgroup_memory_path("5:devices:/\n4:memory,hugetlb:/process_api/ab\n"
+					       "0::/\n",
+					       path, sizeof(path)),
+			 0);
+	assert_string_equal(path, "/process_api/ab");
+	assert_int_equal(cp_cgroup_memory_path("0::/user.slice/session-1.scope\n", path,
+					       sizeof(path)),
+			 0);
+	assert_string_equal(path, "/user.slice/session-1.scope");
+	assert_int_equal(cp_cgroup_memory_path("0::/\n4:memory:/\n", path, sizeof(path)), 0);
+	assert_string_equal(path, "/");
+	assert_int_equal(cp_cgroup_memory_path("5:devices:/x\n", path, sizeof(path)), -CP_ENOENT);
+	assert_int_equal(cp_cgroup_memory_path("", path, sizeof(path)), -CP_ENOENT);
+	assert_int_equal(cp_cgroup_memory_path("4:memory:/a-path-longer-than-32-bytes-here\n", path,
+					       sizeof(path)),
+			 -CP_ERANGE);
+}
+
 static void create_makes_a_cachepressure_dir_under_the_mount(void **state)
 {
 	struct fake *f = *state;
@@ -303,6 +329,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(no_memory_controller_is_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(mount_points_are_unescaped, setup, teardown),
+		cmocka_unit_test(memory_path_comes_from_proc_cgroup),
 		cmocka_unit_test_setup_teardown(create_makes_a_cachepressure_dir_under_the_mount, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(names_without_the_prefix_are_refused, setup, teardown),

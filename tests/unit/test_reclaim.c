@@ -23,12 +23,18 @@
 struct fake_slab {
 	uint64_t freeable;
 	uint64_t scanned;
+	int counted_for[4]; /* the memcg ids of the first count calls */
+	unsigned nr_counts;
 };
 
 static uint64_t slab_count(void *priv, struct cp_shrink_control *sc)
 {
-	(void)sc;
-	return ((struct fake_slab *)priv)->freeable;
+	struct fake_slab *f = priv;
+
+	if (f->nr_counts < 4)
+		f->counted_for[f->nr_counts] = sc->memcg_id;
+	f->nr_counts++;
+	return f->freeable;
 }
 
 static uint64_t slab_scan(void *priv, struct cp_shrink_control *sc)
@@ -619,6 +625,35 @@ static void nofs_reclaim_defers_and_kswapd_executes(void **state)
 	rig_free(g);
 }
 
+/* shrink_node_memcgs() walks the root memcg before its children: with
+ * the run's tasks in a child memcg, a global reclaim pass asks a
+ * memcg-aware superblock shrinker for the root (CP_MEMCG_EMPTY_ROOT)
+ * first, then for the child, where the model keeps the objects (0), each
+ * with its own deferred work; with the tasks in the root, once. Priority
+ * 12, 40 960 freeable: delta (40960 >> 12) * 4 / 2 = 20 a call, less
+ * than a batch: all deferred. */
+static void global_pass_shrinks_root_then_the_tasks_memcg(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 1100000);
+	struct cp_scan_control sc;
+
+	(void)state;
+	fill(g, 1000);
+	g->slab.freeable = 40960;
+	kswapd_pass(g, &sc);
+	assert_int_equal(g->slab.nr_counts, 1);
+	assert_int_equal(g->slab.counted_for[0], 0);
+	assert_int_equal(g->sb.nr_deferred[0], 20);
+	g->r.vm.tasks_in_child_memcg = true;
+	kswapd_pass(g, &sc);
+	assert_int_equal(g->slab.nr_counts, 3);
+	assert_int_equal(g->slab.counted_for[1], CP_MEMCG_EMPTY_ROOT);
+	assert_int_equal(g->slab.counted_for[2], 0);
+	assert_int_equal(g->sb.nr_deferred[CP_MEMCG_EMPTY_ROOT], 20);
+	assert_int_equal(g->sb.nr_deferred[0], 40);
+	rig_free(g);
+}
+
 /* inactive_list_is_low: < 1 GiB ratio 1 (low when inactive < active);
  * 12 GiB: ratio int_sqrt(120) = 10. */
 static void inactive_ratio_follows_sqrt_of_size(void **state)
@@ -825,6 +860,7 @@ int main(void)
 		cmocka_unit_test(cyclic_reader_larger_than_memory_misses),
 		cmocka_unit_test(cyclic_reader_that_fits_hits_from_third_pass),
 		cmocka_unit_test(nofs_reclaim_defers_and_kswapd_executes),
+		cmocka_unit_test(global_pass_shrinks_root_then_the_tasks_memcg),
 		cmocka_unit_test(inactive_ratio_follows_sqrt_of_size),
 		cmocka_unit_test(kswapd_high_order_reclaims_compact_gap_then_stops),
 		cmocka_unit_test(wakeup_kswapd_skips_a_balanced_unboosted_zone),
