@@ -936,6 +936,8 @@ static void sample_zones(const struct cp_mem *m, int64_t out[4])
  * included): out[0..5] free (DMA32 unmovable, movable, reclaimable, then
  * Normal's), out[6..11] pageblocks in the same order; 0 for a zone the
  * model does not have. */
+_Static_assert(CP_MIGRATE_TYPES == 3, "the series has three migratetype columns a zone");
+
 static void sample_pagetypes(const struct cp_mem *m, int64_t out[12])
 {
 	unsigned i, o, mt;
@@ -944,15 +946,15 @@ static void sample_pagetypes(const struct cp_mem *m, int64_t out[12])
 	memset(out, 0, 12 * sizeof(out[0]));
 	for (i = 0; i < m->nr_zones; i++) {
 		const struct cp_buddy *b = &m->zones[i].buddy;
-		int k = m->zones[i].type == CP_ZONE_DMA32 ? 0 : 3;
+		int k = m->zones[i].type == CP_ZONE_DMA32 ? 0 : CP_MIGRATE_TYPES;
 
 		if (m->zones[i].type != CP_ZONE_DMA32 && m->zones[i].type != CP_ZONE_NORMAL)
 			continue;
-		for (mt = 0; mt < 3; mt++)
+		for (mt = 0; mt < CP_MIGRATE_TYPES; mt++)
 			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
 				out[k + mt] += (int64_t)b->free_area[o][mt].nr << o;
 		for (pb = 0; pb < b->nr_pageblocks; pb++)
-			if (b->pageblock_mt[pb] < 3)
+			if (b->pageblock_mt[pb] < CP_MIGRATE_TYPES)
 				out[6 + k + b->pageblock_mt[pb]]++;
 	}
 }
