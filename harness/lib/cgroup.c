@@ -143,60 +143,53 @@ int cp_cgroup_detect(const char *mountinfo, struct cp_cgroup_sys *sys, struct cp
 			   mountinfo);
 }
 
-/* The PATH of "ID:CONTROLLERS:PATH" at line into path; true on a
- * line of that shape. */
-static bool line_path(const char *line, const char *eol, const char **ctl, size_t *ctl_len,
-		      char *path, size_t len, int *rc)
+/* Is line ("ID:CONTROLLERS:PATH") the memory controller's? v1: the
+ * controllers list "memory"; v2 (want_v2): the "0::" line. */
+static bool memory_line(const char *line, const char *eol, bool want_v2)
 {
 	const char *c1 = memchr(line, ':', (size_t)(eol - line)), *c2;
+	char ctl[64];
 	size_t n;
 
-	if (!c1)
+	if (!c1 || !(c2 = memchr(c1 + 1, ':', (size_t)(eol - c1 - 1))))
 		return false;
-	c2 = memchr(c1 + 1, ':', (size_t)(eol - c1 - 1));
-	if (!c2)
+	n = (size_t)(c2 - c1 - 1);
+	if (want_v2)
+		return n == 0 && c1 - line == 1 && line[0] == '0';
+	if (n == 0 || n >= sizeof(ctl))
 		return false;
-	*ctl = c1 + 1;
-	*ctl_len = (size_t)(c2 - c1 - 1);
-	n = (size_t)(eol - c2 - 1);
-	*rc = n < len ? 0 : -CP_ERANGE;
-	if (!*rc) {
-		memcpy(path, c2 + 1, n);
-		path[n] = '\0';
-	}
-	return true;
+	memcpy(ctl, c1 + 1, n);
+	ctl[n] = '\0';
+	return has_word(ctl, "memory");
 }
 
 int cp_cgroup_memory_path(const char *proc_cgroup, char *path, size_t len)
 {
-	const char *p = proc_cgroup, *v2 = NULL;
-	int rc = -CP_ENOENT;
+	int pass;
 
-	while (p && *p) {
-		const char *eol = strchr(p, '\n'), *ctl;
-		size_t ctl_len;
-		char word[64];
+	for (pass = 0; pass < 2; pass++) { /* the v1 memory line, else v2's */
+		const char *p = proc_cgroup;
 
-		if (!eol)
-			eol = p + strlen(p);
-		if (line_path(p, eol, &ctl, &ctl_len, path, len, &rc)) {
-			if (ctl_len == 0 && strncmp(p, "0:", 2) == 0 && !v2)
-				v2 = p;
-			if (ctl_len > 0 && ctl_len < sizeof(word)) {
-				memcpy(word, ctl, ctl_len);
-				word[ctl_len] = '\0';
-				if (has_word(word, "memory"))
-					return rc;
+		while (p && *p) {
+			const char *eol = strchr(p, '\n'), *start;
+			size_t n;
+
+			if (!eol)
+				eol = p + strlen(p);
+			if (memory_line(p, eol, pass == 1)) {
+				/* memory_line() saw both colons before eol */
+				const char *c1 = memchr(p, ':', (size_t)(eol - p));
+
+				start = (const char *)memchr(c1 + 1, ':', (size_t)(eol - c1 - 1)) + 1;
+				n = (size_t)(eol - start);
+				if (n >= len)
+					return -CP_ERANGE;
+				memcpy(path, start, n);
+				path[n] = '\0';
+				return 0;
 			}
+			p = *eol ? eol + 1 : NULL;
 		}
-		p = *eol ? eol + 1 : NULL;
-	}
-	if (v2) {
-		const char *eol = strchr(v2, '\n'), *ctl;
-		size_t ctl_len;
-
-		line_path(v2, eol ? eol : v2 + strlen(v2), &ctl, &ctl_len, path, len, &rc);
-		return rc;
 	}
 	return -CP_ENOENT;
 }

@@ -917,6 +917,27 @@ uint32_t cp_buddy_nr_free_blocks(const struct cp_buddy *b, unsigned order, enum 
 	return b->free_area[order][mt].nr;
 }
 
+uint64_t cp_buddy_free_pages_of_type(const struct cp_buddy *b, enum cp_migratetype mt)
+{
+	uint64_t pages = 0;
+	unsigned o;
+
+	if ((unsigned)mt >= CP_MIGRATE_TYPES)
+		return 0;
+	for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
+		pages += (uint64_t)b->free_area[o][mt].nr << o;
+	return pages;
+}
+
+void cp_buddy_count_pageblocks(const struct cp_buddy *b, uint64_t out[CP_MIGRATE_TYPES])
+{
+	uint32_t pb;
+
+	for (pb = 0; pb < b->nr_pageblocks; pb++)
+		if (b->pageblock_mt[pb] < CP_MIGRATE_TYPES)
+			out[b->pageblock_mt[pb]]++;
+}
+
 enum cp_buddy_page_kind cp_buddy_page_kind(const struct cp_buddy *b, uint32_t pfn,
 					   unsigned *order)
 {

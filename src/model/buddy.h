@@ -213,6 +213,14 @@ int cp_buddy_free_block_order(const struct cp_buddy *b, uint32_t pfn);
 uint32_t cp_buddy_nr_free_blocks(const struct cp_buddy *b, unsigned order,
 				 enum cp_migratetype mt);
 
+/* Free pages on mt's lists, every order (/proc/pagetypeinfo's line of
+ * the type, in pages; 0 for a bad type). */
+uint64_t cp_buddy_free_pages_of_type(const struct cp_buddy *b, enum cp_migratetype mt);
+
+/* Adds the zone's pageblocks of each type to out[] (/proc/pagetypeinfo's
+ * "Number of blocks type"). */
+void cp_buddy_count_pageblocks(const struct cp_buddy *b, uint64_t out[CP_MIGRATE_TYPES]);
+
 /* What the page at pfn is (the PageBuddy / compound-head tests the
  * compaction scanners make): the head of a free block, the head of an
  * allocated block, or a page inside a block (order not set). */

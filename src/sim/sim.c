@@ -579,8 +579,7 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 					r->measured_free_half_block[z->type][mt] += pages;
 			}
 		}
-		for (uint32_t pb = 0; pb < z->buddy.nr_pageblocks; pb++)
-			r->measured_pageblocks[z->type][z->buddy.pageblock_mt[pb]]++;
+		cp_buddy_count_pageblocks(&z->buddy, r->measured_pageblocks[z->type]);
 		r->measured_pcp[z->type] = z->pcp.nr_held_pages;
 		r->have_measured_free[z->type] = true;
 	}
@@ -940,22 +939,21 @@ _Static_assert(CP_MIGRATE_TYPES == 3, "the series has three migratetype columns 
 
 static void sample_pagetypes(const struct cp_mem *m, int64_t out[12])
 {
-	unsigned i, o, mt;
-	uint32_t pb;
+	unsigned i, mt;
 
 	memset(out, 0, 12 * sizeof(out[0]));
 	for (i = 0; i < m->nr_zones; i++) {
 		const struct cp_buddy *b = &m->zones[i].buddy;
 		int k = m->zones[i].type == CP_ZONE_DMA32 ? 0 : CP_MIGRATE_TYPES;
+		uint64_t blocks[CP_MIGRATE_TYPES] = { 0 };
 
 		if (m->zones[i].type != CP_ZONE_DMA32 && m->zones[i].type != CP_ZONE_NORMAL)
 			continue;
-		for (mt = 0; mt < CP_MIGRATE_TYPES; mt++)
-			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
-				out[k + mt] += (int64_t)b->free_area[o][mt].nr << o;
-		for (pb = 0; pb < b->nr_pageblocks; pb++)
-			if (b->pageblock_mt[pb] < CP_MIGRATE_TYPES)
-				out[6 + k + b->pageblock_mt[pb]]++;
+		cp_buddy_count_pageblocks(b, blocks);
+		for (mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
+			out[k + mt] = (int64_t)cp_buddy_free_pages_of_type(b, (enum cp_migratetype)mt);
+			out[2 * CP_MIGRATE_TYPES + k + mt] = (int64_t)blocks[mt];
+		}
 	}
 }
 
