@@ -69,6 +69,19 @@ static const struct cp_fs_profile fs_xfs = {
 	 * xfs_inode_alloc uses KM_SLEEP outside a transaction -> GFP_KERNEL [I] */
 	.create_inode_nofs = true,
 	.iget_inode_nofs = false,
+	/* the log (xfs_log_cil.c; profiles/xfs.ini [log] has the sources):
+	 * 64 MiB with 32 KiB iclogs (mkfs.xfs 6.1 / mount defaults); a new
+	 * inode 56 + 176 B of log formats and two 12-byte op headers, a
+	 * whole 4 KiB directory block 4 096 + 24 + 24 B; vectors in
+	 * kmalloc-512 (16 per order-1 slab) and kmalloc-8k (4 per order-3) */
+	.log = {
+		.log_bytes = 64ULL << 20,
+		.iclog_bytes = 32768,
+		.inode_space_bytes = 256,
+		.dir_block_space_bytes = 4144,
+		.inode_lv = { "kmalloc-512", 512, 16, 1, false, CP_MIGRATE_UNMOVABLE },
+		.dir_lv = { "kmalloc-8192", 8192, 4, 3, false, CP_MIGRATE_UNMOVABLE },
+	},
 };
 
 /* ext4, for comparison (no second stage: evict frees the inode). */

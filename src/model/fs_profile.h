@@ -23,6 +23,17 @@ enum cp_fs_kind {
 	CP_FS_EXT4, /* evicted inodes are freed at once */
 };
 
+/* XFS's log as the CIL's memory model needs it (xfs_log_cil.c); all 0
+ * for a filesystem without one (ext4's jbd2 is not modelled). */
+struct cp_fs_log {
+	uint64_t log_bytes;             /* the on-disk log (mkfs.xfs -l size) */
+	uint32_t iclog_bytes;           /* an in-core log buffer (mount -o logbsize) */
+	uint32_t inode_space_bytes;     /* log space of a new inode's changes */
+	uint32_t dir_block_space_bytes; /* ... of a whole directory block's */
+	struct cp_slab_geometry inode_lv; /* kmalloc cache of an inode's log vector */
+	struct cp_slab_geometry dir_lv;   /* ... of a directory block's */
+};
+
 struct cp_fs_profile {
 	char name[CP_FS_NAME_LEN];        /* "xfs", "ext4": decides kind */
 	char description[CP_FS_TEXT_LEN]; /* one line, for reports */
@@ -51,6 +62,9 @@ struct cp_fs_profile {
 	unsigned inodes_per_cluster;
 	/* XFS_LOOKUP_BATCH: inodes per reclaim radix-tree lookup */
 	unsigned reclaim_batch;
+
+	/* XFS's log ([log] of profiles/xfs.ini) */
+	struct cp_fs_log log;
 
 	/* gfp of the new inode in create (inside the transaction: NOFS) and
 	 * of an inode read by a lookup miss */

@@ -118,6 +118,11 @@ static bool is_kmalloc_size(uint64_t v)
 	return kmalloc_name(v) != NULL;
 }
 
+static bool is_kmalloc_size_or_0(uint64_t v)
+{
+	return v == 0 || is_kmalloc_size(v);
+}
+
 static bool is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -146,6 +151,9 @@ static bool is_fs_name(const char *value)
 #define COUNT(sec, key, field, lo, hi) KEY(sec, key, CP_KEY_COUNT, field, lo, hi, NULL, NULL, NULL)
 #define NS(sec, key, field) KEY(sec, key, CP_KEY_NS, field, 0, NOLIMIT, NULL, NULL, NULL)
 #define BOOL(sec, key, field) KEY(sec, key, CP_KEY_BOOL, field, 0, 1, NULL, NULL, NULL)
+/* [log]: optional; a profile without it has no log model (0) */
+#define LOGKEY(key, kind, field, lo, hi, expected, accept_num) \
+	{ "log", key, kind, FIELD(field), false, lo, hi, expected, NULL, accept_num }
 
 static const struct cp_key keys[] = {
 	FSNAME("fs", "name", p.name),
@@ -174,6 +182,23 @@ static const struct cp_key keys[] = {
 	/* 0 = no XFS buffer cache (ext4); XFS: mkfs.xfs(8) -n size */
 	BYTES("objects", "dir_block_size", p.dir_block_bytes, 0, 65536),
 
+	/* XFS's log (xfs_log_cil.c); all 0 or absent: not modelled */
+	LOGKEY("log_size", CP_KEY_SIZE, p.log.log_bytes, 0, 2ULL << 30, NULL, NULL),
+	LOGKEY("iclog_size", CP_KEY_SIZE, p.log.iclog_bytes, 0, 256 << 10, NULL, NULL),
+	LOGKEY("inode_space", CP_KEY_SIZE, p.log.inode_space_bytes, 0, 65536, NULL, NULL),
+	LOGKEY("dir_block_space", CP_KEY_SIZE, p.log.dir_block_space_bytes, 0, 131072, NULL, NULL),
+	LOGKEY("inode_lv_size", CP_KEY_SIZE, p.log.inode_lv.object_size, 0, 8192, EXPECT_KMALLOC,
+	       is_kmalloc_size_or_0),
+	LOGKEY("inode_lv_per_slab", CP_KEY_COUNT, p.log.inode_lv.objects_per_slab, 0,
+	       MAX_OBJS_PER_SLAB, NULL, NULL),
+	LOGKEY("inode_lv_slab_order", CP_KEY_COUNT, p.log.inode_lv.order, 0, MAX_SLAB_ORDER, NULL,
+	       NULL),
+	LOGKEY("dir_lv_size", CP_KEY_SIZE, p.log.dir_lv.object_size, 0, 8192, EXPECT_KMALLOC,
+	       is_kmalloc_size_or_0),
+	LOGKEY("dir_lv_per_slab", CP_KEY_COUNT, p.log.dir_lv.objects_per_slab, 0, MAX_OBJS_PER_SLAB,
+	       NULL, NULL),
+	LOGKEY("dir_lv_slab_order", CP_KEY_COUNT, p.log.dir_lv.order, 0, MAX_SLAB_ORDER, NULL, NULL),
+
 	NS("create", "create_cpu_ns", c.create_cpu_ns),
 	NS("create", "mkdir_lookup_ns", c.mkdir_lookup_ns),
 	NS("create", "stat_cpu_ns", c.stat_cpu_ns),
@@ -201,8 +226,8 @@ static int key_idx(const char *section, const char *name)
 }
 
 /* A slab of geometry g must hold its objects: per_slab x size <= PAGE_SIZE << order. */
-static int check_fits(const struct cp_slab_geometry *g, const char *what, int *blame,
-		      struct cp_diag *diag)
+static int check_fits_in(const struct cp_slab_geometry *g, const char *section, const char *what,
+			 int *blame, struct cp_diag *diag)
 {
 	uint64_t slab_bytes = PAGE_BYTES << g->order;
 	char per_slab_key[40];
@@ -210,12 +235,65 @@ static int check_fits(const struct cp_slab_geometry *g, const char *what, int *b
 	if ((uint64_t)g->objects_per_slab * g->object_size <= slab_bytes)
 		return 0;
 	snprintf(per_slab_key, sizeof(per_slab_key), "%s_per_slab", what);
-	*blame = key_idx("objects", per_slab_key);
+	*blame = key_idx(section, per_slab_key);
 	return cp_diag_set(diag, -CP_EINVAL,
-			   "key '%s' in [objects]: %u objects of %u bytes (%s_size) do not fit an order-%u slab of %llu bytes (%s_slab_order)",
-			   per_slab_key, (unsigned)g->objects_per_slab,
+			   "key '%s' in [%s]: %u objects of %u bytes (%s_size) do not fit an order-%u slab of %llu bytes (%s_slab_order)",
+			   per_slab_key, section, (unsigned)g->objects_per_slab,
 			   (unsigned)g->object_size, what, g->order, (unsigned long long)slab_bytes,
 			   what);
+}
+
+/* [log]: log_size 0 or absent (no log model; the other keys are then
+ * not used) or a whole log: an XFS filesystem, a log of at least 8
+ * iclogs (XLOG_MAX_ICLOGS), both vector caches. */
+static int check_log(const struct cp_fs_profile *p, const struct cp_fs_profile *b, int *blame,
+		     struct cp_diag *diag)
+{
+	const struct cp_fs_log *l = &p->log;
+	int rc;
+
+	*blame = key_idx("log", "log_size");
+	if (l->log_bytes == 0) { /* no log model: the other keys are not used */
+		*blame = -1;
+		return 0;
+	}
+	if (b->kind != CP_FS_XFS)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'log_size' in [log]: %s has no XFS log to model (expected 0 or no [log] section)",
+				   p->name);
+	*blame = key_idx("log", "iclog_size");
+	if (l->iclog_bytes < 16384 || !is_pow2(l->iclog_bytes))
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'iclog_size' in [log]: value %u is not an iclog size (mount -o logbsize: a power of two from 16k to 256k)",
+				   (unsigned)l->iclog_bytes);
+	*blame = key_idx("log", "log_size");
+	if (l->log_bytes < 8ULL * l->iclog_bytes)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'log_size' in [log]: %llu bytes is less than 8 iclogs of %u bytes",
+				   (unsigned long long)l->log_bytes, (unsigned)l->iclog_bytes);
+	*blame = key_idx("log", "inode_space");
+	if (!l->inode_space_bytes || !l->dir_block_space_bytes)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'inode_space' in [log]: inode_space and dir_block_space must both be above 0 with a log");
+	*blame = key_idx("log", "inode_lv_size");
+	if (!l->inode_lv.object_size || !l->inode_lv.objects_per_slab)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'inode_lv_size' in [log]: inode_lv_size and inode_lv_per_slab must both be set with a log");
+	*blame = key_idx("log", "dir_lv_size");
+	if (!l->dir_lv.object_size || !l->dir_lv.objects_per_slab)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "key 'dir_lv_size' in [log]: dir_lv_size and dir_lv_per_slab must both be set with a log");
+	if ((rc = check_fits_in(&l->inode_lv, "log", "inode_lv", blame, diag)) ||
+	    (rc = check_fits_in(&l->dir_lv, "log", "dir_lv", blame, diag)))
+		return rc;
+	*blame = -1;
+	return 0;
+}
+
+static int check_fits(const struct cp_slab_geometry *g, const char *what, int *blame,
+		      struct cp_diag *diag)
+{
+	return check_fits_in(g, "objects", what, blame, diag);
 }
 
 /*
@@ -292,8 +370,7 @@ static int validate_pair(const struct fs_pair *f, int *blame, struct cp_diag *di
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "key 'dir_block_size' in [objects]: value %u, but %s has no XFS buffer cache (expected 0)",
 				   (unsigned)p->dir_block_bytes, p->name);
-	*blame = -1;
-	return 0;
+	return check_log(p, b, blame, diag);
 }
 
 /* Fills what follows from the keys (validate_pair() accepted f). */
@@ -323,6 +400,14 @@ static void derive(struct fs_pair *f)
 	p->create_inode_nofs = b->create_inode_nofs;
 	p->iget_inode_nofs = b->iget_inode_nofs;
 	p->inodes_per_cluster = p->inode_cluster_bytes / p->disk_inode_bytes;
+	/* the log vectors: kmalloc caches, UNMOVABLE and not accounted
+	 * (xlog_kvmalloc: no __GFP_RECLAIMABLE, no __GFP_ACCOUNT) */
+	p->log.inode_lv.name = p->log.inode_lv.object_size ? kmalloc_name(p->log.inode_lv.object_size)
+							   : "none";
+	p->log.dir_lv.name = p->log.dir_lv.object_size ? kmalloc_name(p->log.dir_lv.object_size)
+						       : "none";
+	p->log.inode_lv.accounted = p->log.dir_lv.accounted = false;
+	p->log.inode_lv.migratetype = p->log.dir_lv.migratetype = CP_MIGRATE_UNMOVABLE;
 	f->second_stage = p->kind == CP_FS_XFS;
 }
 

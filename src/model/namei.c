@@ -194,6 +194,14 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 		cp_xfs_icache_init(&fs->xfs, &fs->ic, fsp, p->kernel,
 				   fs->has_ili ? &fs->ili_cache : NULL, p->vmstat);
 		fs->xfs.bt = &fs->bt;
+		if (p->kernel->xfs_cil_memory && fsp->log.log_bytes) {
+			struct cp_xfs_log_params lp;
+
+			cp_xfs_log_params_from_profile(&lp, fsp, p->nr_cpus ? p->nr_cpus : 1);
+			rc = cp_xfs_cil_init(&fs->cil, p->mem, &lp);
+			if (rc)
+				goto out_bt;
+		}
 	}
 	rc = cp_diskdir_init(&fs->disk);
 	if (rc)
@@ -210,6 +218,7 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 out_disk:
 	cp_diskdir_release(&fs->disk);
 out_bt:
+	cp_xfs_cil_release(&fs->cil);
 	cp_xfs_icache_release(&fs->xfs);
 	cp_xfs_dirs_release(&fs->dirs);
 	cp_xfs_buftarg_release(&fs->bt);
@@ -225,6 +234,7 @@ out_caches:
 void cp_fs_release(struct cp_fs *fs)
 {
 	cp_diskdir_release(&fs->disk);
+	cp_xfs_cil_release(&fs->cil);
 	cp_xfs_icache_release(&fs->xfs);
 	cp_xfs_dirs_release(&fs->dirs);
 	cp_xfs_buftarg_release(&fs->bt);
@@ -325,6 +335,12 @@ static int create_name(struct cp_fs *fs, struct cp_dentry *dir, uint64_t name_id
 		struct cp_alloc_ctx tctx = nofs_ctx(ctx, fs->fsp->create_inode_nofs);
 
 		rc = cp_xfs_dir_createname(&fs->dirs, dir_ino(dir), name_id, name_len, &tctx);
+		/* xfs_trans_commit -> xlog_cil_commit: the new inode and the
+		 * directory buffers get their log vectors (a failure here is
+		 * out of memory: the run ends) */
+		if (rc == 0 && fs->cil.ready)
+			rc = cp_xfs_cil_commit(&fs->cil, &fs->bt, 1, fs->dirs.logged,
+					       fs->dirs.nr_logged, &tctx);
 		if (rc) {
 			inode->i_nlink = 0; /* never linked: evicted at once */
 			cp_iput(&fs->ic, inode);

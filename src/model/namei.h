@@ -18,6 +18,7 @@
 #include "model/vmstat.h"
 #include "model/xfs_buf.h"
 #include "model/xfs_dir2.h"
+#include "model/xfs_log_cil.h"
 #include "model/xfs_icache.h"
 
 struct cp_diag;
@@ -33,6 +34,7 @@ struct cp_fs_params {
 	struct cp_pagecache *pc; /* NULL: no data files; else its mapping_emptied
 				  * hook is pointed at this fs's icache */
 	struct cp_vmstat *vmstat;
+	unsigned nr_cpus; /* num_online_cpus(): XFS's per-CPU CIL space (0: 1) */
 };
 
 /* How a lookup was served. */
@@ -58,6 +60,8 @@ struct cp_fs {
 	struct cp_xfs_buftarg bt; /* XFS buffer cache (XFS only; its shrinker
 				   * is for the caller to register) */
 	struct cp_xfs_dirs dirs;  /* XFS directory block layout (XFS only) */
+	struct cp_xfs_cil cil;    /* XFS log vectors (kernel xfs_cil_memory and a
+				   * [log] in the fs profile; cil.ready) */
 	struct cp_diskdir disk;
 	struct cp_dentry *root;   /* held by the mount */
 	uint64_t next_ino;

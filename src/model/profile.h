@@ -72,6 +72,14 @@ struct cp_kernel_profile {
 	 * that fails (true); before, alloc_page() / alloc_pages_bulk per
 	 * page (4.11, 6.1: false). */
 	bool xfs_buf_folio;
+	/* fs/xfs/xfs_log_cil.c: the log vectors of the Committed Item List
+	 * take memory until their checkpoint is on disk (xfs_log_cil.c,
+	 * with the filesystem profile's [log]). linux-6.x true (read in a
+	 * 6.18-era tree; measured on 6.18.44, docs/fidelity.md session 28);
+	 * 4.11 and 6.1 false: not modelled for them (their CIL differs -
+	 * no per-CPU space accounting before 5.19, kmem_alloc with direct
+	 * reclaim in 4.11 - and the seed box's log size is not known). */
+	bool xfs_cil_memory;
 	/* fs/iomap: a buffered write attaches buffer heads to the page
 	 * (4.11 iomap_write_begin -> __block_write_begin_int: true; 6.1
 	 * only for IOMAP_F_BUFFER_HEAD, never set by XFS: false) */

@@ -52,6 +52,8 @@ struct cp_xfs_buf {
 	uint8_t b_lru_ref;      /* passes through the LRU it may still take */
 	uint8_t b_state;        /* CP_XFS_BSTATE_* */
 	uint8_t b_pages;        /* memory pages (CP_OWNER_FSBUF) */
+	uint8_t b_cil_logs;     /* times logged in checkpoint b_cil_seq (xfs_log_cil.c) */
+	uint32_t b_cil_seq;     /* the CIL checkpoint it was last logged in; 0 none */
 	uint32_t b_pfns[];      /* b_pages order-0 pages (the pool's objects
 				 * have room for the largest buffer) */
 };

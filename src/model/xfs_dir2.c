@@ -245,6 +245,7 @@ int cp_xfs_dir_createname(struct cp_xfs_dirs *d, uint32_t dir_ino, uint64_t name
 	int rc;
 
 	CP_BUG_ON(!d->bt || name_len == 0 || de > d->data0_bytes);
+	d->nr_logged = 0;
 	dir = dir_get(d, dir_ino);
 	if (!dir)
 		return -CP_ENOMEM;
@@ -295,6 +296,7 @@ int cp_xfs_dir_createname(struct cp_xfs_dirs *d, uint32_t dir_ino, uint64_t name
 		if (!u[i].is_new)
 			cp_xfs_buf_set_ref(d->bt, u[i].idx, CP_XFS_DIR_BTREE_REF);
 		cp_xfs_buf_log(d->bt, u[i].idx);
+		d->logged[d->nr_logged++] = u[i].idx;
 		cp_xfs_buf_rele(d->bt, u[i].idx);
 	}
 	if (convert) {

@@ -42,6 +42,11 @@ struct cp_xfs_dirs {
 	uint32_t *buckets;       /* by inode number, power of two */
 	uint32_t nr_buckets;
 
+	/* the buffers the last cp_xfs_dir_createname() logged, for the CIL
+	 * (none for a shortform directory: the entry is in the inode) */
+	uint32_t logged[4];
+	unsigned nr_logged;
+
 	uint64_t nr_entries;     /* all names added */
 	uint64_t nr_sf_to_block; /* shortform directories converted to blocks */
 };

@@ -241,8 +241,56 @@ static int xfsaild_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct
 	dir_bytes = w->fs.bt.nr_write_bytes - dir_bytes;
 	if (n || dir_bytes)
 		out->io_until_ns = cp_world_write(w, now_ns, n * cluster_bytes(w) + dir_bytes);
+	/* xfsaild_push(): items pinned in the CIL (the newest inodes and
+	 * directory blocks are there) ask for a log flush (xlog_cil_flush) */
+	if (w->has_cil) {
+		cp_xfs_cil_flush(&w->fs.cil);
+		if (w->fs.cil.push_wanted)
+			cp_engine_wake(e, w->cil_id);
+	}
 	return 0;
 }
+
+/*
+ * The CIL's push work on the xfs-cil workqueue (xlog_cil_push_work) and
+ * the log I/O completions that end checkpoints (xlog_cil_committed):
+ * free what completed, push what is queued - its first iclog written
+ * apart, since it carries the previous checkpoint's commit record - and
+ * sleep until the next completion or push. The CPU of both is in the
+ * calibrated create cost.
+ */
+static int cil_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
+{
+	struct xfs_daemon *d = priv;
+	struct cp_world *w = d->task.w;
+	struct cp_xfs_cil *cil = &w->fs.cil;
+	uint64_t bytes, head, first, done, next;
+
+	(void)e;
+	cp_mem_set_cpu(&w->mem, d->task.ctx.cpu);
+	cp_xfs_cil_complete(cil, now_ns);
+	if (cil->push_wanted && cp_xfs_cil_push(cil, &bytes) && bytes) {
+		head = bytes < cil->p.iclog_bytes ? bytes : cil->p.iclog_bytes;
+		first = cp_world_write(w, now_ns, head);
+		done = bytes > head ? cp_world_write(w, now_ns, bytes - head) : first;
+		cp_xfs_cil_written(cil, first, done);
+	}
+	next = cp_xfs_cil_next_done(cil);
+	if (next > now_ns) {
+		out->next = CP_STEP_SLEEP_UNTIL;
+		out->until_ns = next;
+	} else if (next) {
+		out->next = CP_STEP_CONTINUE;
+	} else {
+		out->next = CP_STEP_BLOCK; /* a push wakes it */
+	}
+	return 0;
+}
+
+static const struct cp_actor_ops cil_ops = {
+	.name = "xfs-cil",
+	.step = cil_step,
+};
 
 static const struct cp_actor_ops xfsaild_ops = {
 	.name = "xfsaild",
@@ -374,7 +422,7 @@ static const struct cp_actor_ops harness_memory_stat_ops = {
 struct cp_daemons {
 	struct kswapd kswapd;
 	struct kcompactd kcompactd;
-	struct xfs_daemon xfsaild, reclaim_worker, log_worker;
+	struct xfs_daemon xfsaild, reclaim_worker, log_worker, cil;
 	struct kworker kworker;
 	struct timer_worker vmstat, memcg_stats_flush, harness_memory_stat;
 };
@@ -495,6 +543,15 @@ int cp_daemons_start(struct cp_world *w)
 	if (rc)
 		return rc;
 	w->has_xfsaild = true;
+	if (w->fs.cil.ready) {
+		task_setup(&d->cil.task, w, "xfs-cil", 1);
+		rc = cp_engine_add_actor(w->e, &cil_ops, &d->cil,
+					 CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED | CP_ACTOR_KTHREAD,
+					 &w->cil_id);
+		if (rc)
+			return rc;
+		w->has_cil = true;
+	}
 	task_setup(&d->reclaim_worker.task, w, "xfs-reclaim", 1);
 	rc = cp_engine_add_timer(w->e, &reclaim_worker_ops, &d->reclaim_worker,
 				 5 * CP_NSEC_PER_SEC, CP_ACTOR_KTHREAD, &d->reclaim_worker.task.id);

@@ -152,6 +152,8 @@ void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struc
 	}
 	if (w->has_xfsaild && w->fs.xfs.ail_push_all_requested)
 		cp_engine_wake(w->e, w->xfsaild_id);
+	if (w->has_cil && w->fs.cil.push_wanted)
+		cp_engine_wake(w->e, w->cil_id);
 }
 
 bool cp_task_gate(struct cp_task *t, struct cp_step *out)
@@ -348,6 +350,7 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 		.mem = &w->mem,
 		.pc = &w->pc,
 		.vmstat = &w->vs,
+		.nr_cpus = cfg->machine->nr_cpus,
 	};
 	int rc;
 
@@ -911,7 +914,7 @@ static const char *const series_columns[] = {
 	"free_normal_unmovable", "free_normal_movable", "free_normal_reclaimable",
 	"pageblocks_dma32_unmovable", "pageblocks_dma32_movable", "pageblocks_dma32_reclaimable",
 	"pageblocks_normal_unmovable", "pageblocks_normal_movable", "pageblocks_normal_reclaimable",
-	"workingset_refault_file", "pgdeactivate",
+	"workingset_refault_file", "pgdeactivate", "xfs_cil_pages",
 };
 #define NR_COLUMNS (sizeof(series_columns) / sizeof(series_columns[0]))
 
@@ -1008,6 +1011,7 @@ static int sample(struct cp_engine *e, void *priv, uint64_t t_ns)
 	/* cumulative since the measured phase began */
 	row[36] = (int64_t)(w->vs.v[CP_VM_WORKINGSET_REFAULT] - r->vs_start.v[CP_VM_WORKINGSET_REFAULT]);
 	row[37] = (int64_t)(w->vs.v[CP_VM_PGDEACTIVATE] - r->vs_start.v[CP_VM_PGDEACTIVATE]);
+	row[38] = (int64_t)cp_xfs_cil_pages(&w->fs.cil); /* the CIL's log vectors */
 	if (w->cfg->progress && t_ns >= r->next_progress_ns) {
 		char what[96];
 
@@ -1146,6 +1150,14 @@ static int fill_counters(struct run *r)
 		{ "cp_xfs_buf_vmalloc", w->fs.bt.nr_vmalloc },
 		{ "cp_xfs_buf_dir_writes", w->fs.bt.nr_writes },
 		{ "cp_xfs_buf_scanned", w->fs.bt.shrinker.nr_scanned_total },
+		/* the CIL's log vectors (xfs_log_cil.c; 0 when not modelled) */
+		{ "cp_xfs_cil_pushes", w->fs.cil.nr_pushes },
+		{ "cp_xfs_cil_flushes", w->fs.cil.nr_flushes },
+		{ "cp_xfs_cil_log_bytes", w->fs.cil.nr_log_bytes },
+		{ "cp_xfs_cil_lvs", w->fs.cil.nr_lvs },
+		{ "cp_xfs_cil_lv_fallbacks", w->fs.cil.nr_lv_fallbacks },
+		{ "cp_xfs_cil_over_blocking", w->fs.cil.nr_over_blocking },
+		{ "cp_xfs_cil_pages_end", cp_xfs_cil_pages(&w->fs.cil) },
 		/* the whole run: fs_mark workers' names[] page faults; the
 		 * processes' pages left at the end (the static part) */
 		{ "cp_fsmark_names_faults", names_faults(r) },

@@ -77,6 +77,8 @@ struct cp_world {
 	struct cp_engine_waker kcompactd_waker;
 	unsigned xfsaild_id;
 	bool has_xfsaild;
+	unsigned cil_id;  /* the CIL's push worker (fs.cil.ready) */
+	bool has_cil;
 	struct cp_daemons *daemons; /* owned, daemons.c */
 	/* a run that the model cannot continue (out of memory) */
 	bool failed;

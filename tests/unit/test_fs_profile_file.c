@@ -331,7 +331,7 @@ static void unknown_section_is_refused(void **state)
 	assert_int_equal(load_bad(0, NULL, "[mount]\nnoatime = yes\n", msg, sizeof(msg)),
 			 -CP_EINVAL);
 	/* lines 28 and 29 */
-	assert_string_equal(msg, ":29: unknown section [mount] (expected [fs], [objects] or [create])");
+	assert_string_equal(msg, ":29: unknown section [mount] (expected [fs], [objects], [log] or [create])");
 }
 
 static void bad_size_names_file_line_key_and_value(void **state)
@@ -581,6 +581,52 @@ static void bad_set_names_key_and_value_and_changes_nothing(void **state)
 	assert_memory_equal(&c, &cbefore, sizeof(c));
 }
 
+/* [log]: the log's geometry is checked against the kernel's limits
+ * (XLOG_MAX_ICLOGS iclogs of a power of two from 16k to 256k) and the
+ * vectors must be kmalloc caches that fit their slabs */
+static void bad_log_keys_name_the_key_and_change_nothing(void **state)
+{
+	struct cp_fs_profile p, before;
+	struct cp_fs_costs c, cbefore;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_source_profile("xfs", &p, &c);
+	assert_int_equal(p.log.log_bytes, 64ULL << 20);
+	assert_string_equal(p.log.inode_lv.name, "kmalloc-512");
+	assert_string_equal(p.log.dir_lv.name, "kmalloc-8192");
+	before = p;
+	cbefore = c;
+	assert_int_equal(cp_fs_profile_set(&p, &c, "log.iclog_size", "24k", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'iclog_size' in [log]: value 24576 is not an iclog size"));
+	assert_int_equal(cp_fs_profile_set(&p, &c, "log.log_size", "128k", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'log_size' in [log]: 131072 bytes is less than 8 iclogs"));
+	assert_int_equal(cp_fs_profile_set(&p, &c, "log.inode_lv_size", "500", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'inode_lv_size' in [log]: bad value '500'"));
+	/* 16 x 1024 B do not fit an order-1 slab of 8192 B */
+	assert_int_equal(cp_fs_profile_set(&p, &c, "log.inode_lv_size", "1024", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'inode_lv_per_slab' in [log]: 16 objects of 1024 bytes"));
+	assert_int_equal(cp_fs_profile_set(&p, &c, "log.inode_space", "-1", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'inode_space' in [log]: bad value '-1'"));
+	assert_memory_equal(&p, &before, sizeof(p));
+	assert_memory_equal(&c, &cbefore, sizeof(c));
+	/* log_size 0: no log model, whatever the other keys say */
+	assert_int_equal(cp_fs_profile_set(&p, &c, "log.log_size", "0", &d), 0);
+	assert_int_equal(p.log.log_bytes, 0);
+}
+
+static void ext4_with_a_log_is_refused(void **state)
+{
+	struct cp_fs_profile p;
+	struct cp_fs_costs c;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_source_profile("ext4", &p, &c);
+	assert_int_equal(cp_fs_profile_set(&p, &c, "log.log_size", "64M", &d), -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'log_size' in [log]: ext4 has no XFS log to model"));
+}
+
 /* ---- name resolution --------------------------------------------------- */
 
 /* /proc/slabinfo of 6.18 (measured here): "xfs_inode ... 1024 16 4".
@@ -716,6 +762,8 @@ int main(void)
 		cmocka_unit_test(ext4_with_a_dir_block_size_is_refused),
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(set_overrides_one_key_and_recomputes_what_follows),
+		cmocka_unit_test(bad_log_keys_name_the_key_and_change_nothing),
+		cmocka_unit_test(ext4_with_a_log_is_refused),
 		cmocka_unit_test(bad_set_names_key_and_value_and_changes_nothing),
 		cmocka_unit_test(set_slab_takes_a_slabinfo_line_whole),
 		cmocka_unit_test(set_slab_refuses_what_no_kernel_gives),
