@@ -488,7 +488,7 @@ bool cp_fs_check(const struct cp_fs *fs)
 {
 	return cp_dcache_check(&fs->dc) && cp_icache_check(&fs->ic) &&
 	       (!is_xfs(fs) || (cp_xfs_icache_check(&fs->xfs) && cp_xfs_buf_check(&fs->bt) &&
-				cp_xfs_dirs_check(&fs->dirs))) &&
+				cp_xfs_dirs_check(&fs->dirs) && cp_xfs_cil_check(&fs->cil))) &&
 	       cp_diskdir_check(&fs->disk) && cp_mem_check(fs->mem);
 }
 

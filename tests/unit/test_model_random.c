@@ -172,9 +172,19 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 			cp_shrink_slab(&w->reg, &sc, &p);
 			break;
 		}
-		default: /* XFS background work */
+		default: /* XFS background work; on 6.x the CIL's push work,
+			  * the log write done at once, and xfsaild's flush */
 			cp_xfs_ail_push(&w->fs.xfs, cp_rng_below(&rng, 4));
 			cp_xfs_reclaim_worker(&w->fs.xfs);
+			if (w->fs.cil.ready) {
+				uint64_t bytes;
+
+				if (cp_rng_below(&rng, 2))
+					cp_xfs_cil_flush(&w->fs.cil);
+				if (cp_xfs_cil_push(&w->fs.cil, &bytes) && bytes)
+					cp_xfs_cil_written(&w->fs.cil, op + 1, op + 2);
+				cp_xfs_cil_complete(&w->fs.cil, op + 2);
+			}
 			break;
 		}
 		/* out of memory is a legal outcome in a tiny box; nothing else */
@@ -190,6 +200,9 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 	assert_true(memcg || w->fs.bt.nr_freed > 0);
 	/* compaction moved pages */
 	assert_true(w->vs.v[CP_VM_PGMIGRATE_SUCCESS] > 0);
+	/* the CIL's vectors came and went (6.x only) */
+	assert_true(cp_kernel_profile_find(kernel)->xfs_cil_memory ==
+		    (w->fs.cil.ready && w->fs.cil.nr_lvs > 0 && w->fs.cil.nr_commits > 0));
 	/* large-folio readahead ran (6.1) or never did (4.11) */
 	assert_true(cp_kernel_profile_find(kernel)->xfs_large_folios ==
 		    (w->vs.v[CP_VM_RA_FOLIO_ALLOC] > 0));
@@ -197,12 +210,13 @@ static void random_ops(const char *kernel, enum cp_ref_policy policy, bool memcg
 	free(w);
 }
 
-/* 4 x 25,000 = 100,000 operations across kernel profiles, policies and
+/* 5 x 25,000 = 125,000 operations across kernel profiles, policies and
  * the two reclaim regimes. */
 static void v411_legacy_global(void **state) { (void)state; random_ops("linux-4.11", CP_POLICY_LEGACY, false, 25000, 1); }
 static void v411_patched_memcg(void **state) { (void)state; random_ops("linux-4.11", CP_POLICY_PATCHED, true, 25000, 2); }
 static void v61_legacy_memcg(void **state) { (void)state; random_ops("linux-6.1", CP_POLICY_LEGACY, true, 25000, 3); }
 static void v61_patched_global(void **state) { (void)state; random_ops("linux-6.1", CP_POLICY_PATCHED, false, 25000, 4); }
+static void v6x_patched_global(void **state) { (void)state; random_ops("linux-6.x", CP_POLICY_PATCHED, false, 25000, 5); }
 
 int main(void)
 {
@@ -211,6 +225,7 @@ int main(void)
 		cmocka_unit_test(v411_patched_memcg),
 		cmocka_unit_test(v61_legacy_memcg),
 		cmocka_unit_test(v61_patched_global),
+		cmocka_unit_test(v6x_patched_global),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
