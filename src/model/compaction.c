@@ -854,6 +854,7 @@ static uint64_t isolate_freepages_block(struct cp_compaction *c, struct cp_compa
 			break;
 		got = cp_buddy_isolate_free_block(b, pfn, NULL);
 		CP_BUG_ON(got != (int)order);
+		cp_mem_isolated_free_block(c->mem, cc->zi, order);
 		if (c->large_folios)
 			freelist_push(&cc->freepages[order], pfn, false);
 		else
@@ -1020,6 +1021,7 @@ static void release_freepages(struct cp_compaction *c, struct cp_compact_control
 			CP_BUG_ON(rc);
 			rc = cp_buddy_free(b, pfn, o, NULL);
 			CP_BUG_ON(rc);
+			cp_mem_putback_isolated(c->mem, cc->zi, o);
 			cc->nr_freepages -= 1u << o;
 		}
 		cc->freepages[o].first = 0;

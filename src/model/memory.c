@@ -206,6 +206,8 @@ enum cp_buddy_page_kind cp_mem_page_kind(const struct cp_mem *m, uint32_t pfn, u
 }
 
 static void pcp_sync(struct cp_mem *m, struct cp_mem_zone *z, uint64_t before);
+static void take_pages(struct cp_mem *m, struct cp_mem_zone *z, unsigned owner, uint64_t nr);
+static void zone_credit(struct cp_mem *m, struct cp_mem_zone *z, uint64_t nr);
 
 int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, unsigned order, int cpu)
 {
@@ -222,17 +224,34 @@ int cp_mem_migrate_free(struct cp_mem *m, uint32_t pfn, unsigned order, int cpu)
 		if (rc)
 			return rc;
 	}
+	if (cpu >= 0 && cp_pcp_allowed_order(&z->pcp, order) &&
+	    (cp_mem_page_kind(m, pfn, &kind_order) != CP_BUDDY_PAGE_ALLOC || kind_order != order))
+		return -CP_EINVAL;
+	/* the isolated target now holds the folio (its owner already counts
+	 * those pages); the old folio's pages are free again */
+	CP_BUG_ON(m->nr_owner[CP_OWNER_ISOLATED] < (1ull << order));
+	m->nr_owner[CP_OWNER_ISOLATED] -= 1ull << order;
+	zone_credit(m, z, 1ull << order);
 	if (cpu < 0 || !cp_pcp_allowed_order(&z->pcp, order))
 		return cp_buddy_free(&z->buddy, pfn - z->start_pfn, order, NULL);
-	if (cp_mem_page_kind(m, pfn, &kind_order) != CP_BUDDY_PAGE_ALLOC || kind_order != order)
-		return -CP_EINVAL;
-	/* the isolated target came off the free lists without a count:
-	 * the old folio on a per-CPU list makes the zone 2^order pages
-	 * poorer */
+	/* to a per-CPU list: not free in the zone's count */
 	held = z->pcp.nr_held_pages;
 	cp_pcp_free(&z->pcp, &z->buddy, cpu, pfn - z->start_pfn, order);
 	pcp_sync(m, z, held);
 	return 0;
+}
+
+void cp_mem_isolated_free_block(struct cp_mem *m, unsigned zi, unsigned order)
+{
+	CP_BUG_ON(zi >= m->nr_zones);
+	take_pages(m, &m->zones[zi], CP_OWNER_ISOLATED, 1ull << order);
+}
+
+void cp_mem_putback_isolated(struct cp_mem *m, unsigned zi, unsigned order)
+{
+	CP_BUG_ON(zi >= m->nr_zones || m->nr_owner[CP_OWNER_ISOLATED] < (1ull << order));
+	m->nr_owner[CP_OWNER_ISOLATED] -= 1ull << order;
+	zone_credit(m, &m->zones[zi], 1ull << order);
 }
 
 uint8_t *cp_mem_movable_filler_map(struct cp_mem *m)

@@ -30,6 +30,7 @@ enum cp_owner {
 	CP_OWNER_PAGECACHE, /* file pages on the page LRU */
 	CP_OWNER_FSBUF,     /* filesystem metadata buffers (XFS buffer cache) */
 	CP_OWNER_PCP,       /* free pages on per-CPU lists (not NR_FREE_PAGES) */
+	CP_OWNER_ISOLATED,  /* free blocks compaction isolated as migration targets */
 	CP_NR_FIXED_OWNERS
 };
 
@@ -468,6 +469,18 @@ uint8_t *cp_mem_movable_filler_map(struct cp_mem *m);
  * layout; tests). 0, or -CP_EINVAL when pfn is not an allocated order-0
  * page, -CP_ENOMEM (host). */
 int cp_mem_mark_movable_filler(struct cp_mem *m, uint32_t pfn);
+
+/* __isolate_free_page(): compaction took the free block of 2^order
+ * pages it isolated from zone zi's buddy (cp_buddy_isolate_free_block)
+ * off the zone's free count too - NR_FREE_PAGES drops (6.10+
+ * del_page_from_free_list -> account_freepages; __mod_zone_freepage_state
+ * before) - and holds it under CP_OWNER_ISOLATED until it becomes a
+ * migration target (cp_mem_migrate_free) or goes back. */
+void cp_mem_isolated_free_block(struct cp_mem *m, unsigned zi, unsigned order);
+
+/* release_free_list(): an unused isolated block of 2^order pages the
+ * caller gave back to zone zi's buddy (cp_buddy_free) is free again. */
+void cp_mem_putback_isolated(struct cp_mem *m, unsigned zi, unsigned order);
 
 /* migrate_pages() of a movable filler page: its contents go to new_pfn
  * (an allocated order-0 page compaction isolated from the free lists)

@@ -261,6 +261,7 @@ static const char *const fixed_owner_names[CP_NR_FIXED_OWNERS] = {
 	[CP_OWNER_PAGECACHE] = "pagecache",
 	[CP_OWNER_FSBUF] = "fs_buffers",
 	[CP_OWNER_PCP] = "pcp",
+	[CP_OWNER_ISOLATED] = "isolated",
 };
 
 static uint64_t min_free_kbytes_of(const struct cp_mem_params *p, uint64_t managed)

@@ -711,11 +711,12 @@ static void size_is_available_adds_the_high_watermark(void **state)
 
 /* The old page of a page compaction at order -1 moved (proactive
  * compaction: no lru_add_drain_cpu_zone) goes to the freeing CPU's
- * per-CPU list (folio_put -> free_unref_folios), not the buddy: with
- * the target page isolated off the free lists (as compaction_alloc
- * does), the zone is one free page poorer and the lists hold one more;
- * the counts still add up. cpu < 0 (compaction for an order): the
- * buddy, no count change. */
+ * per-CPU list (folio_put -> free_unref_folios), not the buddy. The
+ * target block left the free lists and the zone's free count when it was
+ * isolated (__isolate_free_page: NR_FREE_PAGES drops by its 2^o pages);
+ * the old page is free again but sits on the list, which is not in the
+ * count: the zone ends 2^o pages poorer, the lists one page richer, and
+ * the counts add up. */
 static void migrated_page_of_order_minus_1_goes_to_the_pcp_list(void **state)
 {
 	struct cp_mem m;
@@ -725,6 +726,7 @@ static void migrated_page_of_order_minus_1_goes_to_the_pcp_list(void **state)
 	uint32_t old_pfn, target;
 	uint64_t free_before, pcp_before;
 	bool split;
+	int o;
 
 	(void)state;
 	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
@@ -736,15 +738,21 @@ static void migrated_page_of_order_minus_1_goes_to_the_pcp_list(void **state)
 	/* compaction_alloc(): a free page off the buddy's lists */
 	target = m.zones[0].buddy.free_area[0][CP_MIGRATE_MOVABLE].head;
 	if (target == CP_BUDDY_NONE) {
-		unsigned o;
+		unsigned k;
 
-		for (o = 1; target == CP_BUDDY_NONE && o < CP_BUDDY_MAX_ORDER; o++)
-			target = m.zones[0].buddy.free_area[o][CP_MIGRATE_MOVABLE].head;
+		for (k = 1; target == CP_BUDDY_NONE && k < CP_BUDDY_MAX_ORDER; k++)
+			target = m.zones[0].buddy.free_area[k][CP_MIGRATE_MOVABLE].head;
 	}
-	assert_true(cp_buddy_isolate_free_block(&m.zones[0].buddy, target, NULL) >= 0);
+	o = cp_buddy_isolate_free_block(&m.zones[0].buddy, target, NULL);
+	assert_true(o >= 0);
+	cp_mem_isolated_free_block(&m, 0, (unsigned)o);
+	assert_int_equal(m.free_pages, free_before - (1u << o));
+	assert_int_equal(m.nr_owner[CP_OWNER_ISOLATED], 1u << o);
+	assert_true(cp_mem_check(&m));
 	assert_int_equal(cp_mem_migrate_free(&m, old_pfn, 0, 0), 0);
 	assert_int_equal(m.nr_owner[CP_OWNER_PCP], pcp_before + 1);
-	assert_int_equal(m.free_pages, free_before - 1);
+	assert_int_equal(m.free_pages, free_before - (1u << o));
+	assert_int_equal(m.nr_owner[CP_OWNER_ISOLATED], (1u << o) - 1);
 	assert_int_equal(m.zones[0].pcp.nr_held_pages, 1);
 	cp_mem_release(&m);
 }
@@ -762,9 +770,10 @@ static void migrated_page_of_order_minus_1_goes_to_the_pcp_list(void **state)
  * (cp_buddy_isolate_free_block), the folio copied into 9984..9987, the
  * other 12 pages given back one by one (release_freepages): 9988..9991
  * merge into an order-2 block (buddy 9984 taken), 9992..9999 into an
- * order-3 one. The buddy then holds 8996 - 4 = 8992 free pages, the
- * zone's count still 8996 (the target left the lists without a count,
- * as __isolate_free_page does).
+ * order-3 one. The buddy then holds 8996 - 4 = 8992 free pages, and so
+ * does the zone's count: __isolate_free_page took the 16 off it
+ * (8980), the 12 given back returned (8992); the 4 targets are held as
+ * isolated.
  */
 static void isolate_target_for_folio_at_1000(struct cp_mem *m, struct cp_vmstat *vs)
 {
@@ -777,12 +786,18 @@ static void isolate_target_for_folio_at_1000(struct cp_mem *m, struct cp_vmstat 
 	assert_int_equal(m->free_pages, 8996);
 	assert_int_equal(cp_buddy_free_block_order(&m->zones[0].buddy, 1004), 2);
 	assert_int_equal(cp_buddy_isolate_free_block(&m->zones[0].buddy, 9984, NULL), 4);
-	for (i = 9988; i < 10000; i++)
+	cp_mem_isolated_free_block(m, 0, 4);
+	assert_int_equal(m->free_pages, 8980);
+	for (i = 9988; i < 10000; i++) {
 		assert_int_equal(cp_buddy_free(&m->zones[0].buddy, i, 0, NULL), 0);
+		cp_mem_putback_isolated(m, 0, 0);
+	}
 	assert_int_equal(cp_buddy_free_block_order(&m->zones[0].buddy, 9988), 2);
 	assert_int_equal(cp_buddy_free_block_order(&m->zones[0].buddy, 9992), 3);
 	assert_int_equal(m->zones[0].buddy.nr_free_pages, 8992);
-	assert_int_equal(m->free_pages, 8996);
+	assert_int_equal(m->free_pages, 8992);
+	assert_int_equal(m->nr_owner[CP_OWNER_ISOLATED], 4);
+	assert_true(cp_mem_check(m));
 }
 
 /* free_unref_folios() of the migrated folio's old block, for compaction
