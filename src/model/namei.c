@@ -195,10 +195,7 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 				   fs->has_ili ? &fs->ili_cache : NULL, p->vmstat);
 		fs->xfs.bt = &fs->bt;
 		if (p->kernel->xfs_cil_memory && fsp->log.log_bytes) {
-			struct cp_xfs_log_params lp;
-
-			cp_xfs_log_params_from_profile(&lp, fsp, p->nr_cpus ? p->nr_cpus : 1);
-			rc = cp_xfs_cil_init(&fs->cil, p->mem, &lp);
+			rc = cp_xfs_cil_init(&fs->cil, p->mem, &fsp->log, p->nr_cpus ? p->nr_cpus : 1);
 			if (rc)
 				goto out_bt;
 		}

@@ -64,7 +64,6 @@
 
 #include "core/alloc.h"
 #include "core/bug.h"
-#include "model/fs_profile.h"
 #include "model/gfp.h"
 #include "model/xfs_buf.h"
 
@@ -76,35 +75,21 @@
 
 enum { LV_INODE, LV_DIR };
 
-void cp_xfs_log_params_from_profile(struct cp_xfs_log_params *p, const struct cp_fs_profile *fsp,
-				    unsigned nr_cpus)
-{
-	*p = (struct cp_xfs_log_params){
-		.log_bytes = fsp->log.log_bytes,
-		.iclog_bytes = fsp->log.iclog_bytes,
-		.inode_space_bytes = fsp->log.inode_space_bytes,
-		.dir_block_space_bytes = fsp->log.dir_block_space_bytes,
-		.inode_lv = fsp->log.inode_lv,
-		.dir_lv = fsp->log.dir_lv,
-		.nr_cpus = nr_cpus,
-	};
-}
-
-int cp_xfs_cil_init(struct cp_xfs_cil *cil, struct cp_mem *mem, const struct cp_xfs_log_params *p)
+int cp_xfs_cil_init(struct cp_xfs_cil *cil, struct cp_mem *mem, const struct cp_fs_log *log,
+		    unsigned nr_cpus)
 {
 	int rc;
 
 	memset(cil, 0, sizeof(*cil));
-	if (p->nr_cpus == 0 || p->iclog_bytes <= ICLOG_HEADER_BYTES ||
-	    p->log_bytes < 8ULL * p->iclog_bytes)
+	if (nr_cpus == 0 || log->iclog_bytes <= ICLOG_HEADER_BYTES ||
+	    log->log_bytes < 8ULL * log->iclog_bytes)
 		return -CP_EINVAL;
-	cil->p = *p;
-	if (cil->p.nr_cpus > CP_XFS_CIL_MAX_CPUS)
-		cil->p.nr_cpus = CP_XFS_CIL_MAX_CPUS;
-	rc = cp_slab_cache_init(&cil->caches[LV_INODE], mem, &p->inode_lv);
+	cil->log = *log;
+	cil->nr_cpus = nr_cpus > CP_XFS_CIL_MAX_CPUS ? CP_XFS_CIL_MAX_CPUS : nr_cpus;
+	rc = cp_slab_cache_init(&cil->caches[LV_INODE], mem, &log->inode_lv);
 	if (rc)
 		return rc;
-	rc = cp_slab_cache_init(&cil->caches[LV_DIR], mem, &p->dir_lv);
+	rc = cp_slab_cache_init(&cil->caches[LV_DIR], mem, &log->dir_lv);
 	if (rc) {
 		cp_slab_cache_release(&cil->caches[LV_INODE]);
 		return rc;
@@ -117,7 +102,7 @@ int cp_xfs_cil_init(struct cp_xfs_cil *cil, struct cp_mem *mem, const struct cp_
 	}
 	cil->cap = CIL_RING_MIN;
 	/* XLOG_CIL_SPACE_LIMIT and XLOG_CIL_BLOCKING_SPACE_LIMIT */
-	cil->space_limit = p->log_bytes >> 3;
+	cil->space_limit = log->log_bytes >> 3;
 	if (cil->space_limit > CIL_SPACE_CAP)
 		cil->space_limit = CIL_SPACE_CAP;
 	cil->blocking_limit = 2 * cil->space_limit;
@@ -187,17 +172,17 @@ static int alloc_lv(struct cp_xfs_cil *cil, unsigned cache, const struct cp_allo
  * when the shared count reaches the limit (xlog_cil_push_background). */
 static void add_space(struct cp_xfs_cil *cil, int cpu, uint64_t len)
 {
-	unsigned c = cpu < 0 ? 0 : (unsigned)cpu % cil->p.nr_cpus;
+	unsigned c = cpu < 0 ? 0 : (unsigned)cpu % cil->nr_cpus;
 	unsigned i;
 
 	if (!cil->pcp_mode) {
 		cil->space_used += len;
-	} else if (cil->pcp_space[c] + len > cil->space_limit / cil->p.nr_cpus) {
+	} else if (cil->pcp_space[c] + len > cil->space_limit / cil->nr_cpus) {
 		cil->space_used += cil->pcp_space[c] + len;
 		cil->pcp_space[c] = 0;
 		if (cil->space_used >= cil->space_limit) {
 			/* xlog_cil_insert_pcp_aggregate: exact from now on */
-			for (i = 0; i < cil->p.nr_cpus; i++) {
+			for (i = 0; i < cil->nr_cpus; i++) {
 				cil->space_used += cil->pcp_space[i];
 				cil->pcp_space[i] = 0;
 			}
@@ -224,7 +209,7 @@ int cp_xfs_cil_commit(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt, unsigne
 		rc = alloc_lv(cil, LV_INODE, ctx);
 		if (rc)
 			return rc;
-		len += cil->p.inode_space_bytes;
+		len += cil->log.inode_space_bytes;
 	}
 	for (i = 0; i < nr_bufs; i++) {
 		struct cp_xfs_buf *bp = cp_xfs_buf_at(bt, bufs[i]);
@@ -237,7 +222,7 @@ int cp_xfs_cil_commit(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt, unsigne
 				return rc;
 			bp->b_cil_seq = (uint32_t)cil->seq;
 			bp->b_cil_logs = 1;
-			len += cil->p.dir_block_space_bytes;
+			len += cil->log.dir_block_space_bytes;
 		} else if (bp->b_cil_logs == 1) {
 			/* logged again: a shadow buffer for the next change */
 			rc = alloc_lv(cil, LV_DIR, ctx);
@@ -266,14 +251,14 @@ static uint64_t ctx_space(const struct cp_xfs_cil *cil)
 	uint64_t s = cil->space_used;
 	unsigned i;
 
-	for (i = 0; i < cil->p.nr_cpus; i++)
+	for (i = 0; i < cil->nr_cpus; i++)
 		s += cil->pcp_space[i];
 	return s;
 }
 
 bool cp_xfs_cil_push(struct cp_xfs_cil *cil, uint64_t *bytes)
 {
-	uint64_t space, per_iclog = cil->p.iclog_bytes - ICLOG_HEADER_BYTES;
+	uint64_t space, per_iclog = cil->log.iclog_bytes - ICLOG_HEADER_BYTES;
 	struct cp_xfs_cil_ctx *c;
 
 	*bytes = 0;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/fs_profile.h"
 #include "model/memory.h"
 #include "model/slab.h"
 
@@ -18,17 +19,6 @@ struct cp_xfs_buftarg;
  * xfs-cil workqueue runs 4 pushes at once; the iclogs hold the rest). */
 #define CP_XFS_CIL_MAX_COMMITTING 16
 #define CP_XFS_CIL_MAX_CPUS 64
-
-/* The log's geometry and what one item costs in it (fs profile [log]). */
-struct cp_xfs_log_params {
-	uint64_t log_bytes;            /* the on-disk log (mkfs.xfs -l size) */
-	uint32_t iclog_bytes;          /* one in-core log buffer (logbsize) */
-	uint32_t inode_space_bytes;    /* log space a new inode's item takes */
-	uint32_t dir_block_space_bytes; /* ... a whole directory block's */
-	struct cp_slab_geometry inode_lv; /* kmalloc cache of an inode's vector */
-	struct cp_slab_geometry dir_lv;   /* kmalloc cache of a directory block's */
-	unsigned nr_cpus;              /* num_online_cpus(): the per-CPU fold */
-};
 
 /* A log vector: one kmalloc object of one of the two caches. */
 struct cp_xfs_lv {
@@ -46,7 +36,8 @@ struct cp_xfs_cil_ctx {
 struct cp_xfs_cil {
 	struct cp_slab_cache caches[2];
 	bool ready;
-	struct cp_xfs_log_params p;
+	struct cp_fs_log log;     /* the filesystem profile's [log] */
+	unsigned nr_cpus;         /* num_online_cpus(): the per-CPU fold */
 	uint64_t space_limit;     /* XLOG_CIL_SPACE_LIMIT */
 	uint64_t blocking_limit;  /* XLOG_CIL_BLOCKING_SPACE_LIMIT */
 
@@ -75,17 +66,13 @@ struct cp_xfs_cil {
 	uint64_t nr_over_blocking;        /* commits that found the CIL over the hard limit */
 };
 
-/* The [log] keys of a filesystem profile as parameters; nr_cpus from the
- * machine. */
-struct cp_fs_profile;
-void cp_xfs_log_params_from_profile(struct cp_xfs_log_params *p, const struct cp_fs_profile *fsp,
-				    unsigned nr_cpus);
-
-/* Create the two kmalloc caches and the first checkpoint. 0, -CP_EINVAL
- * (a log smaller than 8 iclogs, no CPU), -CP_ENOSPC (owner ids) or
- * -CP_ENOMEM; on failure nothing needs releasing. */
-int cp_xfs_cil_init(struct cp_xfs_cil *cil, struct cp_mem *mem,
-		    const struct cp_xfs_log_params *p);
+/* Create the two kmalloc caches of log (a filesystem profile's [log])
+ * and the first checkpoint, for nr_cpus CPUs (at most
+ * CP_XFS_CIL_MAX_CPUS counted apart). 0, -CP_EINVAL (a log smaller than
+ * 8 iclogs, no CPU), -CP_ENOSPC (owner ids) or -CP_ENOMEM; on failure
+ * nothing needs releasing. */
+int cp_xfs_cil_init(struct cp_xfs_cil *cil, struct cp_mem *mem, const struct cp_fs_log *log,
+		    unsigned nr_cpus);
 void cp_xfs_cil_release(struct cp_xfs_cil *cil);
 
 /*

@@ -270,7 +270,7 @@ static int cil_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_
 	cp_mem_set_cpu(&w->mem, d->task.ctx.cpu);
 	cp_xfs_cil_complete(cil, now_ns);
 	if (cil->push_wanted && cp_xfs_cil_push(cil, &bytes) && bytes) {
-		head = bytes < cil->p.iclog_bytes ? bytes : cil->p.iclog_bytes;
+		head = bytes < cil->log.iclog_bytes ? bytes : cil->log.iclog_bytes;
 		first = cp_world_write(w, now_ns, head);
 		done = bytes > head ? cp_world_write(w, now_ns, bytes - head) : first;
 		cp_xfs_cil_written(cil, first, done);

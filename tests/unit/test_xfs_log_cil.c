@@ -44,14 +44,13 @@ static struct cilfix *fix_new(unsigned nr_cpus)
 		.memcg_reclaim_retries = 5,
 		.max_reclaim_retries = 16,
 	};
-	struct cp_xfs_log_params lp = {
+	struct cp_fs_log log = {
 		.log_bytes = 64 * MIB,
 		.iclog_bytes = 32768,
 		.inode_space_bytes = 256,
 		.dir_block_space_bytes = 4144,
 		.inode_lv = { "kmalloc-512", 512, 16, 1, false, CP_MIGRATE_UNMOVABLE },
 		.dir_lv = { "kmalloc-8192", 8192, 4, 3, false, CP_MIGRATE_UNMOVABLE },
-		.nr_cpus = nr_cpus,
 	};
 	struct cilfix *f = cp_calloc(1, sizeof(*f));
 
@@ -60,7 +59,7 @@ static struct cilfix *fix_new(unsigned nr_cpus)
 	assert_int_equal(cp_xfs_buftarg_init(&f->bt, &f->mem, cp_kernel_profile_find("linux-6.x"),
 					     16384, 4096),
 			 0);
-	assert_int_equal(cp_xfs_cil_init(&f->cil, &f->mem, &lp), 0);
+	assert_int_equal(cp_xfs_cil_init(&f->cil, &f->mem, &log, nr_cpus), 0);
 	f->ctx.gfp = CP_GFP_NOFS;
 	return f;
 }
