@@ -16,6 +16,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.memcg_charge_batch = 32,         /* mm/memcontrol.c CHARGE_BATCH */
 	.shrink_rule = CP_SHRINK_PROPORTIONAL,    /* mm/vmscan.c do_shrink_slab */
 	.deactivate_rule = CP_DEACTIVATE_RATIO,   /* mm/vmscan.c inactive_list_is_low */
+	.continue_rule = CP_CONTINUE_GAP_FIRST,   /* mm/vmscan.c should_continue_reclaim (profile.h) */
 	.memcg_force_scan = true,                 /* mm/vmscan.c get_scan_count force_scan */
 	.workingset_flag = false,         /* PG_workingset arrived in 4.20 */
 	.inode_lru_with_pagecache = true, /* fs/inode.c before 5.16 */
@@ -53,6 +54,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.memcg_charge_batch = 64,         /* include/linux/memcontrol.h MEMCG_CHARGE_BATCH */
 	.shrink_rule = CP_SHRINK_PRIORITY,
 	.deactivate_rule = CP_DEACTIVATE_RATIO_REFAULT, /* mm/vmscan.c prepare_scan_count */
+	.continue_rule = CP_CONTINUE_COMPACTION_FIRST,  /* 5.4+ should_continue_reclaim (profile.h) */
 	/* mm/vmscan.c get_scan_count (read in linux-source-6.1): no
 	 * force_scan; only an offline memcg scrapes min(size, 32) */
 	.memcg_force_scan = false,
@@ -101,6 +103,12 @@ static const struct cp_kernel_profile linux_6_x = {
 	.memcg_charge_batch = 64,         /* include/linux/memcontrol.h MEMCG_CHARGE_BATCH */
 	.shrink_rule = CP_SHRINK_PRIORITY,              /* ref §13: same as 6.1 */
 	.deactivate_rule = CP_DEACTIVATE_RATIO_REFAULT, /* ref §13: same as 6.1 */
+	/* as 6.1; read in a 6.x mainline mm/vmscan.c (the zone test split
+	 * into zone_watermark_ok() at min and a boolean compaction_suitable(),
+	 * the same outcome). Seen on 6.18.44: kswapd runs woken at orders 1 -
+	 * 3 and 9 called the superblock shrinker 2 - 5 times at priority 6
+	 * (one shrink_slab() a round; session 29, notes s28/k1) */
+	.continue_rule = CP_CONTINUE_COMPACTION_FIRST,
 	.memcg_force_scan = false, /* as 6.1 */
 	.workingset_flag = true,
 	.inode_lru_with_pagecache = false, /* ref §13: no (vendor sysctl aside) */

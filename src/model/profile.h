@@ -28,6 +28,27 @@ enum cp_deactivate_rule {
 	CP_DEACTIVATE_RATIO_REFAULT, /* 6.1: ratio low OR new refault activations */
 };
 
+/* mm/vmscan.c should_continue_reclaim(): whether shrink_node() goes
+ * round again at the same priority for a reclaimer in reclaim/compaction
+ * mode (in_reclaim_compaction(): sc->order > 0 and either a costly order
+ * (> 3) or priority below DEF_PRIORITY - 2); each round ends with
+ * shrink_slab() (ref §6.3: "repeat while should_continue_reclaim()"). */
+enum cp_continue_rule {
+	/* 4.11: stop when the round reclaimed nothing; go on while the whole
+	 * reclaim (sc->nr_reclaimed) is below compact_gap(order) and the
+	 * inactive file list is larger; else go on unless some zone up to
+	 * reclaim_idx is ready for compaction (compaction_suitable() SUCCESS
+	 * or CONTINUE) [U: 4.11 source not read, from the 4.x code] */
+	CP_CONTINUE_GAP_FIRST,
+	/* 5.4+ ("mm, reclaim: make should_continue_reclaim perform dryrun
+	 * detection"), 6.1, and as read in a 6.x mainline mm/vmscan.c (the
+	 * search index's torvalds/linux copy): stop when the round reclaimed
+	 * nothing or some zone up to reclaim_idx passes its min watermark at
+	 * the order or is suitable for compaction; else go on while the
+	 * inactive file list is larger than compact_gap(order) */
+	CP_CONTINUE_COMPACTION_FIRST,
+};
+
 struct cp_kernel_profile {
 	const char *name;           /* "linux-4.11", "linux-6.1" */
 	const char *description;
@@ -43,6 +64,7 @@ struct cp_kernel_profile {
 
 	enum cp_shrink_rule shrink_rule;
 	enum cp_deactivate_rule deactivate_rule;
+	enum cp_continue_rule continue_rule;
 	/* mm/vmscan.c get_scan_count(): memcg limit reclaim scans at least
 	 * min(size, SWAP_CLUSTER_MAX) of a list whose size >> priority is 0
 	 * (4.11 force_scan: true); 4.13 dropped it, so a small list waits

@@ -21,6 +21,15 @@
  * it (memcg_stats.c). A direct or memcg reclaim that got nothing while it
  * skipped deactivation retries with force_deactivate (5.9+).
  *
+ * shrink_node()'s reclaim/compaction loop (should_continue_reclaim(),
+ * kswapd only): a run for an order above 0 - costly (> 3), or any
+ * order once the priority is below DEF_PRIORITY - 2 - goes round
+ * shrink_node() again at the same priority, slab included, until a
+ * round reclaims nothing, a zone is ready for compaction, or the
+ * inactive list is no larger than compact_gap(order) (the profile's
+ * continue_rule: 4.11 tests the gap first). Direct and memcg reclaim
+ * are order 0 here, so for them the loop never repeats.
+ *
  * kcompactd (compaction.c) is woken through a hook: at the end of a
  * boosted balance_pgdat() at pageblock_order, and by the kswapd actor
  * when it goes to sleep (kswapd_try_to_sleep).
@@ -39,7 +48,9 @@
 
 #include <string.h>
 
+#include "model/compaction.h"
 #include "model/gfp.h"
+#include "model/lru.h"
 #include "model/memcg_stats.h"
 
 void cp_reclaim_init(struct cp_reclaim *r, struct cp_mem *mem, struct cp_pagecache *pc,
@@ -122,12 +133,80 @@ static void kswapd_shrink_node_begin(struct cp_reclaim *r, struct cp_balance_pgd
 		sc->nr_to_reclaim += high > CP_SWAP_CLUSTER_MAX ? high : CP_SWAP_CLUSTER_MAX;
 	}
 	sc->nr_scanned = 0;
+	bp->round_reclaimed_before = sc->nr_reclaimed;
 	cp_shrink_node_begin(&r->vm, sc, &bp->walk);
+}
+
+/* in_reclaim_compaction(): a reclaimer for a high order, costly or
+ * under pressure. */
+static bool in_reclaim_compaction(const struct cp_balance_pgdat *bp)
+{
+	return bp->order && (bp->order > CP_PAGE_ALLOC_COSTLY_ORDER ||
+			     bp->sc.priority < CP_DEF_PRIORITY - 2);
+}
+
+/* The zones up to reclaim_idx: true when one is ready for compaction or
+ * would already satisfy the order (compaction_suitable() SUCCESS or
+ * CONTINUE, a lower zone keeping its lowmem_reserve). */
+static bool compaction_ready_somewhere(const struct cp_reclaim *r, const struct cp_balance_pgdat *bp)
+{
+	unsigned i;
+
+	for (i = 0; i < r->mem->nr_zones && i <= bp->highest_zoneidx; i++) {
+		enum cp_compact_result res =
+			cp_compaction_suitable(r->mem, i, bp->order, i < bp->highest_zoneidx);
+
+		if (res == CP_COMPACT_SUCCESS || res == CP_COMPACT_CONTINUE)
+			return true;
+	}
+	return false;
+}
+
+/* should_continue_reclaim() after a shrink_node() round that reclaimed
+ * nr_round pages (slab pages included, as flush_reclaim_state adds
+ * them first). */
+static bool should_continue_reclaim(const struct cp_reclaim *r, const struct cp_balance_pgdat *bp,
+				    uint64_t nr_round)
+{
+	uint64_t gap = compact_gap(bp->order);
+	uint64_t inactive = cp_lru_size(r->vm.pc, CP_LRU_INACTIVE_FILE);
+
+	if (!in_reclaim_compaction(bp) || !nr_round)
+		return false;
+	if (r->vm.profile->continue_rule == CP_CONTINUE_GAP_FIRST) {
+		if (bp->sc.nr_reclaimed < gap && inactive > gap)
+			return true;
+		return !compaction_ready_somewhere(r, bp);
+	}
+	if (compaction_ready_somewhere(r, bp))
+		return false;
+	return inactive > gap;
+}
+
+/* The end of a shrink_node() round: shrink_slab() (cp_shrink_node_end);
+ * true when should_continue_reclaim() sends it round again, the next
+ * round set up at the same priority (sc->nr_scanned keeps counting, as
+ * the kernel's does across rounds). */
+static bool shrink_node_round_end(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
+{
+	uint64_t nr_round;
+
+	cp_shrink_node_end(&r->vm, &bp->sc, &bp->walk);
+	nr_round = bp->sc.nr_reclaimed - bp->round_reclaimed_before;
+	if (!should_continue_reclaim(r, bp, nr_round))
+		return false;
+	cp_count(r->vm.vmstat, CP_VM_KSWAPD_SHRINK_NODE_AGAIN, 1);
+	bp->round_reclaimed_before = bp->sc.nr_reclaimed;
+	cp_shrink_node_begin(&r->vm, &bp->sc, &bp->walk);
+	return true;
 }
 
 /* kswapd_shrink_node(), second half, after shrink_node(): sc.order drops
  * to 0 once compact_gap(order) pages are reclaimed; true when it scanned
- * enough that the priority need not rise. */
+ * enough that the priority need not rise. (6.11+ also counts the pages
+ * reclaimed outside the LRU, mm_account_reclaimed_pages(): the model
+ * credits only inode steal's pages, which the 6.x profiles never strip,
+ * so there a pass never reclaims more than it scans.) */
 static bool kswapd_shrink_node_end(struct cp_balance_pgdat *bp)
 {
 	if (bp->order && bp->sc.nr_reclaimed >= compact_gap(bp->order))
@@ -190,11 +269,10 @@ static bool balance_pgdat_pass_begin(struct cp_reclaim *r, struct cp_balance_pgd
 }
 
 /* The bottom of the priority loop: false when the run is over. */
-static bool balance_pgdat_pass_end(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
+static bool balance_pgdat_pass_end(struct cp_balance_pgdat *bp)
 {
 	uint64_t nr_reclaimed;
 
-	cp_shrink_node_end(&r->vm, &bp->sc, &bp->walk);
 	if (kswapd_shrink_node_end(bp))
 		bp->raise_priority = false;
 	nr_reclaimed = bp->sc.nr_reclaimed - bp->pass_reclaimed_before;
@@ -241,8 +319,10 @@ bool cp_balance_pgdat_step(struct cp_reclaim *r, struct cp_balance_pgdat *bp)
 	}
 	if (cp_shrink_node_turn(&r->vm, &bp->sc, &bp->walk))
 		return true;
+	if (shrink_node_round_end(r, bp))
+		return true;
 	bp->in_pass = false;
-	if (!balance_pgdat_pass_end(r, bp))
+	if (!balance_pgdat_pass_end(bp))
 		balance_pgdat_end(r, bp);
 	return !bp->done;
 }

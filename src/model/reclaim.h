@@ -110,6 +110,7 @@ struct cp_balance_pgdat {
 	uint64_t boost;            /* the boosts' sum at the start */
 	uint64_t nr_boost_reclaim; /* boost still to reclaim */
 	uint64_t pass_reclaimed_before;
+	uint64_t round_reclaimed_before; /* at the start of the shrink_node() round */
 	unsigned order;            /* sc.order: drops to 0 after compact_gap */
 	unsigned highest_zoneidx;
 	bool raise_priority;       /* this pass lowers the priority */

@@ -37,7 +37,9 @@
  * SIMPLIFIED: one node and one lruvec, so memcg reclaim scans the same
  * lists as global reclaim (true when, as in our memcg scenarios, all page
  * cache belongs to the one memcg); no anon lists, no dirty or writeback
- * pages, no mapped pages; should_continue_reclaim() is false (order-0).
+ * pages, no mapped pages; shrink_node()'s should_continue_reclaim()
+ * rounds are kswapd's (reclaim.c: the model's direct and memcg reclaim
+ * are order 0, for which it is false).
  * Global vmstat counters (pgscan_*, pgsteal_*) count global reclaim only,
  * as the kernel does; memcg reclaim counts cp_pgscan_memcg/cp_pgsteal_memcg.
  */

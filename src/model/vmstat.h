@@ -16,6 +16,7 @@
 	X(KCOMPACTD_FAIL, "cp_compact_daemon_fail") \
 	X(KCOMPACTD_SUCCESS, "cp_compact_daemon_success") \
 	X(KSWAPD_CPU_NS, "cp_kswapd_cpu_ns") \
+	X(KSWAPD_SHRINK_NODE_AGAIN, "cp_kswapd_shrink_node_again") \
 	X(KCOMPACTD_CPU_NS, "cp_kcompactd_cpu_ns") \
 	X(DENTRIES_ALLOCATED, "cp_dentries_allocated") \
 	X(DENTRIES_FREED, "cp_dentries_freed") \

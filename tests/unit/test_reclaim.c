@@ -725,6 +725,66 @@ static void kswapd_high_order_reclaims_compact_gap_then_stops(void **state)
 	rig_free(g);
 }
 
+/* should_continue_reclaim() (5.4+, 6.1): kswapd woken at order 9 in a
+ * zone short of memory - 100 000 pages, all but about 300 page cache,
+ * low watermark 356 - finds compaction skipped there (free below low +
+ * compact_gap(9) = 1 380, no free order-9 block), so shrink_node() goes
+ * round again at priority 12 while rounds reclaim and the inactive list
+ * is larger than 1 024 pages: more than one round, each with its
+ * shrink_slab() call. */
+static void kswapd_high_order_goes_round_again_while_compaction_is_skipped(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	unsigned order = 9;
+
+	(void)state;
+	fill(g, (uint32_t)(g->mem.free_pages - 300));
+	assert_false(cp_pgdat_balanced(&g->r, 9, cp_reclaim_top_zone(&g->r)));
+	cp_balance_pgdat(&g->r, 9, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, &order);
+	assert_true(g->vs.v[CP_VM_KSWAPD_SHRINK_NODE_AGAIN] > 0);
+	assert_true(g->slab.nr_counts > g->vs.v[CP_VM_KSWAPD_SHRINK_NODE_AGAIN]);
+	assert_true(cp_pagecache_check(&g->pc));
+	rig_free(g);
+}
+
+/* The same zone, kswapd woken at order 0: not reclaim/compaction mode
+ * (in_reclaim_compaction() needs an order), one round a priority. */
+static void kswapd_order_0_never_goes_round_again(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+
+	(void)state;
+	fill(g, (uint32_t)(g->mem.free_pages - 300));
+	assert_false(cp_pgdat_balanced(&g->r, 0, cp_reclaim_top_zone(&g->r)));
+	assert_true(cp_balance_pgdat(&g->r, 0, cp_reclaim_top_zone(&g->r), &g->kswapd_ctx, NULL) > 0);
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_SHRINK_NODE_AGAIN], 0);
+	rig_free(g);
+}
+
+/* The order of should_continue_reclaim()'s tests: in a zone with plenty
+ * of free memory, all of it in order-0 fragments (fragmentation index
+ * for order 9 about 998 > 500: compaction suitable), 6.1 stops after the
+ * first round (a zone is ready for compaction), while 4.11 first goes
+ * round until the run has reclaimed compact_gap(9) = 1 024 pages. */
+static void kswapd_4_11_goes_round_to_compact_gap_before_asking_compaction(void **state)
+{
+	struct rig *old = rig_new("linux-4.11", 100000), *new = rig_new("linux-6.1", 100000);
+	unsigned order = 9;
+	uint64_t reclaimed;
+
+	(void)state;
+	fragment(old, 24000);
+	fragment(new, 24000);
+	reclaimed = cp_balance_pgdat(&old->r, 9, cp_reclaim_top_zone(&old->r), &old->kswapd_ctx,
+				     &order);
+	assert_true(old->vs.v[CP_VM_KSWAPD_SHRINK_NODE_AGAIN] > 0);
+	assert_true(reclaimed >= 1024);
+	cp_balance_pgdat(&new->r, 9, cp_reclaim_top_zone(&new->r), &new->kswapd_ctx, &order);
+	assert_int_equal(new->vs.v[CP_VM_KSWAPD_SHRINK_NODE_AGAIN], 0);
+	rig_free(old);
+	rig_free(new);
+}
+
 /* wakeup_kswapd(): the order is always recorded; a sleeping kswapd is
  * woken unless the zone is balanced at that order and not boosted; an
  * awake kswapd is not woken again. */
@@ -863,6 +923,9 @@ int main(void)
 		cmocka_unit_test(global_pass_shrinks_root_then_the_tasks_memcg),
 		cmocka_unit_test(inactive_ratio_follows_sqrt_of_size),
 		cmocka_unit_test(kswapd_high_order_reclaims_compact_gap_then_stops),
+		cmocka_unit_test(kswapd_high_order_goes_round_again_while_compaction_is_skipped),
+		cmocka_unit_test(kswapd_order_0_never_goes_round_again),
+		cmocka_unit_test(kswapd_4_11_goes_round_to_compact_gap_before_asking_compaction),
 		cmocka_unit_test(wakeup_kswapd_skips_a_balanced_unboosted_zone),
 		cmocka_unit_test(boosted_kswapd_reclaims_the_boost_at_priority_10_or_above),
 		cmocka_unit_test(boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order),
