@@ -774,6 +774,13 @@ static void print_measured_free(const struct cp_run_result *model,
 	}
 	end_line(any, "/proc/zoneinfo nr_zone_active_file + nr_zone_inactive_file");
 	any = false;
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+		cp_measured_boost_counter_name(zones[z], name, sizeof(name));
+		print_item(model, runs, nr_real, name, zone_label[z],
+			   "# watermark boost by zone then, real mean / model:", &any);
+	}
+	end_line(any, "/proc/zoneinfo boost: what the set-up's fallbacks left");
+	any = false;
 	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
 		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
 			if (t == CP_MIGRATE_MOVABLE)

@@ -444,7 +444,8 @@ static const char *const mt_names[3] = { "unmovable", "movable", "reclaimable" }
  * free lists fs_mark's slab pages and the readers' refaults will find
  * (the model records the same, measured_free_ZONE_TYPE_pages); and each
  * zone's file LRU pages then (/proc/zoneinfo, measured_file_ZONE_pages):
- * where the files were put. */
+ * where the files were put; and each zone's watermark boost then
+ * (measured_boost_ZONE_pages): what the set-up's fallbacks left. */
 static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 {
 	uint64_t blocks[3][11];
@@ -488,6 +489,14 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 			continue;
 		cp_measured_file_counter_name(model_zones[z][1], name, sizeof(name));
 		rc = set(r, name, (int64_t)(active + inactive), diag);
+	}
+	for (z = 0; !rc && z < sizeof(model_zones) / sizeof(model_zones[0]); z++) {
+		uint64_t boost;
+
+		if (cp_zoneinfo_field(text, start_zones[model_zones[z][0]][0], "boost", &boost))
+			continue;
+		cp_measured_boost_counter_name(model_zones[z][1], name, sizeof(name));
+		rc = set(r, name, (int64_t)boost, diag);
 	}
 	if (!rc)
 		rc = record_pcp(r, text, "measured", diag);

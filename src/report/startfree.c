@@ -55,6 +55,12 @@ void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len)
 		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown");
 }
 
+void cp_measured_boost_counter_name(unsigned zone, char *buf, size_t len)
+{
+	snprintf(buf, len, "measured_boost_%s_pages",
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown");
+}
+
 void cp_pageblocks_counter_name(const char *when, unsigned zone, unsigned type, char *buf,
 				size_t len)
 {

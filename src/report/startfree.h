@@ -50,6 +50,10 @@ void cp_measured_free_half_block_counter_name(unsigned zone, unsigned type, char
  * then, real and model alike: "measured_file_dma32_pages". */
 void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len);
 
+/* The zone's watermark boost then (/proc/zoneinfo "boost", the model's
+ * zone watermark_boost), real and model alike: "measured_boost_normal_pages". */
+void cp_measured_boost_counter_name(unsigned zone, char *buf, size_t len);
+
 /*
  * The mean, rounded to the nearest block, of the start_free counters
  * over the runs that carry all 33 of them (failed runs too: the start

@@ -222,6 +222,7 @@ struct run {
 	/* of those, in free blocks of CP_MEASURED_FREE_HALF_BLOCK_ORDER or more */
 	uint64_t measured_free_half_block[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	uint64_t measured_file[CP_NR_ZONE_TYPES]; /* file LRU pages by zone then */
+	uint64_t measured_boost[CP_NR_ZONE_TYPES]; /* watermark boost by zone then */
 	/* the event counters then: the real harness reports each /proc/vmstat
 	 * counter as its delta over the measured phase, and so does the
 	 * model (the files' writing is not in them) */
@@ -584,6 +585,7 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 		}
 		cp_buddy_count_pageblocks(&z->buddy, r->measured_pageblocks[z->type]);
 		r->measured_pcp[z->type] = z->pcp.nr_held_pages;
+		r->measured_boost[z->type] = z->buddy.watermark_boost;
 		r->have_measured_free[z->type] = true;
 	}
 	if (w->mem.nr_zones > 1) {
@@ -1244,6 +1246,10 @@ static int fill_counters(struct run *r)
 			continue;
 		cp_measured_file_counter_name((unsigned)i, name, sizeof(name));
 		rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_file[i]);
+		if (rc)
+			return rc;
+		cp_measured_boost_counter_name((unsigned)i, name, sizeof(name));
+		rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_boost[i]);
 		if (rc)
 			return rc;
 	}

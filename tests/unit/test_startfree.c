@@ -148,6 +148,19 @@ static void set_pageblocks(struct cp_run_result *r, int64_t normal_reclaimable)
 			 0);
 }
 
+/* The zone's watermark boost when the measured phase starts: one name
+ * for the real harness (/proc/zoneinfo "boost") and the model. */
+static void measured_boost_counter_names_the_zone(void **state)
+{
+	char name[64];
+
+	(void)state;
+	cp_measured_boost_counter_name(CP_ZONE_NORMAL, name, sizeof(name));
+	assert_string_equal(name, "measured_boost_normal_pages");
+	cp_measured_boost_counter_name(CP_ZONE_DMA32, name, sizeof(name));
+	assert_string_equal(name, "measured_boost_dma32_pages");
+}
+
 static void pageblock_counters_give_each_zones_pageblocks(void **state)
 {
 	struct cp_run_result runs[2];
@@ -204,6 +217,7 @@ int main(void)
 		cmocka_unit_test(no_run_with_counters_gives_nothing),
 		cmocka_unit_test(per_zone_counters_give_per_zone_layout),
 		cmocka_unit_test(summed_counters_only_give_one_zone),
+		cmocka_unit_test(measured_boost_counter_names_the_zone),
 		cmocka_unit_test(pageblock_counters_give_each_zones_pageblocks),
 		cmocka_unit_test(pageblocks_need_every_run),
 	};
