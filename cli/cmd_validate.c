@@ -729,6 +729,24 @@ static void end_line(bool any, const char *tail)
 		printf(" (%s)\n", tail);
 }
 
+/* One line of a per-zone counter, DMA32 and Normal, named by name_fn. */
+static void print_zone_line(const struct cp_run_result *model, const struct cp_run_result *runs,
+			    size_t nr_real, void (*name_fn)(unsigned zone, char *buf, size_t len),
+			    const char *head, const char *tail)
+{
+	static const unsigned zones[] = { CP_ZONE_DMA32, CP_ZONE_NORMAL };
+	static const char *const zone_label[] = { "dma32", "normal" };
+	char name[64];
+	bool any = false;
+	size_t z;
+
+	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+		name_fn(zones[z], name, sizeof(name));
+		print_item(model, runs, nr_real, name, zone_label[z], head, &any);
+	}
+	end_line(any, tail);
+}
+
 static void print_measured_free(const struct cp_run_result *model,
 				const struct cp_run_result *runs, size_t nr_real)
 {
@@ -766,20 +784,12 @@ static void print_measured_free(const struct cp_run_result *model,
 		}
 	end_line(any, "half a pageblock or more: a claim of its pageblock needs no other "
 		      "free page; /proc/pagetypeinfo");
-	any = false;
-	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
-		cp_measured_file_counter_name(zones[z], name, sizeof(name));
-		print_item(model, runs, nr_real, name, zone_label[z],
-			   "# file pages by zone then, real mean / model:", &any);
-	}
-	end_line(any, "/proc/zoneinfo nr_zone_active_file + nr_zone_inactive_file");
-	any = false;
-	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
-		cp_measured_boost_counter_name(zones[z], name, sizeof(name));
-		print_item(model, runs, nr_real, name, zone_label[z],
-			   "# watermark boost by zone then, real mean / model:", &any);
-	}
-	end_line(any, "/proc/zoneinfo boost: what the set-up's fallbacks left");
+	print_zone_line(model, runs, nr_real, cp_measured_file_counter_name,
+			"# file pages by zone then, real mean / model:",
+			"/proc/zoneinfo nr_zone_active_file + nr_zone_inactive_file");
+	print_zone_line(model, runs, nr_real, cp_measured_boost_counter_name,
+			"# watermark boost by zone then, real mean / model:",
+			"/proc/zoneinfo boost: what the set-up's fallbacks left");
 	any = false;
 	for (z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
 		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
