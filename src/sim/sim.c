@@ -41,6 +41,7 @@
 #include "sim/world.h"
 #include "workloads/creator.h"
 #include "workloads/reader.h"
+#include "workloads/refetcher.h"
 #include "workloads/walker.h"
 #include "workloads/writer.h"
 
@@ -252,7 +253,10 @@ struct run {
 	/* the set-up's writers of the cached data files */
 	struct cp_writer *writers;
 	size_t nr_writers, nr_writing;
-	uint64_t refetched_bytes;       /* read back after them */
+	/* then the harness's read-back of what reclaim took meanwhile */
+	struct cp_refetcher refetcher;
+	uint64_t refetched_bytes;       /* bytes it read back */
+	uint64_t refetch_ns;            /* how long it took */
 	uint64_t device_read0, device_write0; /* device bytes then */
 	uint64_t cpu_busy0;                   /* the CPUs' work then */
 	unsigned *measured_ids;         /* actors started when they are done */
@@ -262,6 +266,7 @@ struct run {
 
 static int sample(struct cp_engine *e, void *priv, uint64_t t_ns);
 static void writer_done(void *priv, uint64_t now_ns);
+static void refetch_done(void *priv, uint64_t now_ns);
 
 static int setup_memory(struct run *r, struct cp_diag *diag)
 {
@@ -417,6 +422,31 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 	return 0;
 }
 
+/* The harness's read-back of the cached files after the writers
+ * (refetcher.c): an actor started when the last writer has stopped. */
+static int setup_refetcher(struct run *r, struct cp_diag *diag)
+{
+	struct cp_refetcher *rf = &r->refetcher;
+	struct cp_refetch_file *f = cp_calloc(r->nr_writers, sizeof(*f));
+	size_t i;
+	int rc;
+
+	if (!f)
+		return -CP_ENOMEM;
+	for (i = 0; i < r->nr_writers; i++)
+		f[i] = (struct cp_refetch_file){ r->writers[i].mapping, r->writers[i].nr_pages };
+	task_init(&rf->task, &r->w, "refetch", pagecache_gfp(&r->w), 0);
+	rc = cp_refetcher_setup(rf, f, r->nr_writers);
+	cp_free(f);
+	if (rc)
+		return rc;
+	rf->done = refetch_done;
+	rf->done_priv = r;
+	rc = cp_engine_add_actor(r->w.e, &cp_refetcher_ops, rf, CP_ACTOR_START_BLOCKED,
+				 &rf->task.id);
+	return rc ? cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc)) : 0;
+}
+
 /* The files: each opened (created) by a set-up task, and a writer for
  * each cached one (the harness's dd children, one per file and CPU in
  * turn). */
@@ -469,71 +499,7 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 			return cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc));
 	}
 	r->nr_writing = r->nr_writers;
-	return 0;
-}
-
-static bool page_resident(const struct cp_pagecache *pc, uint32_t mapping, uint32_t index)
-{
-	return pc->pages[cp_mapping_slot(pc, mapping, index)].flags & CP_PG_RESIDENT;
-}
-
-/* The harness's cp_refetch_missing() after the writers: for each cached
- * file, up to three rounds, which pages are resident (mincore() once at
- * the round's start), then pread() of each run of pages that were not,
- * at most 1 MiB, on one descriptor: one readahead state, fresh at each
- * open, whose windows bring in pages the snapshot still calls missing,
- * so the next pread() finds them cached, hits the window's marker and
- * reads the next window asynchronously, ramping the folio order as a
- * reader's reads do. A round that read nothing ends the file's rounds.
- * SIMPLIFIED: at once, no device time. The bytes pread() in *bytes.
- * Returns 0, -CP_ENOMEM (host) or a read's error. */
-static int refetch_missing(struct run *r, uint64_t *bytes)
-{
-	struct cp_world *w = &r->w;
-	uint8_t *missing = NULL;
-	size_t i;
-	int round, rc = 0;
-
-	*bytes = 0;
-	for (i = 0; i < r->nr_writers && !rc; i++) {
-		struct cp_writer *wr = &r->writers[i];
-
-		cp_free(missing);
-		missing = cp_malloc(wr->nr_pages ? wr->nr_pages : 1);
-		if (!missing)
-			return -CP_ENOMEM;
-		for (round = 0; round < 3 && !rc; round++) {
-			struct cp_file_ra_state ra = {
-				.order_in_state = w->cfg->kernel->readahead_order_in_state,
-			};
-			uint32_t p = 0, j;
-			uint64_t got = 0;
-
-			for (j = 0; j < wr->nr_pages; j++)
-				missing[j] = !page_resident(&w->pc, wr->mapping, j);
-			while (p < wr->nr_pages) {
-				struct cp_read_result res;
-
-				if (!missing[p]) {
-					p++;
-					continue;
-				}
-				for (j = p; j < wr->nr_pages && j - p < 256 && missing[j]; j++)
-					;
-				rc = cp_filemap_read(&w->pc, wr->mapping, p, j - p, w->ra_pages, false,
-						     &ra, &wr->task.ctx, &res);
-				if (rc)
-					break;
-				got += (uint64_t)(j - p) * CP_PAGE_SIZE;
-				p = j;
-			}
-			*bytes += got;
-			if (!got)
-				break;
-		}
-	}
-	cp_free(missing);
-	return rc;
+	return r->nr_writers ? setup_refetcher(r, diag) : 0;
 }
 
 /* kswapd's time runnable but not running so far: the stretch of its
@@ -559,12 +525,7 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 {
 	struct cp_world *w = &r->w;
 	size_t i;
-	int rc;
 
-	cp_lru_add_drain_all(&w->pc);
-	rc = refetch_missing(r, &r->refetched_bytes);
-	if (rc)
-		return rc;
 	cp_lru_add_drain_all(&w->pc);
 	r->kswapd_run_delay0 = kswapd_run_delay_ns(w);
 	r->sb_deep_calls0 = w->sb.shrinker.nr_deep_calls;
@@ -612,23 +573,35 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 	return cp_engine_set_sampler(w->e, CP_SAMPLE_INTERVAL_NS, sample, r);
 }
 
-/* A writer has stopped: after the last, the measured phase. */
+/* A writer has stopped: after the last, the read-back. */
 static void writer_done(void *priv, uint64_t now_ns)
 {
 	struct run *r = priv;
-	int rc;
 
+	(void)now_ns;
 	if (r->w.failed) { /* the model ran out of memory writing: the run ends */
 		cp_engine_stop(r->w.e);
 		return;
 	}
 	if (--r->nr_writing)
 		return;
-	rc = measured_phase_begins(r, now_ns);
-	if (rc) {
+	cp_engine_wake(r->w.e, r->refetcher.task.id);
+}
+
+/* The read-back has stopped: the measured phase, unless it failed. */
+static void refetch_done(void *priv, uint64_t now_ns)
+{
+	struct run *r = priv;
+	int rc = r->refetcher.rc;
+
+	r->refetched_bytes = r->refetcher.bytes;
+	r->refetch_ns = now_ns - r->refetcher.started_ns;
+	if (!rc && !r->w.failed)
+		rc = measured_phase_begins(r, now_ns);
+	if (rc)
 		r->setup_rc = rc;
+	if (rc || r->w.failed)
 		cp_engine_stop(r->w.e);
-	}
 }
 
 static int add_actor(struct run *r, const struct cp_actor_ops *ops, struct cp_task *t,
@@ -1124,6 +1097,7 @@ static int fill_counters(struct run *r)
 		{ "readers_cpu_ns", readers_cpu_ns(r) },
 		{ "cp_kswapd_run_delay_ns", kswapd_run_delay_ns(w) - r->kswapd_run_delay0 },
 		{ "cp_setup_refetched_bytes", r->refetched_bytes },
+		{ "cp_setup_refetch_ns", r->refetch_ns },
 		{ "cp_pages_accessed", w->nr_pages_accessed },
 		{ "cp_sb_nr_deferred",
 		  w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg && w->use_memcg
@@ -1299,6 +1273,7 @@ static void run_release(struct run *r)
 	for (i = 0; i < r->nr_writers; i++)
 		cp_writer_release(&r->writers[i]);
 	cp_free(r->writers);
+	cp_refetcher_release(&r->refetcher);
 	cp_free(r->measured_ids);
 	cp_free(r->readers);
 	cp_free(r->groups);

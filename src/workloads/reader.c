@@ -29,6 +29,33 @@ static void finish_pass(struct cp_reader *r, uint64_t now_ns)
 	r->pass_read_bytes = 0;
 }
 
+void cp_read_work(struct cp_work *work, uint32_t nr_pages, const struct cp_read_result *res)
+{
+	work->nr_read_calls++;
+	work->nr_copied_bytes += (uint64_t)nr_pages * CP_PAGE_SIZE;
+	work->nr_cached_folios += res->nr_cached_folios;
+	work->nr_inserted_folios += res->nr_inserted_folios;
+	work->nr_inserted_pages += res->nr_inserted_pages;
+}
+
+void cp_read_submit(struct cp_world *w, uint64_t now_ns, const struct cp_read_result *res,
+		    struct cp_step *out)
+{
+	uint64_t i, submitted = 0;
+
+	for (i = 0; i < res->nr_io_requests; i++) {
+		/* requests past the recorded ones go out as one */
+		uint64_t bytes = i < 64 ? res->io_bytes[i] : res->nr_io_bytes - submitted;
+		uint64_t done = cp_world_read(w, now_ns, bytes);
+
+		submitted += bytes;
+		if (done > out->io_until_ns)
+			out->io_until_ns = done;
+		if (i >= 64)
+			break;
+	}
+}
+
 static int reader_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct cp_step *out)
 {
 	struct cp_reader *r = priv;
@@ -36,7 +63,6 @@ static int reader_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	struct cp_read_result res;
 	struct cp_work work = { 0 };
 	uint32_t n;
-	uint64_t i, submitted = 0;
 	int rc;
 
 	(void)e;
@@ -61,23 +87,9 @@ static int reader_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	r->pos += n;
 	r->pass_read_bytes += res.nr_io_bytes;
 	w->nr_pages_accessed += n;
-	work.nr_read_calls = 1;
-	work.nr_copied_bytes = (uint64_t)n * CP_PAGE_SIZE;
-	work.nr_cached_folios = res.nr_cached_folios;
-	work.nr_inserted_folios = res.nr_inserted_folios;
-	work.nr_inserted_pages = res.nr_inserted_pages;
+	cp_read_work(&work, n, &res);
 	cp_task_end(&r->task, &work, now_ns, out);
-	for (i = 0; i < res.nr_io_requests; i++) {
-		/* requests past the recorded ones go out as one */
-		uint64_t bytes = i < 64 ? res.io_bytes[i] : res.nr_io_bytes - submitted;
-		uint64_t done = cp_world_read(w, now_ns, bytes);
-
-		submitted += bytes;
-		if (done > out->io_until_ns)
-			out->io_until_ns = done;
-		if (i >= 64)
-			break;
-	}
+	cp_read_submit(w, now_ns, &res, out);
 	return 0;
 }
 

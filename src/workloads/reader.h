@@ -27,4 +27,14 @@ struct cp_reader {
 /* The engine actor ops of a reader. */
 extern const struct cp_actor_ops cp_reader_ops;
 
+/* What one read() call of nr_pages that did res costs: the system call,
+ * the copy to user space, the folio lookups and insertions (added to
+ * *work). */
+void cp_read_work(struct cp_work *work, uint32_t nr_pages, const struct cp_read_result *res);
+
+/* Submit res's device reads at now_ns; the step waits for the last
+ * (out->io_until_ns), as a read() waits for the pages it copies. */
+void cp_read_submit(struct cp_world *w, uint64_t now_ns, const struct cp_read_result *res,
+		    struct cp_step *out);
+
 #endif /* CP_READER_H */

@@ -473,6 +473,8 @@ static void cached_file_is_written_before_the_measured_phase(void **state)
 	assert_true(setup >= 4096);
 	assert_int_equal(measured, 3 * 3000); /* fs_mark's files only */
 	assert_int_equal(cp_run_result_counter(&g.res, "cp_setup_refetched_bytes", -1), 0);
+	/* nothing to read back: the measured phase follows the writers */
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_setup_refetch_ns", -1), 0);
 	assert_true(g.res.readers[0].nr_passes >= 1);
 	assert_int_equal(g.res.readers[0].passes[0].read_bytes, 0);
 	assert_int_equal(g.res.series.values[0], 0);
@@ -513,6 +515,33 @@ static void setup_refetch_ramps_the_readahead_order(void **state)
 	rig_free(&g);
 }
 
+/* The read-back runs on the engine's clock (refetcher.c): each pread()
+ * waits for its device reads, and the model's device has one channel
+ * that moves read_bandwidth bytes a second (blockdev.c submit_one), so
+ * reading back B bytes, each missing page read once, takes at least
+ * B / read_bandwidth; the measured phase starts after it. */
+static void setup_refetch_takes_device_time(void **state)
+{
+	static const char *const text =
+		"[scenario]\nname = t\nram = 1G\nfs = xfs\nmount = /mnt/t\nseed = 7\n"
+		"[file f]\npath = /mnt/t/f\nsize = 960M\ncached = yes\n"
+		"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
+		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 1000\nloops = 1\n"
+		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n";
+	struct rig g;
+	int64_t bytes, ns;
+
+	(void)state;
+	rig_load(&g, text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
+	rig_start(&g);
+	assert_false(g.res.failed);
+	bytes = cp_run_result_counter(&g.res, "cp_setup_refetched_bytes", -1);
+	ns = cp_run_result_counter(&g.res, "cp_setup_refetch_ns", -1);
+	assert_true(bytes > 0);
+	assert_true((double)ns >= (double)bytes * 1e9 / (double)g.m.read_bandwidth_bps);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +561,7 @@ int main(void)
 		cmocka_unit_test(random_phase_delays_a_reader_within_one_pass),
 		cmocka_unit_test(cached_file_is_written_before_the_measured_phase),
 		cmocka_unit_test(setup_refetch_ramps_the_readahead_order),
+		cmocka_unit_test(setup_refetch_takes_device_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
