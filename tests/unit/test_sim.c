@@ -481,6 +481,15 @@ static void cached_file_is_written_before_the_measured_phase(void **state)
 	rig_free(&g);
 }
 
+/* A 960 MiB cached file in a 1 GiB box (linux-6.x, xfs): reclaim takes
+ * some of it while it is written, and the set-up reads that back. */
+static const char *const refetch_scenario =
+		"[scenario]\nname = t\nram = 1G\nfs = xfs\nmount = /mnt/t\nseed = 7\n"
+		"[file f]\npath = /mnt/t/f\nsize = 960M\ncached = yes\n"
+		"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
+		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 1000\nloops = 1\n"
+		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n";
+
 /* The harness reads back what reclaim took while the cached files were
  * written (harness/lib/resident.c): mincore() once a round, then pread()
  * of the runs that were missing, 1 MiB at most, on one descriptor, so
@@ -497,16 +506,10 @@ static void cached_file_is_written_before_the_measured_phase(void **state)
  * 19, never gets past order 2: 0 such pages.) */
 static void setup_refetch_ramps_the_readahead_order(void **state)
 {
-	static const char *const text =
-		"[scenario]\nname = t\nram = 1G\nfs = xfs\nmount = /mnt/t\nseed = 7\n"
-		"[file f]\npath = /mnt/t/f\nsize = 960M\ncached = yes\n"
-		"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
-		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 1000\nloops = 1\n"
-		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n";
 	struct rig g;
 
 	(void)state;
-	rig_load(&g, text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
+	rig_load(&g, refetch_scenario, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
 	g.m.read_ahead_kb = 2560;
 	rig_start(&g);
 	assert_false(g.res.failed);
@@ -522,17 +525,11 @@ static void setup_refetch_ramps_the_readahead_order(void **state)
  * B / read_bandwidth; the measured phase starts after it. */
 static void setup_refetch_takes_device_time(void **state)
 {
-	static const char *const text =
-		"[scenario]\nname = t\nram = 1G\nfs = xfs\nmount = /mnt/t\nseed = 7\n"
-		"[file f]\npath = /mnt/t/f\nsize = 960M\ncached = yes\n"
-		"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
-		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 1000\nloops = 1\n"
-		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n";
 	struct rig g;
 	int64_t bytes, ns;
 
 	(void)state;
-	rig_load(&g, text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
+	rig_load(&g, refetch_scenario, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
 	rig_start(&g);
 	assert_false(g.res.failed);
 	bytes = cp_run_result_counter(&g.res, "cp_setup_refetched_bytes", -1);
