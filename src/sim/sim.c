@@ -427,17 +427,10 @@ static int setup_model(struct run *r, struct cp_diag *diag)
 static int setup_refetcher(struct run *r, struct cp_diag *diag)
 {
 	struct cp_refetcher *rf = &r->refetcher;
-	struct cp_refetch_file *f = cp_calloc(r->nr_writers, sizeof(*f));
-	size_t i;
 	int rc;
 
-	if (!f)
-		return -CP_ENOMEM;
-	for (i = 0; i < r->nr_writers; i++)
-		f[i] = (struct cp_refetch_file){ r->writers[i].mapping, r->writers[i].nr_pages };
 	task_init(&rf->task, &r->w, "refetch", pagecache_gfp(&r->w), 0);
-	rc = cp_refetcher_setup(rf, f, r->nr_writers);
-	cp_free(f);
+	rc = cp_refetcher_setup(rf, r->writers, r->nr_writers);
 	if (rc)
 		return rc;
 	rf->done = refetch_done;

@@ -34,19 +34,15 @@
 
 #define PREAD_PAGES 256u /* the harness's 1 MiB chunk */
 
-int cp_refetcher_setup(struct cp_refetcher *rf, const struct cp_refetch_file *files, size_t n)
+int cp_refetcher_setup(struct cp_refetcher *rf, const struct cp_writer *writers, size_t n)
 {
 	uint32_t most = 1;
 	size_t i;
 
-	rf->files = cp_calloc(n ? n : 1, sizeof(*rf->files));
-	if (!rf->files)
-		return -CP_ENOMEM;
-	for (i = 0; i < n; i++) {
-		rf->files[i] = files[i];
-		if (files[i].nr_pages > most)
-			most = files[i].nr_pages;
-	}
+	for (i = 0; i < n; i++)
+		if (writers[i].nr_pages > most)
+			most = writers[i].nr_pages;
+	rf->files = writers;
 	rf->nr_files = n;
 	rf->missing = cp_malloc(most);
 	return rf->missing ? 0 : -CP_ENOMEM;
@@ -54,9 +50,7 @@ int cp_refetcher_setup(struct cp_refetcher *rf, const struct cp_refetch_file *fi
 
 void cp_refetcher_release(struct cp_refetcher *rf)
 {
-	cp_free(rf->files);
 	cp_free(rf->missing);
-	rf->files = NULL;
 	rf->missing = NULL;
 }
 
@@ -64,7 +58,7 @@ void cp_refetcher_release(struct cp_refetcher *rf)
 static void round_begin(struct cp_refetcher *rf)
 {
 	struct cp_world *w = rf->task.w;
-	const struct cp_refetch_file *f = &rf->files[rf->file];
+	const struct cp_writer *f = &rf->files[rf->file];
 	uint32_t j;
 
 	for (j = 0; j < f->nr_pages; j++)

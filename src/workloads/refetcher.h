@@ -10,16 +10,11 @@
 
 #include "model/filemap.h"
 #include "sim/world.h"
-
-/* One file to read back: its mapping and size in pages. */
-struct cp_refetch_file {
-	uint32_t mapping;
-	uint32_t nr_pages;
-};
+#include "workloads/writer.h"
 
 struct cp_refetcher {
 	struct cp_task task;
-	struct cp_refetch_file *files;
+	const struct cp_writer *files; /* the writers' files, read back in turn */
 	size_t nr_files;
 	size_t file;                /* the file being read back */
 	unsigned round;             /* its round (0..CP_REFETCH_ROUNDS - 1) */
@@ -43,11 +38,11 @@ struct cp_refetcher {
 /* The engine actor ops of the refetcher. */
 extern const struct cp_actor_ops cp_refetcher_ops;
 
-/* A refetcher of the n files (task, done and done_priv set by the
- * caller, which adds it as an actor started blocked and wakes it after
- * the last writer). Returns 0 or -CP_ENOMEM; cp_refetcher_release()
- * frees it. */
-int cp_refetcher_setup(struct cp_refetcher *rf, const struct cp_refetch_file *files, size_t n);
+/* A refetcher of the files of the n writers (which must outlive it;
+ * task, done and done_priv set by the caller, which adds it as an actor
+ * started blocked and wakes it after the last writer). Returns 0 or
+ * -CP_ENOMEM; cp_refetcher_release() frees it. */
+int cp_refetcher_setup(struct cp_refetcher *rf, const struct cp_writer *writers, size_t n);
 void cp_refetcher_release(struct cp_refetcher *rf);
 
 #endif /* CP_REFETCHER_H */
