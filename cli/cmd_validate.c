@@ -26,6 +26,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "real_out.h"
+#include "report/cachedrate.h"
 #include "report/json.h"
 #include "report/report.h"
 #include "report/validate.h"
@@ -52,6 +53,7 @@ struct validate_opts {
 	const char *real; /* --real FILE: the real runs of an earlier validate */
 	const char *seeds_arg;
 	unsigned seeds;   /* --seeds N: model runs from each real run's start */
+	bool profile_rates; /* --profile-rates: the profile's copy rates, not the runs' */
 };
 
 static void usage(FILE *out)
@@ -60,7 +62,7 @@ static void usage(FILE *out)
 		"Usage: cachepressure validate SCENARIO --mem SIZE [--confine global|memcg]\n"
 		"                              [--repeat N] [--seeds N] [--kernel PROFILE]\n"
 		"                              [--machine NAME|FILE] [--workdir DIR]\n"
-		"                              [--real FILE] [--json FILE]\n"
+		"                              [--real FILE] [--profile-rates] [--json FILE]\n"
 		"\n"
 		"Runs SCENARIO, scaled to SIZE, N times on the live kernel (as\n"
 		"'cachepressure real', as root) and in the model, with the patched\n"
@@ -78,7 +80,12 @@ static void usage(FILE *out)
 		"holds the running kernel's slab objects (the dentry, inode and log item\n"
 		"caches as the real runs read them from /proc/slabinfo); its readers\n"
 		"start at a random phase within one cached pass (random_phase, from the\n"
-		"seed), as real readers drift apart.\n"
+		"seed), as real readers drift apart. Its copy rates are the ones each\n"
+		"real run measured itself: its readers' cached passes before fs_mark\n"
+		"started (the median pass, both readers copying side by side, as\n"
+		"'calibrate' times memory_bandwidth) set memory_bandwidth (that rate\n"
+		"times the readers) and copy_bandwidth (at least that rate); a line\n"
+		"gives each run's rate.\n"
 		"\n"
 		"Options:\n"
 		"  --mem SIZE            memory the experiment gets (e.g. 256M, 1G, 2G)\n"
@@ -104,6 +111,9 @@ static void usage(FILE *out)
 		"                        the same SCENARIO, --mem and --confine, and run\n"
 		"                        the model against them (no root needed; the\n"
 		"                        kernel profile matches the kernel they ran on)\n"
+		"  --profile-rates       the machine profile's copy_bandwidth and\n"
+		"                        memory_bandwidth as they are, not the rate the\n"
+		"                        real runs' readers measured\n"
 		"  --json FILE           write the model's runs, the real runs and the table as\n"
 		"                        JSON ('-' for stdout); the real runs go there as\n"
 		"                        soon as they are done, so a model that fails keeps them\n"
@@ -149,6 +159,10 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 			return CLI_EXIT_USAGE;
 		if (rc > 0) {
 			*valued[k].dst = v;
+			continue;
+		}
+		if (strcmp(argv[i], "--profile-rates") == 0) {
+			o->profile_rates = true;
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -337,6 +351,12 @@ struct report_head {
 	struct cp_run_slabs slabs;      /* the slab geometry the real runs recorded */
 	struct cp_fs_profile fs_file;   /* the fs profile as its file gave it */
 	const struct cp_fs_profile *fs_model; /* what the model ran with */
+	/* the copy rates (run_rates()): false with --profile-rates */
+	bool rates_from_runs;
+	uint64_t profile_copy_bps, profile_memory_bps;
+	uint64_t pooled_bps;            /* over all real runs (0: none measured) */
+	uint64_t run_bps[CP_VALIDATE_MAX_RUNS]; /* each real run's own (0: none) */
+	unsigned nr_run_bps;
 };
 
 /* "dentry 192 B x 21 in 1 page, xfs_inode 1024 B x 16 in 4 pages, ..." */
@@ -491,12 +511,61 @@ static size_t paired_count(size_t nr_ok, unsigned seeds, const char *real_file)
  * CP_VALIDATE_MAX_RUNS: nothing run, exit 2). real_file: the --real FILE
  * the runs came from, for that message (NULL: --repeat).
  */
+/*
+ * The machine the model runs with against runs[0..n): the profile, its
+ * copy rates replaced by the one the runs' readers measured before
+ * fs_mark started (report/cachedrate.c) unless --profile-rates. That
+ * rate is each reader's with all of them copying side by side, so
+ * memory_bandwidth (the rate of all CPUs together, as `calibrate` times
+ * it) is the rate times the readers, and copy_bandwidth (one copy alone)
+ * is at least the rate. Only when the readers fit on the CPUs, as in
+ * the calibration. Returns the rate (0: *out is the profile).
+ */
+static uint64_t run_rates(const struct report_head *h, const struct cp_sim_config *cfg,
+			  const struct cp_machine *profile, const struct cp_run_result *runs,
+			  size_t n, struct cp_machine *out)
+{
+	size_t nr_readers = cfg->scenario->nr_readers;
+	uint64_t bps = 0;
+
+	*out = *profile;
+	if (!h->rates_from_runs || !nr_readers || nr_readers > profile->nr_cpus)
+		return 0;
+	if (cp_cached_rate_from_runs(runs, n, cfg->scenario, &bps) <= 0)
+		return 0;
+	out->memory_bandwidth_bps = bps * nr_readers;
+	if (out->copy_bandwidth_bps < bps)
+		out->copy_bandwidth_bps = bps;
+	return bps;
+}
+
+/* The copy rates a model run had from its real run, in its JSON. */
+static int note_rates(struct cp_run_result *r, const struct cp_machine *m)
+{
+	if (cp_run_result_set_counter(r, "cp_machine_copy_bandwidth_bps",
+				      (int64_t)m->copy_bandwidth_bps) ||
+	    cp_run_result_set_counter(r, "cp_machine_memory_bandwidth_bps",
+				      (int64_t)m->memory_bandwidth_bps))
+		return -CP_ENOMEM;
+	return 0;
+}
+
+static void rates_begin(struct report_head *h, const struct validate_opts *vo,
+			const struct cp_machine *profile)
+{
+	h->rates_from_runs = !vo->profile_rates;
+	h->profile_copy_bps = profile->copy_bandwidth_bps;
+	h->profile_memory_bps = profile->memory_bandwidth_bps;
+}
+
 static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *runs, unsigned n,
 			 unsigned seeds, const char *real_file, struct report_head *h,
 			 struct cp_run_result *model, struct cp_run_result **paired, int *exit_code)
 {
 	struct cp_run_result mean;
 	struct cp_mem_start_free sf;
+	const struct cp_machine *profile = cfg->machine;
+	struct cp_machine mk;
 	uint64_t seed = cfg->seed;
 	size_t m = 0, nr_ok = 0, total, k;
 	unsigned s;
@@ -536,6 +605,13 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 		}
 		cfg->start_free = &sf;
 		cfg->size_is_available = true;
+		if (k < CP_VALIDATE_MAX_RUNS) {
+			h->run_bps[k] = run_rates(h, cfg, profile, &runs[k], 1, &mk);
+			h->nr_run_bps = (unsigned)k + 1;
+		} else {
+			run_rates(h, cfg, profile, &runs[k], 1, &mk);
+		}
+		cfg->machine = &mk;
 		for (s = 0; s < seeds && !rc; s++) {
 			struct cp_diag diag = { "" };
 
@@ -545,6 +621,8 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 			h->phase_real[m] = (unsigned)k;
 			cp_run_result_init(&(*paired)[m]);
 			rc = cp_sim_run(cfg, &(*paired)[m], &diag);
+			if (!rc && k < CP_VALIDATE_MAX_RUNS && h->run_bps[k])
+				rc = note_rates(&(*paired)[m], &mk);
 			m++;
 			if (rc) {
 				fprintf(stderr, "cachepressure validate: model: %s\n",
@@ -555,6 +633,7 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 	}
 	cfg->seed = seed;
 	cfg->start_free = NULL;
+	cfg->machine = profile;
 	cp_run_result_init(&mean);
 	if (!rc && cp_validate_model_mean(&mean, *paired, m)) {
 		fprintf(stderr, "cachepressure validate: out of memory\n");
@@ -879,6 +958,43 @@ static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_resu
 	return (long)nr_start;
 }
 
+/* Which copy rates the model had: the runs' own or the profile's. */
+static void print_rates(const struct report_head *h)
+{
+	unsigned k;
+
+	printf("# model copy rates: ");
+	if (!h->rates_from_runs) {
+		printf("the machine profile's (--profile-rates): copy_bandwidth %.2f GB/s, "
+		       "memory_bandwidth %.2f GB/s\n", (double)h->profile_copy_bps / 1e9,
+		       (double)h->profile_memory_bps / 1e9);
+		return;
+	}
+	if (h->paired && h->nr_run_bps) {
+		printf("each real run's own, its readers' median cached pass before fs_mark "
+		       "started, GB/s a reader:");
+		for (k = 0; k < h->nr_run_bps; k++) {
+			if (h->run_bps[k])
+				printf("%s run %u %.2f", k ? "," : "", k + 1,
+				       (double)h->run_bps[k] / 1e9);
+			else
+				printf("%s run %u (none: the profile's)", k ? "," : "", k + 1);
+		}
+	} else if (!h->paired && h->pooled_bps) {
+		printf("the real runs' readers' median cached pass before fs_mark started, "
+		       "%.2f GB/s a reader", (double)h->pooled_bps / 1e9);
+	} else {
+		printf("the machine profile's (the real runs have no cached passes before "
+		       "fs_mark): copy_bandwidth %.2f GB/s, memory_bandwidth %.2f GB/s\n",
+		       (double)h->profile_copy_bps / 1e9, (double)h->profile_memory_bps / 1e9);
+		return;
+	}
+	printf("; memory_bandwidth that times the readers, copy_bandwidth at least that "
+	       "(the profile: copy_bandwidth %.2f, memory_bandwidth %.2f GB/s; "
+	       "--profile-rates keeps them)\n", (double)h->profile_copy_bps / 1e9,
+	       (double)h->profile_memory_bps / 1e9);
+}
+
 /* The header lines, the table (model: the table's model column) and, with
  * json, the JSON with the model's runs (model itself, or when h->paired the
  * h->nr_start runs from the real runs' starts in paired[]). Returns the exit code
@@ -932,6 +1048,7 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		printf("# model start: all free memory in the largest blocks (the real runs "
 		       "recorded no /proc/pagetypeinfo)\n");
 	print_readahead(h, runs);
+	print_rates(h);
 	print_setup(model, runs, h->nr_real);
 	print_measured_free(model, runs, h->nr_real);
 	print_slabs(h);
@@ -1074,6 +1191,7 @@ static int validate_from_file(const struct validate_opts *vo)
 	struct cp_sim_config cfg;
 	struct cp_run_result model, *all = NULL, *real = NULL, *paired = NULL;
 	struct cp_mem_start_free start_free;
+	struct cp_machine pooled;
 	struct report_head h = { 0 };
 	size_t nr_all = 0, n = 0;
 	char vcp_buf[32];
@@ -1121,11 +1239,15 @@ static int validate_from_file(const struct validate_opts *vo)
 		if (rc)
 			goto out_setup;
 	}
+	rates_begin(&h, vo, cfg.machine);
 	nr_start = model_paired(&cfg, real, (unsigned)n, vo->seeds, vo->real, &h, &model, &paired,
 				&exit_code);
-	if (nr_start == 0)
+	if (nr_start == 0) {
+		h.pooled_bps = run_rates(&h, &cfg, cfg.machine, real, n, &pooled);
+		cfg.machine = &pooled;
 		nr_start = model_from_start(&cfg, real, (unsigned)n, &start_free, false, &model,
 					    &exit_code);
+	}
 	if (nr_start == 0) { /* no start layout recorded: as booted */
 		struct cp_diag diag = { "" };
 
@@ -1145,8 +1267,13 @@ static int validate_from_file(const struct validate_opts *vo)
 			h.start_has_zones = nr_start > 0 && start_free.has_zones;
 			h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 			model_phase_spread(&cfg, &model, &h);
+			if (h.pooled_bps && note_rates(&model, cfg.machine)) {
+				fprintf(stderr, "cachepressure validate: out of memory\n");
+				nr_start = -1;
+			}
 		}
-		r2 = report(&h, &model, paired, real, vo->json);
+		r2 = nr_start < 0 ? CLI_EXIT_FAIL
+				  : report(&h, &model, paired, real, vo->json);
 		if (r2 != CLI_EXIT_OK)
 			exit_code = r2;
 	}
@@ -1178,6 +1305,7 @@ int cmd_validate(int argc, char **argv)
 	uint64_t start_ns = cp_proc_now_ns();
 	unsigned i, done = 0, attempt, nr_setup_failed = 0;
 	struct cp_mem_start_free start_free;
+	struct cp_machine pooled;
 	long nr_start = 0;
 	int rc, exit_code = CLI_EXIT_OK;
 
@@ -1290,11 +1418,15 @@ int cmd_validate(int argc, char **argv)
 		exit_code = rc;
 		goto out;
 	}
+	rates_begin(&h, &vo, cfg.machine);
 	nr_start = model_paired(&cfg, runs, done, vo.seeds, NULL, &h, &model, &paired,
 				&exit_code);
-	if (nr_start == 0)
+	if (nr_start == 0) {
+		h.pooled_bps = run_rates(&h, &cfg, cfg.machine, runs, done, &pooled);
+		cfg.machine = &pooled;
 		nr_start = model_from_start(&cfg, runs, done, &start_free, slabs_changed(&h),
 					    &model, &exit_code);
+	}
 	if (nr_start < 0)
 		goto out;
 
@@ -1317,6 +1449,11 @@ int cmd_validate(int argc, char **argv)
 		h.start_has_zones = nr_start > 0 && start_free.has_zones;
 		h.start_has_pageblocks = h.start_has_zones && start_free.has_pageblocks;
 		model_phase_spread(&cfg, &model, &h);
+		if (h.pooled_bps && note_rates(&model, cfg.machine)) {
+			fprintf(stderr, "cachepressure validate: out of memory\n");
+			exit_code = CLI_EXIT_FAIL;
+			goto out;
+		}
 	}
 	rc = report(&h, &model, paired, runs, vo.json);
 	if (rc != CLI_EXIT_OK)

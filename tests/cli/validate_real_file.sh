@@ -15,7 +15,7 @@ seed_model_run "$T/model.json"
 sed 's/"source":[[:space:]]*"model"/"source": "real"/' "$T/model.json" >"$T/real.json"
 grep -q '"source":[[:space:]]*"real"' "$T/real.json" || fail "could not relabel the run"
 
-"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real.json" \
+"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --real "$T/real.json" --profile-rates \
 	--json "$T/v.json" >"$T/table" 2>"$T/err" || fail "validate --real exited $?"
 grep -q '^# real: 1 run(s) on kernel linux-6.x' "$T/table" || fail "no '# real:' line"
 grep -q '^# model: kernel profile linux-6.x (--kernel' "$T/table" || fail "no '# model:' line"

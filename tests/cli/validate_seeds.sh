@@ -22,7 +22,7 @@ real_runs "$T/a.json" a
 real_runs "$T/b.json" b
 
 validate() { # validate ARGS...: the model against $T/real.json unless --real is given
-	"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x "$@"
+	"$CP" validate seed --mem 256M --confine memcg --kernel linux-6.x --profile-rates "$@"
 }
 # one L SEED: `run` from $T/L.json's start at SEED, as validate runs its
 # model, into $T/r-L-SEED.json; prints the total bytes re-read. (The
@@ -89,7 +89,7 @@ assert abs(mean - sum(flat) / nk) <= 0.5, (mean, flat)
 assert abs(sd - statistics.stdev(flat)) <= 0.5, (sd, flat)
 assert (lo, hi) == (min(flat), max(flat)), (lo, hi, flat)
 model = int(re.search(r"^total +\S+ +\S+ +\S+ +\S+ +\S+ +([0-9]+)", text, re.M).group(1))
-assert abs(model - sum(flat) / nk) <= 0.5, (model, flat)
+assert abs(model - sum(flat) / nk) <= 1.0, (model, flat)  # per-reader means rounded
 sb = re.search(r"^# model superblock shrinker frees at those runs: (.*)$", text, re.M).group(1)
 assert [g.split(":")[0] for g in sb.split("; ")] == ["run %d" % (j + 1) for j in range(k)], sb
 EOF
