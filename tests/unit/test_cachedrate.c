@@ -68,6 +68,24 @@ static void add_passes(struct cp_run_result *r, const char *path, const uint64_t
 		assert_int_equal(cp_reader_add_pass(rd, read_bytes[i], end_ms[i] * 1000000), 0);
 }
 
+/* The rate of one run with readers a and b (their first na and nb
+ * passes): the number of passes it is over; *bps as the function leaves
+ * it. */
+static long rate_of(const struct cp_scenario *sc, const uint64_t *a_end, const uint64_t *a_read,
+		    size_t na, const uint64_t *b_end, const uint64_t *b_read, size_t nb,
+		    uint64_t *bps)
+{
+	struct cp_run_result r;
+	long n;
+
+	cp_run_result_init(&r);
+	add_passes(&r, "/mnt/t/a", a_end, a_read, na);
+	add_passes(&r, "/mnt/t/b", b_end, b_read, nb);
+	n = cp_cached_rate_from_runs(&r, 1, sc, bps);
+	cp_run_result_release(&r);
+	return n;
+}
+
 /* Reader a: passes end at 60, 110, 160, 210 ms, all cached: 50 ms each
  * after the first (whose start is not a pass end): 100 MB / 0.05 s = 2 GB/s.
  * Reader b: 80, 120, 160, 200 ms: 40 ms each, 2.5 GB/s. Six rates, 2 x3
@@ -76,15 +94,10 @@ static void median_over_both_readers(void **state)
 {
 	static const uint64_t a_end[] = { 60, 110, 160, 210 }, b_end[] = { 80, 120, 160, 200 };
 	static const uint64_t none[] = { 0, 0, 0, 0 };
-	struct cp_run_result r;
 	uint64_t bps = 0;
 
-	cp_run_result_init(&r);
-	add_passes(&r, "/mnt/t/a", a_end, none, 4);
-	add_passes(&r, "/mnt/t/b", b_end, none, 4);
-	assert_int_equal(cp_cached_rate_from_runs(&r, 1, *state, &bps), 6);
+	assert_int_equal(rate_of(*state, a_end, none, 4, b_end, none, 4, &bps), 6);
 	assert_int_equal(bps, 2250000000u);
-	cp_run_result_release(&r);
 }
 
 /* A pass that read from the device, and the passes ending after fs_mark
@@ -99,22 +112,14 @@ static void device_reads_and_fs_mark_passes_are_left_out(void **state)
 	static const uint64_t a_read[] = { 0, 0, 0, 4096, 0, 0, 0, 0 };
 	static const uint64_t b_end[] = { 100, 200, 300, 400, 1020 };
 	static const uint64_t b_read[] = { 0, 0, 0, 0, 0 };
-	struct cp_run_result r;
 	uint64_t bps = 0;
 
-	cp_run_result_init(&r);
-	add_passes(&r, "/mnt/t/a", a_end, a_read, 5);
-	add_passes(&r, "/mnt/t/b", b_end, b_read, 4);
-	assert_int_equal(cp_cached_rate_from_runs(&r, 1, *state, &bps), 6);
+	assert_int_equal(rate_of(*state, a_end, a_read, 5, b_end, b_read, 4, &bps), 6);
 	assert_int_equal(bps, 1500000000u);
-	cp_run_result_release(&r);
-	/* the same reader a with its late passes: they do not count */
-	cp_run_result_init(&r);
-	add_passes(&r, "/mnt/t/a", a_end, a_read, 8);
-	add_passes(&r, "/mnt/t/b", b_end, b_read, 5);
-	assert_int_equal(cp_cached_rate_from_runs(&r, 1, *state, &bps), 6);
+	/* the same readers with their late passes: they do not count */
+	bps = 0;
+	assert_int_equal(rate_of(*state, a_end, a_read, 8, b_end, b_read, 5, &bps), 6);
 	assert_int_equal(bps, 1500000000u);
-	cp_run_result_release(&r);
 }
 
 /* Fewer than CP_CACHED_RATE_MIN_PASSES qualifying passes, or readers the
