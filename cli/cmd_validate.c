@@ -566,7 +566,7 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 	struct cp_mem_start_free sf;
 	const struct cp_machine *profile = cfg->machine;
 	struct cp_machine mk;
-	uint64_t seed = cfg->seed;
+	uint64_t seed = cfg->seed, bps;
 	size_t m = 0, nr_ok = 0, total, k;
 	unsigned s;
 	long rc = 0;
@@ -605,11 +605,10 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 		}
 		cfg->start_free = &sf;
 		cfg->size_is_available = true;
+		bps = run_rates(h, cfg, profile, &runs[k], 1, &mk);
 		if (k < CP_VALIDATE_MAX_RUNS) {
-			h->run_bps[k] = run_rates(h, cfg, profile, &runs[k], 1, &mk);
+			h->run_bps[k] = bps;
 			h->nr_run_bps = (unsigned)k + 1;
-		} else {
-			run_rates(h, cfg, profile, &runs[k], 1, &mk);
 		}
 		cfg->machine = &mk;
 		for (s = 0; s < seeds && !rc; s++) {
@@ -621,7 +620,7 @@ static long model_paired(struct cp_sim_config *cfg, const struct cp_run_result *
 			h->phase_real[m] = (unsigned)k;
 			cp_run_result_init(&(*paired)[m]);
 			rc = cp_sim_run(cfg, &(*paired)[m], &diag);
-			if (!rc && k < CP_VALIDATE_MAX_RUNS && h->run_bps[k])
+			if (!rc && bps)
 				rc = note_rates(&(*paired)[m], &mk);
 			m++;
 			if (rc) {
