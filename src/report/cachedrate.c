@@ -11,9 +11,11 @@
  */
 #include "report/cachedrate.h"
 
+#include <cachepressure/error.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "scenario/scenario.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -75,17 +77,13 @@ long cp_cached_rate_from_runs(const struct cp_run_result *runs, size_t n,
 
 				if (p->read_bytes || p->end_ns > until || p->end_ns <= prev)
 					continue;
-				if (nr == cap) {
-					uint64_t *r = realloc(rates, (cap ? 2 * cap : 256) *
-								     sizeof(*rates));
+				uint64_t *r = cp_grow(rates, &cap, nr + 1, sizeof(*rates), 256);
 
-					if (!r) {
-						free(rates);
-						return -1;
-					}
-					rates = r;
-					cap = cap ? 2 * cap : 256;
+				if (!r) {
+					cp_free(rates);
+					return -CP_ENOMEM;
 				}
+				rates = r;
 				rates[nr++] = (uint64_t)((double)bytes * 1e9 /
 							 (double)(p->end_ns - prev));
 			}
@@ -97,6 +95,6 @@ long cp_cached_rate_from_runs(const struct cp_run_result *runs, size_t n,
 	} else {
 		nr = 0;
 	}
-	free(rates);
+	cp_free(rates);
 	return (long)nr;
 }

@@ -23,7 +23,7 @@ struct cp_scenario;
  * Readers are matched to the scenario's by their file's path. Returns
  * the number of passes the median is over, 0 when fewer than
  * CP_CACHED_RATE_MIN_PASSES qualify or the scenario has no creator
- * (*bps then untouched), or -1 when out of memory.
+ * (*bps then untouched), or -CP_ENOMEM.
  */
 #define CP_CACHED_RATE_MIN_PASSES 5
 long cp_cached_rate_from_runs(const struct cp_run_result *runs, size_t n,

@@ -14,6 +14,7 @@
 #include <cachepressure/error.h>
 #include <cachepressure/result.h>
 
+#include "core/alloc.h"
 #include "report/cachedrate.h"
 #include "scenario/scenario.h"
 
@@ -160,6 +161,25 @@ static void failed_runs_are_skipped(void **state)
 	cp_run_result_release(&r[1]);
 }
 
+/* Out of memory for the rates: -CP_ENOMEM, *bps untouched. */
+static void no_memory_is_reported(void **state)
+{
+	static const uint64_t end[] = { 50, 100, 150, 200, 250, 300 };
+	static const uint64_t none[] = { 0, 0, 0, 0, 0, 0 };
+	struct cp_run_result r;
+	uint64_t bps = 7;
+	long n;
+
+	cp_run_result_init(&r);
+	add_passes(&r, "/mnt/t/a", end, none, 6);
+	cp_alloc_fail_after(0);
+	n = cp_cached_rate_from_runs(&r, 1, *state, &bps);
+	cp_alloc_fail_after(-1);
+	cp_run_result_release(&r);
+	assert_int_equal(n, -CP_ENOMEM);
+	assert_int_equal(bps, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +188,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(too_few_passes_give_no_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_runs_are_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(no_memory_is_reported, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
