@@ -162,6 +162,14 @@ struct cp_mem_start_free {
 	 * into that many (start_layout.c) */
 	bool has_pageblocks;
 	uint64_t zone_pageblocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
+	/* with has_zones: the zone blocks are all the free memory the real
+	 * run had after its balloon (the harness records every block of
+	 * /proc/pagetypeinfo), and zone_pcp_pages what its per-CPU lists
+	 * held then. With size_is_available the model's zones get exactly
+	 * that free memory (zone.c), not SIZE plus totalreserve: a balloon
+	 * that locked more than it meant to left the run less. */
+	bool zone_free_measured;
+	uint64_t zone_pcp_pages[CP_NR_ZONE_TYPES];
 };
 
 struct cp_mem_params {

@@ -27,7 +27,12 @@
  * them by zone (DMA32 then holds exactly its measured free pages);
  * summed over the zones, the fragments go to the highest zone: after the
  * real harness's balloon Normal holds the fragments, DMA32 the big
- * blocks.
+ * blocks. A model standing for the harness (size_is_available) has
+ * SIZE plus what si_mem_available() holds back as its free memory - or,
+ * from a start the harness recorded whole, exactly the free memory the
+ * real run had after its balloon: the balloon aims at MemAvailable ==
+ * SIZE and sometimes locks more (on 2026-12-03 one global 1G run started
+ * with 1122 MiB free where its two neighbours had 1217 and 1201).
  *
  * SIMPLIFIED: ZONE_DMA is not modelled. Its protection for Normal-index
  * allocations ((DMA32 + Normal managed) / 256, 24 090 pages on the
@@ -118,6 +123,9 @@ struct zone_plan {
 	const uint64_t (*blocks[CP_MEM_MAX_ZONES])[CP_BUDDY_MAX_ORDER];
 	/* and its pageblocks of each type, or NULL: not measured */
 	const uint64_t *pageblocks[CP_MEM_MAX_ZONES];
+	/* the zones' free pages as the real run measured them: SIZE sets
+	 * nothing (sized_as_measured) */
+	bool measured_size;
 };
 
 /* A per-zone measured layout the model can use: DMA32's and Normal's
@@ -141,8 +149,19 @@ static uint64_t blocks_pages(const uint64_t blocks[CP_MIGRATE_TYPES][CP_BUDDY_MA
 	return pages;
 }
 
+/* A start measured whole, for a model standing for the harness: each
+ * zone's free pages are what the real run had, not SIZE plus
+ * totalreserve. */
+static bool sized_as_measured(const struct cp_mem_params *p)
+{
+	return p->size_is_available && p->start_free->zone_free_measured;
+}
+
 /* DMA32 as measured: its free pages are the blocks the harness saw,
- * the reserve and the rest of the memory Normal. */
+ * the reserve and the rest of the memory Normal - or, sized as
+ * measured, Normal's measured free blocks and every per-CPU list's
+ * pages (SIMPLIFIED: DMA32's, 0 - 621 pages on the 6.18 machine, go to
+ * Normal's free memory too) beside the reserve. */
 static void plan_measured_zones(struct zone_plan *zp, const struct cp_mem_params *p)
 {
 	const struct cp_mem_start_free *sf = p->start_free;
@@ -150,13 +169,18 @@ static void plan_measured_zones(struct zone_plan *zp, const struct cp_mem_params
 	uint64_t room = p->total_pages - p->reserve_pages;
 
 	zp->measured[0] = true;
-	if (d >= room)
+	if (d >= room && !sized_as_measured(p))
 		d = room - 1;
 	zp->nr = 2;
 	zp->type[0] = CP_ZONE_DMA32;
 	zp->type[1] = CP_ZONE_NORMAL;
 	zp->pages[0] = d ? d : 1;
-	zp->pages[1] = p->total_pages - zp->pages[0];
+	if (sized_as_measured(p))
+		zp->pages[1] = blocks_pages(sf->zone_blocks[CP_ZONE_NORMAL]) +
+			       sf->zone_pcp_pages[CP_ZONE_DMA32] +
+			       sf->zone_pcp_pages[CP_ZONE_NORMAL] + p->reserve_pages;
+	else
+		zp->pages[1] = p->total_pages - zp->pages[0];
 	zp->reserve[0] = 0;
 	zp->reserve[1] = p->reserve_pages;
 	zp->blocks[0] = sf->zone_blocks[CP_ZONE_DMA32];
@@ -314,6 +338,7 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor,
 					 wm);
 		plan_measured_zones(&zp, p);
+		zp.measured_size = sized_as_measured(p);
 	} else {
 		plan_zones(&zp, p);
 		cp_zone_watermarks_setup(zp.managed, m->min_free_kbytes, p->watermark_scale_factor,
@@ -336,7 +361,7 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		 * si_mem_available() holds back (a measured zone's share goes
 		 * to the highest zone: its free pages are the measured ones),
 		 * and the kernel's own memory (the reserve) is not in SIZE */
-		if (p->size_is_available) {
+		if (p->size_is_available && !zp.measured_size) {
 			uint64_t add = cp_zone_totalreserve(z->managed_pages, z->wmark.high,
 							    z->lowmem_reserve) +
 				       zp.reserve[i];
@@ -350,6 +375,8 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 				   "memory: high watermark %llu pages leaves nothing of %llu managed pages",
 				   (unsigned long long)m->wmark.high, (unsigned long long)managed);
 	total = p->total_pages + avail_extra;
+	if (zp.measured_size)
+		total = zp.pages[0] + zp.pages[1];
 	if (total > CP_BUDDY_MAX_PAGES)
 		return cp_diag_set(diag, -CP_EINVAL, "memory: %llu pages, the model's limit is %u",
 				   (unsigned long long)total, CP_BUDDY_MAX_PAGES);

@@ -136,15 +136,23 @@ static void zone_layout_from_runs(const struct cp_run_result *runs, size_t n, si
 	int64_t pb[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	uint64_t sum[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER] = { { { 0 } } };
 	uint64_t pbsum[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES] = { { 0 } };
-	uint64_t msum[CP_NR_ZONE_TYPES] = { 0 };
+	uint64_t msum[CP_NR_ZONE_TYPES] = { 0 }, pcpsum[CP_NR_ZONE_TYPES] = { 0 };
 	int64_t managed[CP_NR_ZONE_TYPES];
 	size_t i, nz = 0, npb = 0;
 	unsigned z, t, o;
+	char name[64];
 
 	for (i = 0; i < n; i++) {
 		if (!run_zone_layout(&runs[i], v, managed))
 			continue;
 		for (z = 0; z < CP_NR_ZONE_TYPES; z++) {
+			/* the per-CPU lists then; runs made before they were
+			 * recorded count none */
+			int64_t pcp;
+
+			cp_pcp_counter_name("start", z, name, sizeof(name));
+			pcp = cp_run_result_counter(&runs[i], name, 0);
+			pcpsum[z] += pcp > 0 ? (uint64_t)pcp : 0;
 			msum[z] += (uint64_t)managed[z];
 			for (t = 0; t < CP_MIGRATE_TYPES; t++)
 				for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
@@ -162,8 +170,10 @@ static void zone_layout_from_runs(const struct cp_run_result *runs, size_t n, si
 		return;
 	out->has_zones = true;
 	out->has_pageblocks = npb == nz;
+	out->zone_free_measured = true;
 	for (z = 0; z < CP_NR_ZONE_TYPES; z++) {
 		out->zone_managed_pages[z] = (msum[z] + nz / 2) / nz;
+		out->zone_pcp_pages[z] = (pcpsum[z] + nz / 2) / nz;
 		for (t = 0; t < CP_MIGRATE_TYPES; t++) {
 			for (o = 0; o < CP_BUDDY_MAX_ORDER; o++)
 				out->zone_blocks[z][t][o] = (sum[z][t][o] + nz / 2) / nz;

@@ -63,7 +63,9 @@ void cp_measured_boost_counter_name(unsigned zone, char *buf, size_t len);
  * means too (DMA's counters count as 0 when absent); else has_zones is
  * false (older runs: one zone). With has_zones, when every one of those
  * runs carries the start_pageblocks counters of DMA32 and Normal, their
- * means too (has_pageblocks). Returns the number of runs used (0: none
+ * means too (has_pageblocks). With has_zones, zone_free_measured (the
+ * blocks are all of the run's free memory) and the mean of the
+ * start_pcp_<zone>_pages counters (0 where a run has none). Returns the number of runs used (0: none
  * carries them, *out untouched).
  */
 size_t cp_start_free_from_runs(const struct cp_run_result *runs, size_t n,

@@ -128,6 +128,7 @@ static void summed_counters_only_give_one_zone(void **state)
 	set_all(&r, 10);
 	assert_int_equal(cp_start_free_from_runs(&r, 1, &sf), 1);
 	assert_false(sf.has_zones);
+	assert_false(sf.zone_free_measured);
 	cp_run_result_release(&r);
 }
 
@@ -209,6 +210,37 @@ static void pageblocks_need_every_run(void **state)
 		cp_run_result_release(&runs[i]);
 }
 
+/* The per-CPU lists at the start (start_pcp_<zone>_pages), which the
+ * model adds to the measured free memory: two runs with Normal 372 and
+ * 785 -> mean 578.5, rounded half up to 579; one run without the DMA32
+ * counter counts 0 there: (0 + 621) / 2 -> 311 (310.5 rounded up). A
+ * per-zone start is whole: zone_free_measured. */
+static void start_pcp_pages_are_the_runs_mean(void **state)
+{
+	struct cp_run_result runs[2];
+	struct cp_mem_start_free sf;
+	char name[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		cp_run_result_init(&runs[i]);
+		set_all(&runs[i], 10);
+		set_zones(&runs[i]);
+		cp_pcp_counter_name("start", CP_ZONE_NORMAL, name, sizeof(name));
+		assert_int_equal(cp_run_result_set_counter(&runs[i], name, i ? 785 : 372), 0);
+	}
+	cp_pcp_counter_name("start", CP_ZONE_DMA32, name, sizeof(name));
+	assert_string_equal(name, "start_pcp_dma32_pages");
+	assert_int_equal(cp_run_result_set_counter(&runs[1], name, 621), 0);
+	assert_int_equal(cp_start_free_from_runs(runs, 2, &sf), 2);
+	assert_true(sf.zone_free_measured);
+	assert_int_equal(sf.zone_pcp_pages[CP_ZONE_NORMAL], 579);
+	assert_int_equal(sf.zone_pcp_pages[CP_ZONE_DMA32], 311);
+	for (i = 0; i < 2; i++)
+		cp_run_result_release(&runs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +252,7 @@ int main(void)
 		cmocka_unit_test(measured_boost_counter_names_the_zone),
 		cmocka_unit_test(pageblock_counters_give_each_zones_pageblocks),
 		cmocka_unit_test(pageblocks_need_every_run),
+		cmocka_unit_test(start_pcp_pages_are_the_runs_mean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

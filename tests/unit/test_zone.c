@@ -612,6 +612,47 @@ static void per_zone_start_layout_uses_real_managed_pages(void **state)
 	cp_mem_release(&m);
 }
 
+/*
+ * A start the harness recorded whole (zone_free_measured): the model's
+ * zones hold exactly the free memory the real run had after its balloon,
+ * whatever SIZE says (the balloon can lock more than it meant to).
+ * DMA32 its 1027 measured pages; Normal its 5 order-3 fragments (40
+ * pages) and 100 order-10 blocks (102400 pages) plus the per-CPU lists'
+ * 300 (Normal) + 20 (DMA32) pages: 102760 - not 262144 + 50288 less
+ * DMA32's 1027, as SIZE plus totalreserve would give. The watermarks
+ * still come from the real managed pages.
+ */
+static void measured_start_sizes_the_zones_as_measured(void **state)
+{
+	static struct cp_mem_start_free sf;
+	struct cp_mem m;
+	struct cp_vmstat vs = { { 0 } };
+	struct cp_mem_params p = {
+		.total_pages = 262144, /* 1 GiB: not what sizes the zones */
+		.min_free_kbytes = 67584,
+		.watermark_scale_factor = 10,
+		.min_free_kbytes_max = 262144,
+		.start_free = &sf,
+		.size_is_available = true,
+	};
+
+	(void)state;
+	small_start_layout(&sf);
+	sf.zone_blocks[CP_ZONE_NORMAL][CP_MIGRATE_MOVABLE][10] = 100;
+	sf.zone_free_measured = true;
+	sf.zone_pcp_pages[CP_ZONE_NORMAL] = 300;
+	sf.zone_pcp_pages[CP_ZONE_DMA32] = 20;
+	assert_int_equal(cp_mem_init(&m, &p, &vs, NULL), 0);
+	assert_int_equal(m.zones[0].wmark.high, 3660);
+	assert_int_equal(m.zones[1].wmark.high, 25557);
+	assert_int_equal(m.zones[0].free_pages, 1027);
+	assert_int_equal(m.zones[1].free_pages, 40 + 102400 + 300 + 20);
+	assert_int_equal(cp_buddy_nr_free_blocks(&m.zones[1].buddy, 3, CP_MIGRATE_UNMOVABLE), 5);
+	assert_int_equal(m.free_pages, 1027 + 102760);
+	assert_true(cp_mem_check(&m));
+	cp_mem_release(&m);
+}
+
 /* The start layout's fillers: DMA32's 3 order-0 MOVABLE fragments sit in
  * one MOVABLE pageblock, each beside an allocated partner, the rest of
  * the block allocated too: 512 - 3 = 509 allocated pages there, all
@@ -669,6 +710,7 @@ int main(void)
 		cmocka_unit_test(mem_check_catches_zone_count_mismatch),
 		cmocka_unit_test(compaction_deferral_is_per_zone),
 		cmocka_unit_test(per_zone_start_layout_uses_real_managed_pages),
+		cmocka_unit_test(measured_start_sizes_the_zones_as_measured),
 		cmocka_unit_test(start_layout_marks_movable_pageblock_pages_as_fillers),
 	};
 
