@@ -56,7 +56,9 @@ static void usage(FILE *out)
 		"  --workdir DIR   where the image goes (default %s)\n"
 		"  -o, --output FILE  write the profile to FILE (default: stdout)\n"
 		"  --from FILE     profile to copy the keys it cannot measure from\n"
-		"                  (default: profiles/seed-box.ini if found)\n"
+		"                  (default: profiles/seed-box.ini if found); with\n"
+		"                  --mean or --median, the keys none of them measured\n"
+		"                  (default: from the first of them)\n"
 		"  --name NAME     the profile's name (default: calibrated)\n"
 		"  --file-size SIZE  the data file the rates and latencies are measured on\n"
 		"                  (default 1G; at least 16M, whole MiB); it must fit in\n"
@@ -153,7 +155,8 @@ static int write_profile(const struct cp_calibrate_opts *o, const struct cp_cali
 }
 
 /* --mean (--median): the profile averaging the calibrated profiles given
- * (their median); the keys none measured are copied from the first. */
+ * (their median); the keys none measured are copied from --from, else
+ * from the first. */
 static int write_mean(const struct cp_calibrate_opts *o, const char *command,
 		      struct cp_calibration *c, struct cp_calib_source *src, struct cp_diag *diag)
 {
@@ -165,7 +168,7 @@ static int write_mean(const struct cp_calibrate_opts *o, const char *command,
 	rc = o->median ? cp_calib_median(c, o->mean, o->nr_mean, diag)
 		       : cp_calib_mean(c, o->mean, o->nr_mean, diag);
 	if (!rc)
-		rc = cp_calib_source_load(src, o->mean[0], diag);
+		rc = cp_calib_source_load(src, o->from ? o->from : o->mean[0], diag);
 	if (rc) {
 		fprintf(stderr, "cachepressure calibrate: %s\n", diag->msg);
 		return rc == -CP_ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;

@@ -33,6 +33,12 @@
 # real runs stored there (validate --real) and rewrites the table and the
 # JSON (the real runs are kept; the model runs are replaced).
 #
+# FROM=PROFILE: every calibration (and the grid's median profile) takes
+# the keys calibrate cannot measure - the per-operation CPU costs - from
+# PROFILE instead of profiles/seed-box.ini: profiles/grid-vm.ini holds
+# them as measured on the grid's VM (scripts/measure-read-cost.sh,
+# measure-reclaim-cost.sh, measure-slab-cost.sh).
+#
 # The model runs --seeds S times from each real run's start (S: $SEEDS,
 # default 4): the model is chaotic in its readers' phase, and the mean of
 # more runs is steadier; N x S at most 64.
@@ -45,6 +51,12 @@ BUILD=${1:-build}
 OUT=${2:-/var/tmp/cp-validate-grid}
 [ $# -gt 2 ] && shift 2 || set -- memcg:1G global:2G memcg:2G global:1G global:16G
 CP=$BUILD/cachepressure
+# FROM: the profile the keys calibrate cannot measure (the per-operation
+# CPU costs of profiles/*.ini) are copied from, in every calibration and in
+# the grid's median profile; default: calibrate's own (profiles/seed-box.ini)
+FROM=${FROM:-}
+[ -z "$FROM" ] || [ -r "$FROM" ] ||
+	{ echo "validate-grid: FROM=$FROM: no such profile" >&2; exit 2; }
 [ -x "$CP" ] || { echo "validate-grid: no $CP (make build)" >&2; exit 2; }
 # The grid's one machine profile, OUT/machine.ini: the median of every
 # calibration in OUT (none: the machine.ini already there, from grids
@@ -60,8 +72,9 @@ grid_profile() {
 	case $n in
 	0) [ -s "$OUT/machine.ini" ] ||
 		{ echo "validate-grid: no calibration and no machine.ini in $OUT" >&2; return 1; } ;;
-	1) cp "$2" "$OUT/machine.ini" ;;
-	*) "$CP" calibrate "$@" --name calibrated -o "$OUT/machine.ini" ;;
+	1) [ -z "$FROM" ] || { echo "validate-grid: FROM needs two calibrations or more" >&2; return 1; }
+	   cp "$2" "$OUT/machine.ini" ;;
+	*) "$CP" calibrate "$@" ${FROM:+--from "$FROM"} --name calibrated -o "$OUT/machine.ini" ;;
 	esac
 }
 
@@ -121,7 +134,7 @@ for row in "$@"; do
 	# minute halves them (grid s24: copy 9.8 GB/s, device 1.0 GB/s, the
 	# others 18.5 - 22.5 and 1.5 - 2.9; docs/fidelity.md, session 25)
 	m=$OUT/machine-$confine-$mem
-	"$CP" calibrate -o "$m.before.ini" --name calibrated
+	"$CP" calibrate -o "$m.before.ini" ${FROM:+--from "$FROM"} --name calibrated
 	echo "validate-grid: seed, $confine, $mem" >&2
 	rc=0
 	"$CP" validate seed --mem "$mem" --confine "$confine" --repeat "$REPEAT" \
@@ -133,7 +146,7 @@ for row in "$@"; do
 		continue
 	fi
 	wait_quiet
-	"$CP" calibrate -o "$m.after.ini" --name calibrated
+	"$CP" calibrate -o "$m.after.ini" ${FROM:+--from "$FROM"} --name calibrated
 done
 # one machine profile for all rows: the median of the grid's calibrations
 grid_profile

@@ -300,8 +300,7 @@ int cp_calibrate_opts_parse(int argc, char **argv, struct cp_calibrate_opts *o,
 		} else if ((m = opt_value(argc, argv, &i, "--from", &v))) {
 			if (m < 0)
 				goto missing;
-			measure_opt = "--from";
-			t.from = v;
+			t.from = v; /* with --mean too: where the unmeasured keys come from */
 		} else if ((m = opt_value(argc, argv, &i, "--mean", &v)) ||
 			   (m = opt_value(argc, argv, &i, "--median", &v))) {
 			bool median = strcmp(a, "--median") == 0 || strncmp(a, "--median=", 9) == 0;

@@ -3,7 +3,8 @@
 # calibrate writes them give one whose rates are their mean in the same
 # unit (16000M and 18000M -> 17000M; 74us and 80us -> 77us), whose
 # settings are theirs; `--median` of three (16000M, 9000M, 18000M) gives
-# the middle one, 16000M (the mean would be 14333M);
+# the middle one, 16000M (the mean would be 14333M); with --from the keys
+# none measured come from that profile;
 # bad input exits 2 naming it: a missing file, one --mean, a measuring
 # option with --mean, a setting that differs (ram), a hand-written
 # profile. Needs no root.
@@ -60,6 +61,22 @@ grep -qx "copy_bandwidth = 16000M" "$tmp/med.ini" || fail "copy_bandwidth not th
 grep -qx "read_latency = 80us" "$tmp/med.ini" || fail "read_latency not the median"
 grep -q "the median of 3 calibrations" "$tmp/med.ini" || fail "no median comment"
 expect_error 2 "do not go together" -- calibrate --mean "$tmp/a.ini" --median "$tmp/b.ini"
+
+# --from: the keys none of them measured come from that profile, with its
+# comment (object_free_ns is in neither input); without it, from the first
+cat >"$tmp/costs.ini" <<EOT
+[cpu]
+; measured elsewhere: a test value
+object_free_ns = 521
+EOT
+"$CP" calibrate --median "$tmp/a.ini" --median "$tmp/b.ini" --from "$tmp/costs.ini" \
+	-o "$tmp/from.ini" 2>"$tmp/err" || fail "calibrate --median --from exited $?"
+grep -qx "object_free_ns = 521" "$tmp/from.ini" || fail "--from's key not copied"
+grep -q "measured elsewhere: a test value" "$tmp/from.ini" || fail "--from's comment not copied"
+grep -qx "copy_bandwidth = 17000M" "$tmp/from.ini" || fail "--from changed a measured key"
+grep -qx "object_free_ns = 521" "$tmp/med.ini" && fail "object_free_ns without --from"
+expect_error 2 "$tmp/nofile.ini" -- calibrate --median "$tmp/a.ini" --median "$tmp/b.ini" \
+	--from "$tmp/nofile.ini"
 expect_error 2 "--median needs two profiles" -- calibrate --median "$tmp/a.ini"
 
 expect_error 2 "$tmp/none.ini" -- calibrate --mean "$tmp/none.ini" --mean "$tmp/b.ini"
