@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""sched-summary.py - how the CPUs were shared while fs_mark's workers
+lived, from scripts/trace-sched.sh's OUT.trace (sched_switch,
+sched_process_fork, sched_process_exit):
+
+    scripts/sched-summary.py OUT.trace
+
+Over the span from fs_mark's first worker fork to its last worker exit
+it prints, per kind of task (fs_mark's workers, fs_mark itself, the
+readers cp-read-file, kswapd, kworkers folded, every other command):
+its CPU time as a share of one CPU, per CPU; the time it was runnable
+but waiting (switched out in state R or R+), blocked (D) and asleep (S)
+as a share of one CPU; and the share it had of the time it was
+runnable, on / (on + waiting). Then the CPUs' idle share, and per fs_mark
+loop the two workers' CPU time on each CPU and how far apart they
+exited; and how long one worker was alive alone.
+"""
+import collections
+import re
+import sys
+
+LINE = re.compile(r'\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(sched_\w+):\s+(.*)')
+SWITCH = re.compile(r'prev_comm=(.*?) prev_pid=(\d+) .*?prev_state=(\S+) ==> '
+                    r'next_comm=(.*?) next_pid=(\d+)')
+
+
+def kind_of(comm, pid, main, workers):
+    if pid in workers:
+        return 'fs_mark worker'
+    if pid == main:
+        return 'fs_mark'
+    if comm.startswith('kworker'):
+        return 'kworker'
+    return comm
+
+
+def read(path):
+    ev = []
+    with open(path) as f:
+        for line in f:
+            m = LINE.search(line)
+            if m:
+                ev.append((float(m.group(2)), int(m.group(1)), m.group(3), m.group(4)))
+    return ev
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        return 0 if len(sys.argv) == 2 else 2
+    try:
+        ev = read(sys.argv[1])
+    except OSError as e:
+        print(f'sched-summary: {e}', file=sys.stderr)
+        return 1
+    main_pid, workers, loops, alive = None, {}, [], set()
+    alone = 0.0
+    last = None
+    for t, cpu, name, rest in ev:
+        if name == 'sched_process_fork' and 'comm=fs_mark' in rest:
+            parent = int(re.search(r' pid=(\d+)', rest).group(1))
+            child = int(re.search(r'child_pid=(\d+)', rest).group(1))
+            if main_pid is None:
+                main_pid = parent
+            if parent != main_pid:
+                continue
+            if not alive:
+                loops.append({'start': t, 'workers': []})
+            elif len(alive) == 1:
+                alone += t - last
+            workers[child] = {'loop': len(loops) - 1, 'fork': t, 'exit': None}
+            loops[-1]['workers'].append(child)
+            alive.add(child)
+            last = t
+        elif name == 'sched_process_exit':
+            pid = int(re.search(r' pid=(\d+)', rest).group(1))
+            if pid in alive:
+                if len(alive) == 1:
+                    alone += t - last
+                alive.discard(pid)
+                workers[pid]['exit'] = t
+                last = t
+    done = [w for w in workers.values() if w['exit'] is not None]
+    if not done:
+        print(f'sched-summary: {sys.argv[1]}: no fs_mark worker forked and exited',
+              file=sys.stderr)
+        return 1
+    t0 = min(w['fork'] for w in workers.values())
+    t1 = max(w['exit'] for w in done)
+    span = t1 - t0
+
+    on = collections.defaultdict(lambda: collections.defaultdict(float))
+    off = collections.defaultdict(lambda: collections.defaultdict(float))
+    wcpu = collections.defaultdict(lambda: collections.defaultdict(float))
+    running = {}   # cpu -> (pid, comm, since)
+    out_since = {}  # pid -> (state, since)
+    comm_of = {}
+
+    def clip(a, b):
+        return max(0.0, min(b, t1) - max(a, t0))
+
+    for t, cpu, name, rest in ev:
+        if name != 'sched_switch':
+            continue
+        m = SWITCH.search(rest)
+        if not m:
+            continue
+        pcomm, ppid, state, ncomm, npid = m.group(1), int(m.group(2)), m.group(3), \
+            m.group(4), int(m.group(5))
+        comm_of[ppid], comm_of[npid] = pcomm, ncomm
+        if cpu in running:
+            pid, comm, since = running[cpu]
+            k = 'idle' if pid == 0 else kind_of(comm, pid, main_pid, workers)
+            on[k][cpu] += clip(since, t)
+            if pid in workers:
+                wcpu[pid][cpu] += clip(since, t)
+        if ppid:
+            out_since[ppid] = (state, t)
+        if npid and npid in out_since:
+            st, since = out_since.pop(npid)
+            off[kind_of(ncomm, npid, main_pid, workers)][st.rstrip('+')] += clip(since, t)
+        running[cpu] = (npid, ncomm, t)
+
+    cpus = sorted({c for d in on.values() for c in d})
+    print(f'fs_mark workers lived {span:.3f} s ({len(done)} workers, {len(loops)} loops); '
+          f'shares of one CPU over that span')
+    print(f'{"kind":18s} {"on CPU":>7s} ' + ' '.join(f'{"cpu" + str(c):>6s}' for c in cpus) +
+          f' {"waiting":>7s} {"blocked":>7s} {"asleep":>7s} {"of runnable":>11s}')
+    for k, d in sorted(on.items(), key=lambda x: -sum(x[1].values())):
+        tot = sum(d.values())
+        if tot < 0.001 * span:
+            continue
+        o = off.get(k, {})
+        wait = o.get('R', 0.0)
+        share = tot / (tot + wait) if tot + wait else 0.0
+        row = f'{k:18s} {tot / span:7.3f} ' + ' '.join(f'{d.get(c, 0) / span:6.3f}' for c in cpus)
+        if k == 'idle':
+            print(row)
+            continue
+        print(row + f' {wait / span:7.3f} {o.get("D", 0.0) / span:7.3f} '
+              f'{o.get("S", 0.0) / span:7.3f} {share:11.2f}')
+    print('loop: each worker\'s CPU time (ms) on each CPU; exit gap (ms)')
+    gaps = []
+    for i, lp in enumerate(loops, 1):
+        ws = [w for w in lp['workers'] if workers[w]['exit'] is not None]
+        parts = []
+        for w in ws:
+            parts.append('/'.join(f'{1e3 * wcpu[w].get(c, 0):.0f}' for c in cpus))
+        gap = 1e3 * (max(workers[w]['exit'] for w in ws) - min(workers[w]['exit'] for w in ws)) \
+            if len(ws) > 1 else 0.0
+        gaps.append(gap)
+        print(f'  loop {i:2d}: ' + '  '.join(parts) + f'  gap {gap:.0f}')
+    print(f'one worker alive alone {alone:.3f} s, {100 * alone / span:.1f} % of the span; '
+          f'exit gaps: mean {sum(gaps) / len(gaps):.0f} ms, max {max(gaps):.0f} ms')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

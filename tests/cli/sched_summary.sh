@@ -1,0 +1,57 @@
+#!/bin/sh
+# sched_summary.sh - scripts/sched-summary.py on a trace written by hand,
+# 2 CPUs: fs_mark (PID 100) forks workers 101 and 102 at 10.000; 101 runs
+# 100 ms on CPU 1 and exits at 10.100; 102 runs on CPU 0 from 10.000 to
+# 10.050 (the reader it preempted waits 50 ms), waits 20 ms while the
+# reader runs, runs 40 ms while the reader is blocked (D) 40 ms, waits
+# 15 ms, runs its last 15 ms on CPU 1 (idle 10.100 - 10.125) and exits at
+# 10.140. Over the span 10.000 - 10.140 (0.140 s), worked by hand: the
+# workers 205 ms on a CPU = 1.464 (CPU 0 90 ms 0.643, CPU 1 115 ms
+# 0.821), 35 ms waiting = 0.250, 205 / 240 of their runnable time = 0.85;
+# the reader 50 ms on CPU 0 (its last stint cut at the span's end) = 0.357,
+# waiting 0.357, blocked 0.286, half its runnable time; CPU 1 idle 25 ms =
+# 0.179; loop 1: 0/100 and 90/15 ms, exits 40 ms apart, one worker alone
+# 40 ms = 28.6 % of the span. Bad input: a missing file and a trace
+# without fs_mark's workers exit non-zero naming the problem. No root.
+set -u
+CP=$1
+SRC=$2
+. "$SRC/tests/cli/lib/expect.sh"
+T=$CP_TEST_TMP
+S="$SRC/scripts/sched-summary.py"
+sw() { # TIME CPU PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
+	echo "  $3-$4 [$2] d..2. $1: sched_switch: prev_comm=$3 prev_pid=$4 prev_prio=120 prev_state=$5 ==> next_comm=$6 next_pid=$7 next_prio=120"
+}
+{
+	sw 9.990000 000 swapper/0 0 R cp-read-file 50
+	sw 9.990000 001 swapper/1 0 R fs_mark 100
+	echo "  fs_mark-100 [001] ..... 10.000000: sched_process_fork: comm=fs_mark pid=100 child_comm=fs_mark child_pid=101"
+	echo "  fs_mark-100 [001] ..... 10.000000: sched_process_fork: comm=fs_mark pid=100 child_comm=fs_mark child_pid=102"
+	sw 10.000000 001 fs_mark 100 S fs_mark 101
+	sw 10.000000 000 cp-read-file 50 R fs_mark 102
+	sw 10.050000 000 fs_mark 102 R cp-read-file 50
+	sw 10.070000 000 cp-read-file 50 D fs_mark 102
+	echo "  fs_mark-101 [001] ..... 10.100000: sched_process_exit: comm=fs_mark pid=101 prio=120 group_dead=true"
+	sw 10.100000 001 fs_mark 101 X swapper/1 0
+	sw 10.110000 000 fs_mark 102 R cp-read-file 50
+	sw 10.125000 001 swapper/1 0 R fs_mark 102
+	echo "  fs_mark-102 [001] ..... 10.140000: sched_process_exit: comm=fs_mark pid=102 prio=120 group_dead=true"
+	sw 10.140000 001 fs_mark 102 X fs_mark 100
+	sw 10.150000 000 cp-read-file 50 S swapper/0 0
+} >"$T/trace"
+python3 "$S" "$T/trace" >"$T/out" 2>"$T/err" || fail "exited $?: $(cat "$T/err")"
+grep -q "fs_mark workers lived 0.140 s (2 workers, 1 loops)" "$T/out" || fail "span: $(cat "$T/out")"
+grep -Eq "^fs_mark worker +1.464 +0.643 +0.821 +0.250 +0.000 +0.000 +0.85$" "$T/out" ||
+	fail "workers' row: $(cat "$T/out")"
+grep -Eq "^cp-read-file +0.357 +0.357 +0.000 +0.357 +0.286 +0.000 +0.50$" "$T/out" ||
+	fail "reader's row: $(cat "$T/out")"
+grep -Eq "^idle +0.179 +0.000 +0.179$" "$T/out" || fail "idle row: $(cat "$T/out")"
+grep -Eq "^  loop  1: 0/100  90/15  gap 40$" "$T/out" || fail "loop row: $(cat "$T/out")"
+grep -q "one worker alive alone 0.040 s, 28.6 % of the span; exit gaps: mean 40 ms, max 40 ms" \
+	"$T/out" || fail "alone: $(cat "$T/out")"
+python3 "$S" "$T/none" >/dev/null 2>"$T/err" && fail "a missing file passed"
+grep -q "$T/none" "$T/err" || fail "the missing file not named: $(cat "$T/err")"
+grep -v sched_process "$T/trace" >"$T/noforks"
+python3 "$S" "$T/noforks" >/dev/null 2>"$T/err" && fail "a trace without workers passed"
+grep -q "no fs_mark worker" "$T/err" || fail "no workers: $(cat "$T/err")"
+echo PASS
