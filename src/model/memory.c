@@ -163,6 +163,12 @@ int cp_mem_register_owner(struct cp_mem *m, const char *name)
 	return (int)m->nr_owners++;
 }
 
+void cp_mem_set_slub(struct cp_mem *m, enum cp_slub_partial kind, unsigned nr_cpus)
+{
+	m->slub_partial = (uint8_t)kind;
+	m->slub_nr_cpus = nr_cpus;
+}
+
 void cp_mem_set_cpu(struct cp_mem *m, int cpu)
 {
 	m->cpu = cpu >= 0 && (unsigned)cpu < m->zones[0].pcp.nr_cpus ? cpu : 0;

@@ -253,6 +253,15 @@ struct cp_mem_zone {
 	struct cp_pcp pcp;
 };
 
+/* How SLUB sizes a cache's per-CPU partial lists (mm/slub.c
+ * set_cpu_partial), which decides how many emptied slabs a cache keeps
+ * rather than giving their pages back (slab.c). */
+enum cp_slub_partial {
+	CP_SLUB_PARTIAL_NONE,    /* every emptied slab goes back at once */
+	CP_SLUB_PARTIAL_OBJECTS, /* 4.11 - 5.15: up to 2/6/13/30 free objects a CPU */
+	CP_SLUB_PARTIAL_SLABS,   /* 5.16+: 2 x 6/24/52/120 objects' worth of slabs a CPU */
+};
+
 struct cp_mem {
 	uint64_t total_pages;
 	uint64_t free_pages;   /* invariant: total - sum(nr_owner) = sum of zones' */
@@ -280,7 +289,15 @@ struct cp_mem {
 	 * compaction migrates: compact_unevictable_allowed = 1). NULL: no
 	 * such pages (no start layout). Counted under CP_OWNER_RESERVE. */
 	uint8_t *movable_filler;
+	/* SLUB's per-CPU partial lists for the caches created after
+	 * cp_mem_set_slub(): their kind (enum cp_slub_partial) and CPUs */
+	uint8_t slub_partial;
+	unsigned slub_nr_cpus;
 };
+
+/* The SLUB partial lists of the slab caches created from now on
+ * (cp_slab_cache_init): kind, and nr_cpus CPUs with a list each. */
+void cp_mem_set_slub(struct cp_mem *m, enum cp_slub_partial kind, unsigned nr_cpus);
 
 /* Default min_free_kbytes for lowmem_kbytes of memory (mm/page_alloc.c
  * init_per_zone_wmark_min: int_sqrt(lowmem_kbytes * 16), clamped to

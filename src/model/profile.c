@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "model/memory.h"
+
 /* v4.11: the kernel the seed commit was measured against. */
 static const struct cp_kernel_profile linux_4_11 = {
 	.name = "linux-4.11",
@@ -42,6 +44,8 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.compaction_skip_4_11 = true,
 	.dname_reclaimable = false,       /* fs/dcache.c __d_alloc: kmalloc(GFP_KERNEL_ACCOUNT) */
 	.xfs_ili_reclaimable = false,     /* fs/xfs/xfs_super.c xfs_init_zones: KM_ZONE_SPREAD */
+	/* mm/slub.c set_cpu_partial(): 2/6/13/30 free objects a CPU */
+	.slub_partial = CP_SLUB_PARTIAL_OBJECTS,
 };
 
 /* v6.1 (Debian linux-source-6.1). */
@@ -78,6 +82,8 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.compaction_skip_4_11 = false,     /* 6.1 test_and_set_skip, __reset_isolation_pfn (5.1+) */
 	.dname_reclaimable = true,         /* fs/dcache.c __d_alloc: | __GFP_RECLAIMABLE */
 	.xfs_ili_reclaimable = true,       /* fs/xfs/xfs_super.c xfs_init_caches */
+	/* mm/slub.c set_cpu_partial() / slub_set_cpu_partial() (5.16+) */
+	.slub_partial = CP_SLUB_PARTIAL_SLABS,
 	/* mm/slab.h obj_full_size(): s->size + sizeof(struct obj_cgroup *) */
 	.slab_obj_charge_extra = 8,
 	/* DNAME_INLINE_LEN 32 and the 16-byte union of count and rcu_head
@@ -166,6 +172,10 @@ static const struct cp_kernel_profile linux_6_x = {
 	.compaction_skip_4_11 = false,     /* as 6.1 */
 	.dname_reclaimable = true,         /* as 6.1 */
 	.xfs_ili_reclaimable = true,       /* as 6.1 */
+	/* as 6.1; on 6.18.44 /sys/kernel/slab/kmalloc-512/cpu_partial 52,
+	 * min_partial 5, kmalloc-8k 6 and 6, dentry 120 and 5, sheaf_capacity
+	 * 0 (no sheaves) */
+	.slub_partial = CP_SLUB_PARTIAL_SLABS,
 	/* as 6.1 (mm/memcontrol.c obj_full_size in 6.10+): measured on
 	 * 6.18.44 - 100000 fs_mark creates (-S 0 -s 0 -L 1) on xfs in a v1
 	 * memcg raised memory.kmem.usage_in_bytes by 1338 B a file, the

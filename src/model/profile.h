@@ -192,6 +192,10 @@ struct cp_kernel_profile {
 	 * (6.1 xfs_init_caches: true; 4.11 xfs_init_zones KM_ZONE_SPREAD
 	 * only: false) */
 	bool xfs_ili_reclaimable;
+	/* mm/slub.c: how a cache's per-CPU partial lists are sized, which
+	 * decides how many emptied slabs it keeps (enum cp_slub_partial,
+	 * slab.h) */
+	uint8_t slub_partial;
 	/* How a SLAB_ACCOUNT object is charged to its memcg. 0: 4.11's
 	 * per-memcg copy of the cache (memcg_kmem_get_cache) has its slab
 	 * pages charged. > 0: 5.9+ obj_cgroup accounting ("The new cgroup

@@ -36,8 +36,18 @@
  *   the order SLUB's per-CPU partial list has). A new slab also goes to
  *   the head.
  * - Objects have no position in a slab; counts suffice.
- * - Slabs are returned at once (no min_partial kept, no RCU delay of
- *   SLAB_TYPESAFE_BY_RCU / call_rcu frees).
+ * - SLUB keeps some emptied slabs (mm/slub.c __slab_free,
+ *   put_cpu_partial, __put_partials): a slab a free takes from full to
+ *   partial goes on the freeing CPU's partial list, and stays there if it
+ *   empties, until the list overflows; the node keeps an emptied slab
+ *   while its partial list holds fewer than min_partial. The model has
+ *   one partial list a part: it keeps an emptied slab there while fewer
+ *   emptied slabs than the CPUs' lists' room are kept, or while the list
+ *   is shorter than that room plus min_partial (its first slabs count as
+ *   the CPUs', the rest as the node's; cp_slub_keep), else returns it at
+ *   once - the kernel's per-CPU lists hold partly used slabs too, and
+ *   flush a whole list at a time. No RCU delay of SLAB_TYPESAFE_BY_RCU /
+ *   call_rcu frees.
  * - 5.9+ shares slabs across memcgs; we keep 4.11's per-memcg slabs for
  *   every version (the experiment allocates from one memcg). The obj
  *   stock is kept per cache and memcg, not per CPU across caches: at
@@ -60,9 +70,46 @@
 #include "core/alloc.h"
 #include "core/bug.h"
 
+static unsigned ilog2_u32(uint32_t x)
+{
+	unsigned r = 0;
+
+	while (x >>= 1)
+		r++;
+	return r;
+}
+
+void cp_slub_keep(enum cp_slub_partial kind, unsigned nr_cpus, uint32_t size,
+		  uint32_t objects_per_slab, uint32_t *min_partial, uint32_t *cpu_slabs)
+{
+	uint32_t objs;
+
+	*min_partial = *cpu_slabs = 0;
+	if (kind == CP_SLUB_PARTIAL_NONE || !objects_per_slab)
+		return;
+	/* set_min_partial(s, ilog2(s->size) / 2): MIN_PARTIAL 5, MAX_PARTIAL 10 */
+	*min_partial = ilog2_u32(size ? size : 1) / 2;
+	if (*min_partial < 5)
+		*min_partial = 5;
+	if (*min_partial > 10)
+		*min_partial = 10;
+	if (kind == CP_SLUB_PARTIAL_SLABS) {
+		/* set_cpu_partial(), then slub_set_cpu_partial(): room for
+		 * DIV_ROUND_UP(objects * 2, oo_objects) slabs a CPU */
+		objs = size >= 4096 ? 6 : size >= 1024 ? 24 : size >= 256 ? 52 : 120;
+		*cpu_slabs = nr_cpus * ((2 * objs + objects_per_slab - 1) / objects_per_slab);
+	} else {
+		/* 4.11 put_cpu_partial(): the list takes slabs until their
+		 * free objects pass s->cpu_partial */
+		objs = size >= 4096 ? 2 : size >= 1024 ? 6 : size >= 256 ? 13 : 30;
+		*cpu_slabs = nr_cpus * ((objs + objects_per_slab - 1) / objects_per_slab);
+	}
+}
+
 int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 		       const struct cp_slab_geometry *g)
 {
+	uint32_t slot;
 	int owner;
 
 	memset(c, 0, sizeof(*c));
@@ -82,6 +129,11 @@ int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 	c->mem = mem;
 	c->free_slot = CP_SLAB_NONE;
 	cp_pool_init(&c->split_pfns, sizeof(uint32_t) << c->order, 8);
+	/* s->size: the slot, alignment and metadata included */
+	slot = (uint32_t)(((uint64_t)CP_PAGE_BYTES << c->order) / c->objects_per_slab);
+	cp_slub_keep((enum cp_slub_partial)mem->slub_partial, mem->slub_nr_cpus,
+		     slot > c->object_size ? slot : c->object_size, c->objects_per_slab,
+		     &c->min_partial, &c->keep_cpu_slabs);
 	return 0;
 }
 
@@ -247,6 +299,10 @@ static void take_object(struct cp_slab_cache *c, uint32_t i)
 {
 	struct cp_slab *s = &c->slabs[i];
 
+	if (s->nr_inuse == 0) {
+		CP_BUG_ON(c->parts[s->memcg_idx].nr_empty == 0);
+		c->parts[s->memcg_idx].nr_empty--;
+	}
 	s->nr_inuse++;
 	c->parts[s->memcg_idx].nr_objects++;
 	c->nr_objects++;
@@ -329,6 +385,7 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	};
 	c->nr_slabs++;
 	c->parts[idx].nr_slabs++;
+	c->parts[idx].nr_empty++; /* empty until take_object() below */
 	if (c->objects_per_slab > 1)
 		partial_push(c, i);
 	take_object(c, i);
@@ -359,6 +416,14 @@ void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
 	if (s->on_partial)
 		partial_unlink(c, i);
 	if (s->nr_inuse > 0) {
+		partial_push(c, i);
+		return;
+	}
+	if (p->nr_empty < c->keep_cpu_slabs ||
+	    p->nr_partial < (uint64_t)c->keep_cpu_slabs + c->min_partial) {
+		/* kept on a per-CPU partial list, or on the node's: the
+		 * first keep_cpu_slabs partial slabs count as the CPUs' */
+		p->nr_empty++;
 		partial_push(c, i);
 		return;
 	}
@@ -413,8 +478,7 @@ bool cp_slab_check(const struct cp_slab_cache *c)
 			nr_free++;
 			continue;
 		}
-		if (s->nr_inuse == 0 || s->nr_inuse > c->objects_per_slab ||
-		    s->memcg_idx >= c->nr_parts)
+		if (s->nr_inuse > c->objects_per_slab || s->memcg_idx >= c->nr_parts)
 			return false;
 		if (!(s->pfn & CP_SLAB_PFN_SPLIT) &&
 		    ((s->pfn & ((1u << c->order) - 1)) ||
@@ -436,7 +500,7 @@ bool cp_slab_check(const struct cp_slab_cache *c)
 	objects = slabs = 0;
 	for (k = 0; k < c->nr_parts; k++) {
 		const struct cp_slab_part *p = &c->parts[k];
-		uint64_t n = 0;
+		uint64_t n = 0, empty = 0;
 		uint32_t prev = CP_SLAB_NONE;
 
 		for (i = p->partial_head; i != CP_SLAB_NONE; i = c->slabs[i].next) {
@@ -445,9 +509,10 @@ bool cp_slab_check(const struct cp_slab_cache *c)
 			if (i >= c->nr_slots || !s->on_partial || s->memcg_idx != k ||
 			    s->prev != prev || ++n > p->nr_slabs)
 				return false;
+			empty += s->nr_inuse == 0;
 			prev = i;
 		}
-		if (n != p->nr_partial)
+		if (n != p->nr_partial || empty != p->nr_empty)
 			return false;
 		if (p->memcg && c->obj_charge &&
 		    p->charged_pages * CP_PAGE_BYTES !=

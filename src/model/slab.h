@@ -27,12 +27,13 @@ struct cp_slab_obj {
 
 /* One slab: 1 << order pages holding objects_per_slab objects. */
 struct cp_slab {
-	uint32_t nr_inuse;   /* objects allocated; 0 only while the slot is free */
+	uint32_t nr_inuse;   /* objects allocated; 0: a free slot, or an emptied
+			      * slab kept on the partial list */
 	uint32_t prev, next; /* partial list of its memcg part (most recently
 			      * freed into first); next also links free slots */
 	uint32_t pfn;        /* first pfn of its block, or CP_SLAB_PFN_SPLIT | index */
 	uint16_t memcg_idx;  /* index into cache->parts */
-	uint8_t on_partial;  /* on the partial list: 0 < nr_inuse < per slab */
+	uint8_t on_partial;  /* on the partial list: nr_inuse < per slab */
 	uint8_t in_use;      /* slot holds a live slab */
 };
 
@@ -52,6 +53,7 @@ struct cp_slab_part {
 	 * + stock_bytes */
 	uint64_t charged_pages;
 	uint32_t stock_bytes;
+	uint64_t nr_empty;      /* emptied slabs kept on the partial list */
 };
 
 struct cp_slab_cache {
@@ -78,6 +80,12 @@ struct cp_slab_cache {
 
 	uint64_t nr_objects;       /* invariant: sum of slab nr_inuse */
 	uint64_t nr_slabs;         /* invariant: live slabs */
+
+	/* Emptied slabs a part keeps (cp_slub_keep): while fewer than
+	 * keep_cpu_slabs are kept, or its partial list is shorter than
+	 * keep_cpu_slabs + min_partial. 0 and 0: none. */
+	uint32_t keep_cpu_slabs;
+	uint32_t min_partial;
 };
 
 /* Geometry of a cache as a filesystem profile states it. migratetype
@@ -94,9 +102,23 @@ struct cp_slab_geometry {
 	enum cp_migratetype migratetype;
 };
 
+/* The emptied slabs SLUB keeps for a cache of slots of size bytes,
+ * objects_per_slab to a slab, with nr_cpus per-CPU partial lists of
+ * the given kind (mm/slub.c): *min_partial = ilog2(size) / 2 within
+ * [5, 10] (set_min_partial: the node keeps an emptied slab while its
+ * partial list is shorter), and *cpu_slabs the per-CPU lists' room, in
+ * slabs, over all CPUs (set_cpu_partial: 5.16+ 6/24/52/120 objects for
+ * slots of >= 4096/1024/256 bytes and smaller, slub_set_cpu_partial:
+ * twice that in slabs; 4.11 2/6/13/30 free objects). Zero for NONE. */
+void cp_slub_keep(enum cp_slub_partial kind, unsigned nr_cpus, uint32_t size,
+		  uint32_t objects_per_slab, uint32_t *min_partial, uint32_t *cpu_slabs);
+
 /* Create the cache and register its memory owner. Returns 0, -CP_EINVAL
  * (objects_per_slab 0, order > 10), or -CP_ENOSPC (no owner id left).
- * On failure the cache needs no release. */
+ * On failure the cache needs no release. Its emptied slabs are kept as
+ * mem's SLUB partial lists say (cp_mem_set_slub, cp_slub_keep), its slot
+ * size being the larger of object_size and the slab's bytes over its
+ * objects. */
 int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 		       const struct cp_slab_geometry *g);
 
@@ -120,8 +142,10 @@ void cp_slab_cache_release(struct cp_slab_cache *c);
  */
 int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_slab_obj *obj);
 
-/* kmem_cache_free(): give the object back; its slab's pages return to
- * memory (and are uncharged) when it was the slab's last object. */
+/* kmem_cache_free(): give the object back. A slab whose last object it
+ * was is kept on the partial list while the cache's SLUB partial lists
+ * have room for it (cp_slub_keep; __slab_free, put_cpu_partial); else
+ * its pages return to memory and are uncharged (discard_slab). */
 void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj);
 
 /* Pages held by the cache. */

@@ -303,6 +303,9 @@ static int setup_memory(struct run *r, struct cp_diag *diag)
 
 	if (rc)
 		return rc;
+	/* the slab caches made from here on keep emptied slabs as SLUB's
+	 * per-CPU partial lists of the kernel and machine do (slab.c) */
+	cp_mem_set_slub(&r->w.mem, (enum cp_slub_partial)cfg->kernel->slub_partial, m->nr_cpus);
 	/* the readers' buffers and the processes' libc: the same at any
 	 * scale (fs_mark's tables of names come and go with its workers,
 	 * workloads/creator.c) */

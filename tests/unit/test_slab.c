@@ -2,7 +2,8 @@
  * test_slab.c - SLUB granularity: memory returns only when a slab
  * empties, partial slabs are reused (most recently freed into first),
  * SLAB_ACCOUNT caches charge per memcg (slab pages, or objects through
- * the byte stock), re-entrant reclaim is safe.
+ * the byte stock), re-entrant reclaim is safe, and SLUB's partial lists
+ * keep some emptied slabs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -390,6 +391,113 @@ static void host_failure_takes_no_pages(void **state)
 	assert_int_equal(f->dentry.nr_objects, 1);
 }
 
+/* mm/slub.c set_min_partial() and set_cpu_partial() /
+ * slub_set_cpu_partial() (5.16+), checked against this 6.18.44 VM's
+ * /sys/kernel/slab: kmalloc-512 min_partial 5, cpu_partial 52 objects ->
+ * DIV_ROUND_UP(2 x 52, 16) = 7 slabs a CPU; kmalloc-8k 6 and 6 ->
+ * DIV_ROUND_UP(12, 4) = 3; dentry (192 B slots) 5 and 120 -> 12 of 21;
+ * xfs_inode (1024 B slots) 5 and 24 -> 3 of 16. min_partial is
+ * ilog2(size) / 2 within [5, 10]. 4.11: 13 free objects for 512 B
+ * slots, 16 to a slab: one slab a CPU. */
+static void slub_keep_follows_set_min_partial_and_set_cpu_partial(void **state)
+{
+	uint32_t mp, cpu;
+
+	(void)state;
+	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 2, 512, 16, &mp, &cpu);
+	assert_int_equal(mp, 5);
+	assert_int_equal(cpu, 14);
+	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 2, 8192, 4, &mp, &cpu);
+	assert_int_equal(mp, 6);
+	assert_int_equal(cpu, 6);
+	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 1, 192, 21, &mp, &cpu);
+	assert_int_equal(mp, 5);
+	assert_int_equal(cpu, 12);
+	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 1, 1024, 16, &mp, &cpu);
+	assert_int_equal(mp, 5);
+	assert_int_equal(cpu, 3);
+	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 1, 1u << 22, 1, &mp, &cpu);
+	assert_int_equal(mp, 10); /* ilog2 22 / 2 = 11, MAX_PARTIAL 10 */
+	assert_int_equal(cpu, 12); /* 6 objects, one a slab: 12 slabs */
+	cp_slub_keep(CP_SLUB_PARTIAL_OBJECTS, 4, 512, 16, &mp, &cpu);
+	assert_int_equal(mp, 5);
+	assert_int_equal(cpu, 4);
+	cp_slub_keep(CP_SLUB_PARTIAL_NONE, 4, 512, 16, &mp, &cpu);
+	assert_int_equal(mp, 0);
+	assert_int_equal(cpu, 0);
+}
+
+/* A cache made after cp_mem_set_slub() in f's memory. */
+static void slub_cache(struct fixture *f, struct cp_slab_cache *c,
+		       const struct cp_slab_geometry *g, unsigned nr_cpus)
+{
+	cp_mem_set_slub(&f->mem, CP_SLUB_PARTIAL_SLABS, nr_cpus);
+	assert_int_equal(cp_slab_cache_init(c, &f->mem, g), 0);
+}
+
+/* kmalloc-8k on one CPU (5.16+): room for 3 slabs on the CPU's partial
+ * list, min_partial 6 on the node. 40 objects fill 10 slabs of 8 pages;
+ * freed slab by slab, each emptied slab is kept while the partial list
+ * (only kept slabs here) is shorter than 3 + 6 = 9: nine stay (72
+ * pages), the tenth goes back. Four new objects take a kept slab: no
+ * page is allocated. (__slab_free, put_cpu_partial, __put_partials.) */
+static void emptied_slabs_stay_on_the_partial_lists(void **state)
+{
+	static const struct cp_slab_geometry k8 = { "kmalloc-8k", 8192, 4, 3, false,
+						    CP_MIGRATE_UNMOVABLE };
+	struct fixture *f = *state;
+	struct cp_slab_cache c;
+	struct cp_slab_obj o[40];
+	uint64_t free0;
+	int i;
+
+	slub_cache(f, &c, &k8, 1);
+	free0 = f->mem.free_pages;
+	for (i = 0; i < 40; i++)
+		assert_int_equal(cp_slab_alloc(&c, &f->ctx, &o[i]), 0);
+	assert_int_equal(f->mem.free_pages, free0 - 80);
+	for (i = 0; i < 40; i++)
+		cp_slab_free(&c, o[i]);
+	assert_int_equal(c.nr_objects, 0);
+	assert_int_equal(c.nr_slabs, 9);
+	assert_int_equal(f->mem.free_pages, free0 - 72);
+	assert_true(cp_slab_check(&c));
+	for (i = 0; i < 4; i++)
+		assert_int_equal(cp_slab_alloc(&c, &f->ctx, &o[i]), 0);
+	assert_int_equal(f->mem.free_pages, free0 - 72);
+	assert_int_equal(c.nr_slabs, 9);
+	assert_true(cp_slab_check(&c));
+	cp_slab_cache_release(&c);
+}
+
+/* dentry on one CPU: room for 12 slabs on the CPU's list, min_partial
+ * 5. With 20 partly used slabs on the partial list (more than 12 + 5),
+ * only the CPU's room holds emptied slabs: of 15 slabs emptied, 12 stay
+ * and 3 go back (40 pages -> 37). */
+static void many_partial_slabs_leave_only_the_cpu_lists_room(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_slab_cache c;
+	struct cp_slab_obj o[40 * 21];
+	uint64_t free0;
+	int i, k;
+
+	slub_cache(f, &c, &dentry_geo, 1);
+	free0 = f->mem.free_pages;
+	for (i = 0; i < 40 * 21; i++)
+		assert_int_equal(cp_slab_alloc(&c, &f->ctx, &o[i]), 0);
+	assert_int_equal(f->mem.free_pages, free0 - 40);
+	for (k = 0; k < 20; k++)
+		cp_slab_free(&c, o[k * 21]); /* slabs 0-19 partly used */
+	for (k = 20; k < 35; k++)
+		for (i = 0; i < 21; i++)
+			cp_slab_free(&c, o[k * 21 + i]); /* slabs 20-34 emptied */
+	assert_int_equal(c.nr_slabs, 37);
+	assert_int_equal(f->mem.free_pages, free0 - 37);
+	assert_true(cp_slab_check(&c));
+	cp_slab_cache_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +516,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(allocation_survives_reclaim_freeing_the_same_cache,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(host_failure_takes_no_pages, setup, teardown),
+		cmocka_unit_test(slub_keep_follows_set_min_partial_and_set_cpu_partial),
+		cmocka_unit_test_setup_teardown(emptied_slabs_stay_on_the_partial_lists, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(many_partial_slabs_leave_only_the_cpu_lists_room,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
