@@ -399,32 +399,27 @@ static void host_failure_takes_no_pages(void **state)
  * xfs_inode (1024 B slots) 5 and 24 -> 3 of 16. min_partial is
  * ilog2(size) / 2 within [5, 10]. 4.11: 13 free objects for 512 B
  * slots, 16 to a slab: one slab a CPU. */
-static void slub_keep_follows_set_min_partial_and_set_cpu_partial(void **state)
+static void expect_keep(enum cp_slub_partial kind, unsigned cpus, uint32_t size, uint32_t per_slab,
+			uint32_t min_partial, uint32_t cpu_slabs)
 {
 	uint32_t mp, cpu;
 
+	cp_slub_keep(kind, cpus, size, per_slab, &mp, &cpu);
+	assert_int_equal(mp, min_partial);
+	assert_int_equal(cpu, cpu_slabs);
+}
+
+static void slub_keep_follows_set_min_partial_and_set_cpu_partial(void **state)
+{
 	(void)state;
-	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 2, 512, 16, &mp, &cpu);
-	assert_int_equal(mp, 5);
-	assert_int_equal(cpu, 14);
-	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 2, 8192, 4, &mp, &cpu);
-	assert_int_equal(mp, 6);
-	assert_int_equal(cpu, 6);
-	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 1, 192, 21, &mp, &cpu);
-	assert_int_equal(mp, 5);
-	assert_int_equal(cpu, 12);
-	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 1, 1024, 16, &mp, &cpu);
-	assert_int_equal(mp, 5);
-	assert_int_equal(cpu, 3);
-	cp_slub_keep(CP_SLUB_PARTIAL_SLABS, 1, 1u << 22, 1, &mp, &cpu);
-	assert_int_equal(mp, 10); /* ilog2 22 / 2 = 11, MAX_PARTIAL 10 */
-	assert_int_equal(cpu, 12); /* 6 objects, one a slab: 12 slabs */
-	cp_slub_keep(CP_SLUB_PARTIAL_OBJECTS, 4, 512, 16, &mp, &cpu);
-	assert_int_equal(mp, 5);
-	assert_int_equal(cpu, 4);
-	cp_slub_keep(CP_SLUB_PARTIAL_NONE, 4, 512, 16, &mp, &cpu);
-	assert_int_equal(mp, 0);
-	assert_int_equal(cpu, 0);
+	expect_keep(CP_SLUB_PARTIAL_SLABS, 2, 512, 16, 5, 14);
+	expect_keep(CP_SLUB_PARTIAL_SLABS, 2, 8192, 4, 6, 6);
+	expect_keep(CP_SLUB_PARTIAL_SLABS, 1, 192, 21, 5, 12);
+	expect_keep(CP_SLUB_PARTIAL_SLABS, 1, 1024, 16, 5, 3);
+	/* ilog2 22 / 2 = 11 -> MAX_PARTIAL 10; 6 objects, one a slab: 12 */
+	expect_keep(CP_SLUB_PARTIAL_SLABS, 1, 1u << 22, 1, 10, 12);
+	expect_keep(CP_SLUB_PARTIAL_OBJECTS, 4, 512, 16, 5, 4);
+	expect_keep(CP_SLUB_PARTIAL_NONE, 4, 512, 16, 0, 0);
 }
 
 /* A cache made after cp_mem_set_slub() in f's memory. */
