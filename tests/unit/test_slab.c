@@ -391,14 +391,6 @@ static void host_failure_takes_no_pages(void **state)
 	assert_int_equal(f->dentry.nr_objects, 1);
 }
 
-/* mm/slub.c set_min_partial() and set_cpu_partial() /
- * slub_set_cpu_partial() (5.16+), checked against this 6.18.44 VM's
- * /sys/kernel/slab: kmalloc-512 min_partial 5, cpu_partial 52 objects ->
- * DIV_ROUND_UP(2 x 52, 16) = 7 slabs a CPU; kmalloc-8k 6 and 6 ->
- * DIV_ROUND_UP(12, 4) = 3; dentry (192 B slots) 5 and 120 -> 12 of 21;
- * xfs_inode (1024 B slots) 5 and 24 -> 3 of 16. min_partial is
- * ilog2(size) / 2 within [5, 10]. 4.11: 13 free objects for 512 B
- * slots, 16 to a slab: one slab a CPU. */
 static void expect_keep(enum cp_slub_partial kind, unsigned cpus, uint32_t size, uint32_t per_slab,
 			uint32_t min_partial, uint32_t cpu_slabs)
 {
@@ -409,6 +401,14 @@ static void expect_keep(enum cp_slub_partial kind, unsigned cpus, uint32_t size,
 	assert_int_equal(cpu, cpu_slabs);
 }
 
+/* mm/slub.c set_min_partial() and set_cpu_partial() /
+ * slub_set_cpu_partial() (5.16+), checked against this 6.18.44 VM's
+ * /sys/kernel/slab: kmalloc-512 min_partial 5, cpu_partial 52 objects ->
+ * DIV_ROUND_UP(2 x 52, 16) = 7 slabs a CPU; kmalloc-8k 6 and 6 ->
+ * DIV_ROUND_UP(12, 4) = 3; dentry (192 B slots) 5 and 120 -> 12 of 21;
+ * xfs_inode (1024 B slots) 5 and 24 -> 3 of 16. min_partial is
+ * ilog2(size) / 2 within [5, 10]. 4.11: 13 free objects for 512 B
+ * slots, 16 to a slab: one slab a CPU. */
 static void slub_keep_follows_set_min_partial_and_set_cpu_partial(void **state)
 {
 	(void)state;
