@@ -69,15 +69,7 @@
 
 #include "core/alloc.h"
 #include "core/bug.h"
-
-static unsigned ilog2_u32(uint32_t x)
-{
-	unsigned r = 0;
-
-	while (x >>= 1)
-		r++;
-	return r;
-}
+#include "core/intmath.h"
 
 void cp_slub_keep(enum cp_slub_partial kind, unsigned nr_cpus, uint32_t size,
 		  uint32_t objects_per_slab, uint32_t *min_partial, uint32_t *cpu_slabs)
@@ -88,7 +80,7 @@ void cp_slub_keep(enum cp_slub_partial kind, unsigned nr_cpus, uint32_t size,
 	if (kind == CP_SLUB_PARTIAL_NONE || !objects_per_slab)
 		return;
 	/* set_min_partial(s, ilog2(s->size) / 2): MIN_PARTIAL 5, MAX_PARTIAL 10 */
-	*min_partial = ilog2_u32(size ? size : 1) / 2;
+	*min_partial = size ? cp_ilog2(size) / 2 : 0;
 	if (*min_partial < 5)
 		*min_partial = 5;
 	if (*min_partial > 10)
