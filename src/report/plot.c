@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -89,15 +90,36 @@ static void unquote(char *s)
 	*w = '\0';
 }
 
-void cp_plot_label(char *buf, size_t len, const struct cp_run_result *r, size_t nr)
+void cp_plot_label(char *buf, size_t len, const struct cp_run_result *r)
 {
 	if (is_model(r))
 		snprintf(buf, len, "model (%s, %s)", r->policy ? r->policy : "?",
 			 r->kernel ? r->kernel : "?");
 	else
-		snprintf(buf, len, "%s %zu (%s)", r->source ? r->source : "run", nr,
+		snprintf(buf, len, "%s (%s)", r->source ? r->source : "run",
 			 r->kernel ? r->kernel : "?");
 	unquote(buf);
+}
+
+size_t cp_plot_groups(const struct cp_run_result *runs, size_t n, size_t *group_of)
+{
+	char a[256], b[256];
+	size_t i, j, nr = 0;
+
+	for (i = 0; i < n; i++) {
+		cp_plot_label(a, sizeof(a), &runs[i]);
+		group_of[i] = nr;
+		for (j = 0; j < i; j++) {
+			cp_plot_label(b, sizeof(b), &runs[j]);
+			if (strcmp(a, b) == 0) {
+				group_of[i] = group_of[j];
+				break;
+			}
+		}
+		if (group_of[i] == nr)
+			nr++;
+	}
+	return nr;
 }
 
 int cp_plot_format_of(const char *path, enum cp_plot_format *fmt)
@@ -180,14 +202,78 @@ static bool has_series(const struct cp_run_result *r)
 	return cp_plot_value(r, CP_PLOT_PAGECACHE, 0, &v) || cp_plot_value(r, CP_PLOT_SLAB, 0, &v);
 }
 
-/* Run i's number among the runs from the same source, from 1. */
-static size_t ordinal(const struct cp_run_result *runs, size_t i)
-{
-	size_t j, nr = 0;
+/* The legend entries: one per group of runs with the same label (the
+ * model's policy and kernel, the real runs' kernel), drawn in one colour,
+ * titled on the group's first run with the group's size: a validate grid
+ * row holds 40 model runs and 10 real ones, which a key of their own each
+ * would crowd out of the page. */
+struct legend {
+	size_t *group_of;   /* runs' group */
+	size_t *group_size; /* runs in each group */
+	bool *titled;       /* the group's title written in this panel */
+	size_t nr_groups;
+};
 
-	for (j = 0; j <= i; j++)
-		nr += is_model(&runs[j]) == is_model(&runs[i]);
-	return nr;
+static int legend_init(struct legend *lg, const struct cp_run_result *runs, size_t n)
+{
+	size_t i;
+
+	lg->group_of = calloc(n, sizeof(*lg->group_of));
+	lg->group_size = calloc(n, sizeof(*lg->group_size));
+	lg->titled = calloc(n, sizeof(*lg->titled));
+	if (!lg->group_of || !lg->group_size || !lg->titled) {
+		free(lg->group_of);
+		free(lg->group_size);
+		free(lg->titled);
+		return -CP_ENOMEM;
+	}
+	lg->nr_groups = cp_plot_groups(runs, n, lg->group_of);
+	for (i = 0; i < n; i++)
+		lg->group_size[lg->group_of[i]]++;
+	return 0;
+}
+
+static void legend_release(struct legend *lg)
+{
+	free(lg->group_of);
+	free(lg->group_size);
+	free(lg->titled);
+}
+
+/* The style and title of run i's next curve: its group's colour, a wider
+ * line for the model; the group's title on its first curve with this
+ * suffix (a reader's name), "notitle" on the others. */
+static int curve_style(FILE *fp, struct legend *lg, const struct cp_run_result *runs, size_t i,
+		       const char *suffix)
+{
+	size_t g = lg->group_of[i];
+	char label[256];
+	int ok;
+
+	ok = fprintf(fp, " lc %zu lw %d", g + 1, is_model(&runs[i]) ? 2 : 1) > 0;
+	if (lg->titled[g])
+		return ok & (fprintf(fp, " notitle") > 0);
+	lg->titled[g] = true;
+	cp_plot_label(label, sizeof(label), &runs[i]);
+	if (lg->group_size[g] > 1)
+		return ok & (fprintf(fp, " title '%s, %zu runs%s'", label, lg->group_size[g],
+				     suffix) > 0);
+	return ok & (fprintf(fp, " title '%s%s'", label, suffix) > 0);
+}
+
+/* Runs in drawing order: the model's first, so the (fewer, thinner) real
+ * runs are drawn over them. */
+static size_t draw_order(const struct cp_run_result *runs, size_t n, size_t k)
+{
+	size_t i, seen = 0;
+
+	for (i = 0; i < n; i++)
+		if (is_model(&runs[i]) && seen++ == k)
+			return i;
+	for (i = 0; i < n; i++)
+		if (!is_model(&runs[i]) && seen++ == k)
+			return i;
+	return n;
 }
 
 static const char *base_name(const char *path)
@@ -200,22 +286,25 @@ static const char *base_name(const char *path)
 /* One plot command over the runs' series (column col: 2 page cache, 3
  * slab), or an empty plot when no run has a series. */
 static int plot_series(FILE *fp, const char *dir, const struct cp_run_result *runs, size_t n,
-		       int col, const char *title)
+		       int col, const char *title, struct legend *lg)
 {
-	char path[4096], label[256];
-	size_t i, nr = 0;
+	char path[4096];
+	size_t k, nr = 0;
 	int ok = 1;
 
+	memset(lg->titled, 0, n * sizeof(*lg->titled));
 	ok &= fprintf(fp, "set title '%s'\n"
 		      "set xlabel 'seconds from the start (model: virtual, real: wall clock)'\n"
 		      "set ylabel 'MiB'\nplot ", title) > 0;
-	for (i = 0; i < n; i++) {
+	for (k = 0; k < n; k++) {
+		size_t i = draw_order(runs, n, k);
+
 		if (!has_series(&runs[i]))
 			continue;
 		series_path(path, sizeof(path), dir, i);
-		cp_plot_label(label, sizeof(label), &runs[i], ordinal(runs, i));
-		ok &= fprintf(fp, "%s'%s' using 1:%d with lines lw %d title '%s'", nr ? ", \\\n     " : "",
-			      path, col, is_model(&runs[i]) ? 3 : 1, label) > 0;
+		ok &= fprintf(fp, "%s'%s' using 1:%d with lines", nr ? ", \\\n     " : "", path,
+			      col) > 0;
+		ok &= curve_style(fp, lg, runs, i, "");
 		nr++;
 	}
 	if (!nr)
@@ -224,25 +313,33 @@ static int plot_series(FILE *fp, const char *dir, const struct cp_run_result *ru
 	return ok;
 }
 
-static int plot_passes(FILE *fp, const char *dir, const struct cp_run_result *runs, size_t n)
+/* The passes panel: a dash type per reader, and a legend entry per group
+ * and reader. */
+static int plot_passes(FILE *fp, const char *dir, const struct cp_run_result *runs, size_t n,
+		       struct legend *lg)
 {
-	char path[4096], label[256], name[256];
-	size_t i, k, nr = 0;
+	char path[4096], name[256], suffix[300];
+	size_t i, k, r, nr = 0, max_readers = 0;
 	int ok = 1;
 
+	for (i = 0; i < n; i++)
+		if (runs[i].nr_readers > max_readers)
+			max_readers = runs[i].nr_readers;
 	ok &= fprintf(fp, "set title 'Bytes re-read per pass'\nset xlabel 'pass'\n"
 		      "set ylabel 'MiB read from the device'\nplot ") > 0;
-	for (i = 0; i < n; i++) {
-		cp_plot_label(label, sizeof(label), &runs[i], ordinal(runs, i));
-		for (k = 0; k < runs[i].nr_readers; k++) {
-			if (!runs[i].readers[k].nr_passes)
+	for (r = 0; r < max_readers; r++) {
+		memset(lg->titled, 0, n * sizeof(*lg->titled));
+		for (k = 0; k < n; k++) {
+			i = draw_order(runs, n, k);
+			if (r >= runs[i].nr_readers || !runs[i].readers[r].nr_passes)
 				continue;
-			passes_path(path, sizeof(path), dir, i, k);
-			snprintf(name, sizeof(name), "%s", base_name(runs[i].readers[k].path));
+			passes_path(path, sizeof(path), dir, i, r);
+			snprintf(name, sizeof(name), "%s", base_name(runs[i].readers[r].path));
 			unquote(name);
-			ok &= fprintf(fp, "%s'%s' using 1:2 with linespoints lw %d dt %zu "
-				      "title '%s: %s'", nr ? ", \\\n     " : "", path,
-				      is_model(&runs[i]) ? 3 : 1, k % 5 + 1, label, name) > 0;
+			snprintf(suffix, sizeof(suffix), ": %s", name);
+			ok &= fprintf(fp, "%s'%s' using 1:2 with linespoints pt %zu dt %zu",
+				      nr ? ", \\\n     " : "", path, r % 13 + 1, r % 5 + 1) > 0;
+			ok &= curve_style(fp, lg, runs, i, suffix);
 			nr++;
 		}
 	}
@@ -256,12 +353,18 @@ static int write_script(const char *path, const char *dir, const struct cp_run_r
 			size_t n, const char *output, enum cp_plot_format fmt,
 			struct cp_diag *diag)
 {
-	FILE *fp = fopen(path, "w");
+	struct legend lg;
+	FILE *fp;
 	char title[256];
 	int ok = 1;
 
-	if (!fp)
+	if (legend_init(&lg, runs, n))
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
+	fp = fopen(path, "w");
+	if (!fp) {
+		legend_release(&lg);
 		return cp_diag_set(diag, -CP_EIO, "%s: cannot create: %s", path, strerror(errno));
+	}
 	snprintf(title, sizeof(title), "%s: confine %s, mem %" PRIu64 " MiB",
 		 runs[0].scenario ? runs[0].scenario : "?", runs[0].confine ? runs[0].confine : "?",
 		 runs[0].mem_bytes >> 20);
@@ -273,10 +376,11 @@ static int write_script(const char *path, const char *dir, const struct cp_run_r
 	ok &= fprintf(fp, "set termoption noenhanced\nset output '%s'\n"
 		      "set datafile missing '?'\nset grid\nset key outside right top\n"
 		      "set multiplot layout 3,1 title '%s'\n", output, title) > 0;
-	ok &= plot_series(fp, dir, runs, n, 2, "Page cache over time");
-	ok &= plot_series(fp, dir, runs, n, 3, "Reclaimable slab over time");
-	ok &= plot_passes(fp, dir, runs, n);
+	ok &= plot_series(fp, dir, runs, n, 2, "Page cache over time", &lg);
+	ok &= plot_series(fp, dir, runs, n, 3, "Reclaimable slab over time", &lg);
+	ok &= plot_passes(fp, dir, runs, n, &lg);
 	ok &= fprintf(fp, "unset multiplot\nset output\n") > 0;
+	legend_release(&lg);
 	if (fclose(fp) != 0)
 		ok = 0;
 	return ok ? 0 : cp_diag_set(diag, -CP_EIO, "%s: write failed", path);

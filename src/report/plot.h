@@ -31,9 +31,14 @@ enum cp_plot_quantity {
 bool cp_plot_value(const struct cp_run_result *r, enum cp_plot_quantity q, size_t row,
 		   int64_t *bytes);
 
-/* The legend label of r, the nr-th run (from 1) of its source: "model
- * (patched, linux-6.x)", "real 2 (6.18.44)". No single quotes. */
-void cp_plot_label(char *buf, size_t len, const struct cp_run_result *r, size_t nr);
+/* The legend label of r's group: "model (patched, linux-6.x)", "real
+ * (6.18.44)". No single quotes. */
+void cp_plot_label(char *buf, size_t len, const struct cp_run_result *r);
+
+/* Groups runs[0..n) by label, numbered from 0 in order of first
+ * appearance: group_of[i] is run i's (group_of holds n). Returns the
+ * number of groups. Each group is one colour and one legend entry. */
+size_t cp_plot_groups(const struct cp_run_result *runs, size_t n, size_t *group_of);
 
 enum cp_plot_format { CP_PLOT_SVG, CP_PLOT_PNG };
 

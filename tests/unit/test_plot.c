@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,10 +92,10 @@ static void labels_and_formats(void **state)
 	(void)state;
 	model_run(&m);
 	real_v1_run(&r);
-	cp_plot_label(buf, sizeof(buf), &m, 1);
+	cp_plot_label(buf, sizeof(buf), &m);
 	assert_string_equal(buf, "model (patched, linux-6.x)");
-	cp_plot_label(buf, sizeof(buf), &r, 2);
-	assert_string_equal(buf, "real 2 (6.18.44)"); /* the quote is dropped */
+	cp_plot_label(buf, sizeof(buf), &r);
+	assert_string_equal(buf, "real (6.18.44)"); /* the quote is dropped */
 	assert_int_equal(cp_plot_format_of("a.SVG", &f), 0);
 	assert_int_equal(f, CP_PLOT_SVG);
 	assert_int_equal(cp_plot_format_of("dir/a.png", &f), 0);
@@ -145,6 +146,86 @@ static void files_written_and_removed(void **state)
 	cp_run_result_release(&runs[1]);
 }
 
+/* Runs with the same label are one group, numbered in order of first
+ * appearance: model patched, real, model patched, model legacy, real ->
+ * 0, 1, 0, 2, 1. */
+static void runs_grouped_by_label(void **state)
+{
+	struct cp_run_result runs[5];
+	size_t group_of[5], i;
+
+	(void)state;
+	model_run(&runs[0]);
+	real_v1_run(&runs[1]);
+	model_run(&runs[2]);
+	model_run(&runs[3]);
+	assert_int_equal(cp_run_result_set_str(&runs[3].policy, "legacy"), 0);
+	real_v1_run(&runs[4]);
+	assert_int_equal(cp_plot_groups(runs, 5, group_of), 3);
+	assert_int_equal(group_of[0], 0);
+	assert_int_equal(group_of[1], 1);
+	assert_int_equal(group_of[2], 0);
+	assert_int_equal(group_of[3], 2);
+	assert_int_equal(group_of[4], 1);
+	for (i = 0; i < 5; i++)
+		cp_run_result_release(&runs[i]);
+}
+
+/* Counts the legend titles (" title '") and the curves (" lc ") in the
+ * script's page-cache panel. */
+static void page_cache_panel(const char *script, int *titles, int *curves)
+{
+	FILE *fp = fopen(script, "r");
+	char line[4096];
+	bool in = false;
+
+	assert_non_null(fp);
+	*titles = *curves = 0;
+	while (fgets(line, sizeof(line), fp)) {
+		if (strncmp(line, "set title ", 10) == 0) {
+			in = strstr(line, "Page cache over time") != NULL;
+			continue;
+		}
+		if (!in)
+			continue;
+		*titles += strstr(line, " title '") != NULL;
+		*curves += strstr(line, " lc ") != NULL;
+	}
+	fclose(fp);
+}
+
+/* Three model runs and two real ones: five curves, two legend entries,
+ * each with its group's size. */
+static void one_legend_entry_per_group(void **state)
+{
+	struct cp_run_result runs[5];
+	char dir[] = "/tmp/cp-test-plot-XXXXXX", path[256], line[4096];
+	int titles, curves, sized = 0;
+	FILE *fp;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 5; i++)
+		i < 3 ? model_run(&runs[i]) : real_v1_run(&runs[i]);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(cp_plot_write_files(dir, runs, 5, "/x/out.png", CP_PLOT_PNG, NULL), 0);
+	snprintf(path, sizeof(path), "%s/plot.gp", dir);
+	page_cache_panel(path, &titles, &curves);
+	assert_int_equal(curves, 5);
+	assert_int_equal(titles, 2);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp))
+		sized += strstr(line, "title 'model (patched, linux-6.x), 3 runs'") != NULL ||
+			 strstr(line, "title 'real (6.18.44), 2 runs'") != NULL;
+	fclose(fp);
+	assert_int_equal(sized, 4); /* both panels over time */
+	cp_plot_remove_files(dir, runs, 5);
+	assert_int_equal(rmdir(dir), 0);
+	for (i = 0; i < 5; i++)
+		cp_run_result_release(&runs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +233,8 @@ int main(void)
 		cmocka_unit_test(real_v1_series_uses_file_and_kmem_bytes),
 		cmocka_unit_test(labels_and_formats),
 		cmocka_unit_test(files_written_and_removed),
+		cmocka_unit_test(runs_grouped_by_label),
+		cmocka_unit_test(one_legend_entry_per_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
