@@ -211,7 +211,6 @@ struct legend {
 	size_t *group_of;   /* runs' group */
 	size_t *group_size; /* runs in each group */
 	bool *titled;       /* the group's title written in this panel */
-	size_t nr_groups;
 };
 
 static int legend_init(struct legend *lg, const struct cp_run_result *runs, size_t n)
@@ -227,7 +226,7 @@ static int legend_init(struct legend *lg, const struct cp_run_result *runs, size
 		free(lg->titled);
 		return -CP_ENOMEM;
 	}
-	lg->nr_groups = cp_plot_groups(runs, n, lg->group_of);
+	cp_plot_groups(runs, n, lg->group_of);
 	for (i = 0; i < n; i++)
 		lg->group_size[lg->group_of[i]]++;
 	return 0;
