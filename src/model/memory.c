@@ -1159,6 +1159,22 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 	return 0;
 }
 
+int cp_mem_try_alloc_block(struct cp_mem *m, unsigned owner, unsigned order,
+			   enum cp_migratetype mt, struct cp_alloc_ctx *ctx, uint32_t *pfn)
+{
+	struct alloc_req rq = { .owner = owner, .nr = 1ull << order, .folio_order = (int)order,
+				.place_one = true, .order = order, .mt = mt, .pfn = pfn };
+	int rc;
+
+	CP_BUG_ON(order >= CP_BUDDY_MAX_ORDER);
+	rc = mem_decide(m, &rq, ctx);
+	if (rc)
+		return rc;
+	CP_BUG_ON(rq.nofit);
+	CP_DEBUG_CHECK(cp_mem_check(m));
+	return 0;
+}
+
 int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfn)
 {

@@ -458,6 +458,19 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split);
 
 /*
+ * alloc_pages(gfp, order) of one block for a caller that has a fallback
+ * (SLUB's allocate_slab() tries): the watermark test at the block's
+ * order, as cp_mem_alloc_folio() makes it (a free block of that order or
+ * larger must be there), the slow path waking kswapd at `order` when gfp
+ * allows and reclaiming directly only when gfp allows that too. The
+ * block stays whole (freed with cp_mem_free_block() at its order).
+ * Returns 0 with its first pfn in *pfn, -CP_ENOSPC (no block: nothing
+ * charged or taken) or -CP_ENOMEM.
+ */
+int cp_mem_try_alloc_block(struct cp_mem *m, unsigned owner, unsigned order,
+			   enum cp_migratetype mt, struct cp_alloc_ctx *ctx, uint32_t *pfn);
+
+/*
  * filemap_alloc_folio(gfp, order) for a large folio (order > 0): the
  * fast path at the low watermark for this order (a free block of it must
  * exist), else __alloc_pages_slowpath(): wake kswapd at `order`, retry

@@ -24,12 +24,26 @@
  * __GFP_RECLAIMABLE for SLAB_RECLAIM_ACCOUNT caches, mm/slub.c
  * calculate_sizes, 4.11 and 6.1), recorded in struct cp_slab.
  *
+ * A new slab (allocate_slab, 4.11 and 6.1 - 6.18): a first try at the
+ * cache's order with __GFP_NORETRY; when the caller may reclaim directly
+ * SLUB takes every reclaim flag off that try, else (a caller without
+ * __GFP_DIRECT_RECLAIM: the XFS CIL's xlog_kvmalloc) the try keeps
+ * __GFP_KSWAPD_RECLAIM, so a failure wakes kswapd at the cache's order.
+ * When it fails, a second try at the minimum order (s->min: the smallest
+ * order a slot fits in), with the caller's flags - for a caller without
+ * direct reclaim, waking kswapd at that order in turn. Measured on
+ * 6.18.44 (docs/fidelity.md, session 34): kswapd woken at orders 1 and 3
+ * with GFP_NOWAIT|__GFP_IO|__GFP_NORETRY|__GFP_COMP from
+ * allocate_slab() under xlog_cil_commit.
+ *
  * SIMPLIFIED:
- * - When the page count allows a slab but the buddy has no free block of
- *   its order, the kernel's SLUB would retry at the cache's minimum order
- *   (allocate_slab: alloc_slab_page(oo) fails -> oo = s->min), so the
- *   slab would hold fewer objects; the model keeps the geometry and
- *   takes 1 << order order-0 pages instead (cp_highorder_nofit).
+ * - For a caller that may reclaim directly the model makes one try: the
+ *   page count decides at the cache's order, and when no free block of
+ *   that order exists it keeps the geometry and takes 1 << order order-0
+ *   pages (cp_highorder_nofit) - where SLUB's second try would build a
+ *   slab of the minimum order holding fewer objects. Neither try of the
+ *   kernel's wakes kswapd at the cache's order for such a caller, so
+ *   only the layout differs.
  * - No per-CPU slab, per-CPU partial list or node partial list: one
  *   partial list per memcg part, and every free moves the slab to its
  *   head, so allocations refill the slab most recently freed into (LIFO,
@@ -70,6 +84,7 @@
 #include "core/alloc.h"
 #include "core/bug.h"
 #include "core/intmath.h"
+#include "model/gfp.h"
 
 void cp_slub_keep(enum cp_slub_partial kind, unsigned nr_cpus, uint32_t size,
 		  uint32_t objects_per_slab, uint32_t *min_partial, uint32_t *cpu_slabs)
@@ -123,6 +138,12 @@ int cp_slab_cache_init(struct cp_slab_cache *c, struct cp_mem *mem,
 	cp_pool_init(&c->split_pfns, sizeof(uint32_t) << c->order, 8);
 	/* s->size: the slot, alignment and metadata included */
 	slot = (uint32_t)(((uint64_t)CP_PAGE_BYTES << c->order) / c->objects_per_slab);
+	/* s->min = oo_make(get_order(size), size) */
+	while (((uint64_t)CP_PAGE_BYTES << c->min_order) < slot && c->min_order < c->order)
+		c->min_order++;
+	c->min_objects = (uint32_t)(((uint64_t)CP_PAGE_BYTES << c->min_order) / slot);
+	if (c->min_objects == 0 || c->min_objects > c->objects_per_slab)
+		c->min_objects = c->objects_per_slab;
 	cp_slub_keep((enum cp_slub_partial)mem->slub_partial, mem->slub_nr_cpus,
 		     slot > c->object_size ? slot : c->object_size, c->objects_per_slab,
 		     &c->min_partial, &c->keep_cpu_slabs);
@@ -286,6 +307,38 @@ static int obj_cgroup_charge(struct cp_slab_cache *c, unsigned idx, struct cp_al
 	return 0;
 }
 
+/* Objects slab s holds when full, and its order. */
+static uint32_t slab_objects(const struct cp_slab_cache *c, const struct cp_slab *s)
+{
+	return s->min ? c->min_objects : c->objects_per_slab;
+}
+
+static unsigned slab_order(const struct cp_slab_cache *c, const struct cp_slab *s)
+{
+	return s->min ? c->min_order : c->order;
+}
+
+/*
+ * allocate_slab() for a caller without __GFP_DIRECT_RECLAIM: the cache's
+ * order with the caller's flags and __GFP_NORETRY (kswapd woken at that
+ * order when no block of it is free), then the minimum order (woken at
+ * that one). 0 with the block's first pfn and *min, or -CP_ENOSPC.
+ */
+static int allocate_slab_nodirect(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx,
+				  uint32_t *pfn, bool *min)
+{
+	struct cp_alloc_ctx try = *ctx;
+	int rc;
+
+	try.gfp |= CP_GFP_NORETRY;
+	*min = false;
+	rc = cp_mem_try_alloc_block(c->mem, c->owner, c->order, c->migratetype, &try, pfn);
+	if (rc != -CP_ENOSPC || c->min_order == c->order)
+		return rc;
+	*min = true;
+	return cp_mem_try_alloc_block(c->mem, c->owner, c->min_order, c->migratetype, ctx, pfn);
+}
+
 /* One object from slab i (which has room). */
 static void take_object(struct cp_slab_cache *c, uint32_t i)
 {
@@ -298,7 +351,7 @@ static void take_object(struct cp_slab_cache *c, uint32_t i)
 	s->nr_inuse++;
 	c->parts[s->memcg_idx].nr_objects++;
 	c->nr_objects++;
-	if (s->nr_inuse == c->objects_per_slab && s->on_partial)
+	if (s->nr_inuse == slab_objects(c, s) && s->on_partial)
 		partial_unlink(c, i);
 }
 
@@ -308,7 +361,7 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	struct cp_alloc_ctx *actx = ctx;
 	struct cp_memcg *memcg = NULL;
 	uint32_t i, pfn, split_idx = 0, *split_pfns = NULL;
-	bool split, obj_charged;
+	bool split, obj_charged, min = false;
 	int idx, rc;
 
 	idx = part_index(c, ctx);
@@ -337,15 +390,6 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 	rc = reserve_slot(c);
 	if (rc)
 		goto out_uncharge;
-	if (c->order > 0) {
-		/* room to record a split slab, taken before memory so that a
-		 * host failure changes nothing; given back if unused */
-		split_pfns = cp_pool_alloc(&c->split_pfns, &split_idx);
-		if (!split_pfns) {
-			rc = -CP_ENOMEM;
-			goto out_uncharge;
-		}
-	}
 	if ((!c->accounted || obj_charged) && ctx && ctx->memcg) {
 		/* not a SLAB_ACCOUNT cache: nothing is charged, so no memcg
 		 * limit reclaim either; objects charged: not their pages */
@@ -353,18 +397,35 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 		unaccounted.memcg = NULL;
 		actx = &unaccounted;
 	}
-	/* May reclaim and free objects of this cache: no pointers held (the
-	 * pool's objects do not move). */
-	rc = cp_mem_alloc_block(c->mem, c->owner, c->order, c->migratetype, actx,
-				split_pfns ? split_pfns : &pfn, &split);
-	if (split_pfns && !rc && split) {
-		pfn = CP_SLAB_PFN_SPLIT | split_idx;
-	} else if (split_pfns) {
-		pfn = split_pfns[0];
-		cp_pool_free(&c->split_pfns, split_idx);
+	if (c->order > 0 && actx && !(actx->gfp & CP_GFP_DIRECT_RECLAIM)) {
+		/* may wake kswapd, never reclaims: nothing freed meanwhile */
+		rc = allocate_slab_nodirect(c, actx, &pfn, &min);
+		if (rc)
+			goto out_uncharge;
+	} else {
+		if (c->order > 0) {
+			/* room to record a split slab, taken before memory so
+			 * that a host failure changes nothing; given back if
+			 * unused */
+			split_pfns = cp_pool_alloc(&c->split_pfns, &split_idx);
+			if (!split_pfns) {
+				rc = -CP_ENOMEM;
+				goto out_uncharge;
+			}
+		}
+		/* May reclaim and free objects of this cache: no pointers
+		 * held (the pool's objects do not move). */
+		rc = cp_mem_alloc_block(c->mem, c->owner, c->order, c->migratetype, actx,
+					split_pfns ? split_pfns : &pfn, &split);
+		if (split_pfns && !rc && split) {
+			pfn = CP_SLAB_PFN_SPLIT | split_idx;
+		} else if (split_pfns) {
+			pfn = split_pfns[0];
+			cp_pool_free(&c->split_pfns, split_idx);
+		}
+		if (rc)
+			goto out_uncharge;
 	}
-	if (rc)
-		goto out_uncharge;
 	i = take_slot(c);
 	c->slabs[i] = (struct cp_slab){
 		.nr_inuse = 0,
@@ -374,11 +435,13 @@ int cp_slab_alloc(struct cp_slab_cache *c, struct cp_alloc_ctx *ctx, struct cp_s
 		.memcg_idx = (uint16_t)idx,
 		.on_partial = 0,
 		.in_use = 1,
+		.min = min,
 	};
 	c->nr_slabs++;
+	c->nr_pages += 1ull << slab_order(c, &c->slabs[i]);
 	c->parts[idx].nr_slabs++;
 	c->parts[idx].nr_empty++; /* empty until take_object() below */
-	if (c->objects_per_slab > 1)
+	if (slab_objects(c, &c->slabs[i]) > 1)
 		partial_push(c, i);
 	take_object(c, i);
 	obj->slab = i;
@@ -424,6 +487,7 @@ void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
 	page_memcg = c->obj_charge ? NULL : p->memcg;
 	p->nr_slabs--;
 	c->nr_slabs--;
+	c->nr_pages -= 1ull << slab_order(c, s);
 	s->in_use = 0;
 	s->next = c->free_slot;
 	c->free_slot = i;
@@ -434,7 +498,7 @@ void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj)
 				  1ull << c->order, page_memcg);
 		cp_pool_free(&c->split_pfns, idx);
 	} else {
-		cp_mem_free_block(c->mem, c->owner, s->pfn, c->order, page_memcg);
+		cp_mem_free_block(c->mem, c->owner, s->pfn, slab_order(c, s), page_memcg);
 	}
 }
 
@@ -442,7 +506,7 @@ uint32_t cp_slab_page_pfn(const struct cp_slab_cache *c, uint32_t slab, uint32_t
 {
 	const struct cp_slab *s = &c->slabs[slab];
 
-	CP_BUG_ON(slab >= c->nr_slots || !s->in_use || i >= (1u << c->order));
+	CP_BUG_ON(slab >= c->nr_slots || !s->in_use || i >= (1u << slab_order(c, s)));
 	if (s->pfn & CP_SLAB_PFN_SPLIT)
 		return ((const uint32_t *)cp_pool_at(&c->split_pfns,
 						      s->pfn & ~CP_SLAB_PFN_SPLIT))[i];
@@ -457,7 +521,7 @@ int cp_slab_obj_memcg_id(const struct cp_slab_cache *c, struct cp_slab_obj obj)
 
 bool cp_slab_check(const struct cp_slab_cache *c)
 {
-	uint64_t objects = 0, slabs = 0, nr_free = 0;
+	uint64_t objects = 0, slabs = 0, pages = 0, nr_free = 0;
 	uint64_t partial_seen = 0;
 	unsigned k;
 	uint32_t i;
@@ -470,24 +534,27 @@ bool cp_slab_check(const struct cp_slab_cache *c)
 			nr_free++;
 			continue;
 		}
-		if (s->nr_inuse > c->objects_per_slab || s->memcg_idx >= c->nr_parts)
+		if (s->nr_inuse > slab_objects(c, s) || s->memcg_idx >= c->nr_parts ||
+		    (s->min && (s->pfn & CP_SLAB_PFN_SPLIT)))
 			return false;
 		if (!(s->pfn & CP_SLAB_PFN_SPLIT) &&
-		    ((s->pfn & ((1u << c->order) - 1)) ||
-		     (uint64_t)s->pfn + (1u << c->order) > c->mem->total_pages))
+		    ((s->pfn & ((1u << slab_order(c, s)) - 1)) ||
+		     (uint64_t)s->pfn + (1u << slab_order(c, s)) > c->mem->total_pages))
 			return false;
-		partial = s->nr_inuse < c->objects_per_slab;
+		partial = s->nr_inuse < slab_objects(c, s);
 		if (partial != (bool)s->on_partial)
 			return false;
 		objects += s->nr_inuse;
 		slabs++;
+		pages += 1ull << slab_order(c, s);
 	}
 	for (i = c->free_slot; i != CP_SLAB_NONE; i = c->slabs[i].next) {
 		if (i >= c->nr_slots || c->slabs[i].in_use || nr_free == 0)
 			return false;
 		nr_free--;
 	}
-	if (nr_free != 0 || objects != c->nr_objects || slabs != c->nr_slabs)
+	if (nr_free != 0 || objects != c->nr_objects || slabs != c->nr_slabs ||
+	    pages != c->nr_pages)
 		return false;
 	objects = slabs = 0;
 	for (k = 0; k < c->nr_parts; k++) {

@@ -25,7 +25,9 @@ struct cp_slab_obj {
  * in the low bits. */
 #define CP_SLAB_PFN_SPLIT (1u << 31)
 
-/* One slab: 1 << order pages holding objects_per_slab objects. */
+/* One slab: 1 << order pages holding objects_per_slab objects, or (min
+ * set) 1 << min_order pages holding min_objects: SLUB's fallback to the
+ * cache's minimum order (allocate_slab). */
 struct cp_slab {
 	uint32_t nr_inuse;   /* objects allocated; 0: a free slot, or an emptied
 			      * slab kept on the partial list */
@@ -35,6 +37,7 @@ struct cp_slab {
 	uint16_t memcg_idx;  /* index into cache->parts */
 	uint8_t on_partial;  /* on the partial list: nr_inuse < per slab */
 	uint8_t in_use;      /* slot holds a live slab */
+	uint8_t min;         /* a slab of the cache's minimum order */
 };
 
 /* The per-memcg part of a cache (4.11 creates a child kmem_cache per
@@ -61,6 +64,10 @@ struct cp_slab_cache {
 	uint32_t object_size;      /* bytes (for reports) */
 	uint32_t objects_per_slab; /* >= 1 */
 	unsigned order;            /* pages per slab = 1 << order */
+	/* s->min (calculate_sizes): the smallest order a slot fits in,
+	 * get_order(slot size), and how many slots that holds */
+	unsigned min_order;
+	uint32_t min_objects;
 	bool accounted;            /* SLAB_ACCOUNT: charged to ctx->memcg */
 	/* 0: the slab pages are charged (4.11); > 0: each object is charged
 	 * this many bytes and the pages are not (5.9+ obj_cgroup) */
@@ -80,6 +87,7 @@ struct cp_slab_cache {
 
 	uint64_t nr_objects;       /* invariant: sum of slab nr_inuse */
 	uint64_t nr_slabs;         /* invariant: live slabs */
+	uint64_t nr_pages;         /* invariant: their pages */
 
 	/* Emptied slabs a part keeps (cp_slub_keep): while fewer than
 	 * keep_cpu_slabs are kept, or its partial list is shorter than
@@ -151,7 +159,7 @@ void cp_slab_free(struct cp_slab_cache *c, struct cp_slab_obj obj);
 /* Pages held by the cache. */
 static inline uint64_t cp_slab_pages(const struct cp_slab_cache *c)
 {
-	return c->nr_slabs << c->order;
+	return c->nr_pages;
 }
 
 /* memcg id a slab object was charged to (0: root/unaccounted). */

@@ -3,7 +3,7 @@
  * (memory.c cp_mem_alloc_block and friends): page-cache pages, slabs and
  * their migratetypes, fallbacks (claiming and fragmenting, with the
  * watermark boost), allocations the count allows but no free block fits,
- * and count-only callers.
+ * SLUB's two tries at a new slab, and count-only callers.
  *
  * Every test uses one zone of 2048 pages and no reserve: at boot
  * (memblock_free_all) it is two free order-10 MOVABLE blocks, pfns 0 and
@@ -241,6 +241,134 @@ static void highorder_allocation_the_count_allows_is_kept_when_no_block_fits(voi
 	assert_true(cp_buddy_check(&f->mem.zones[0].buddy));
 }
 
+/* kswapd wake-ups an allocation asked for, by order */
+struct wake_log {
+	unsigned nr;
+	unsigned order[8];
+};
+
+static void log_wake(void *priv, unsigned order, unsigned highest_zoneidx)
+{
+	struct wake_log *log = priv;
+
+	(void)highest_zoneidx;
+	if (log->nr < 8)
+		log->order[log->nr] = order;
+	log->nr++;
+}
+
+/* kmalloc-8k's geometry on 6.18 (/sys/kernel/slab/kmalloc-8k: order 3,
+ * 4 objects; s->min = get_order(8192) = 1, one object), MOVABLE here so
+ * that its blocks come from their own type's lists (no fallback, no
+ * boost, whose wake-up would join the log). */
+static const struct cp_slab_geometry k8k = { "k8k", 8192, 4, 3, false, CP_MIGRATE_MOVABLE };
+
+/* The zone filled (fill_zone), then every even pfn below 200 freed (100
+ * order-0 blocks, no two buddies) and, when order1, pfns 1000 and 1001
+ * (which merge into one order-1 block): free 100 or 102 pages, above the
+ * low watermark (40), no free block of order 3. */
+static void fragment_zone(struct fixture *f, bool order1, struct wake_log *log)
+{
+	struct cp_mem_hooks hooks = { .wake_kswapd = log_wake, .priv = log };
+	uint32_t i;
+
+	fill_zone(f);
+	for (i = 0; i < 200; i += 2)
+		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, i, 0, NULL);
+	if (order1) {
+		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, 1000, 0, NULL);
+		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, 1001, 0, NULL);
+		assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 1000), 1);
+	}
+	assert_false(cp_buddy_has_free_block(&f->mem.zones[0].buddy, 2));
+	cp_mem_set_hooks(&f->mem, &hooks);
+}
+
+/*
+ * allocate_slab() for a caller without __GFP_DIRECT_RECLAIM (the XFS
+ * CIL's xlog_kvmalloc: GFP_NOWAIT|__GFP_IO|__GFP_NORETRY): SLUB strips
+ * the reclaim flags from the first try only when the caller may reclaim
+ * directly, so this first try, at order 3, keeps __GFP_KSWAPD_RECLAIM:
+ * no free block of order >= 3 fails its watermark test at the low mark
+ * (__zone_watermark_ok checks the free lists of order 3 and up), the
+ * slow path wakes kswapd at order 3, the min mark fails as well, and
+ * without direct reclaim that try ends. The second, at s->min (order
+ * 1), finds the order-1 block at 1000: a slab of two pages holding one
+ * object, so the next allocation needs a slab of its own (again order 3
+ * failing, waking kswapd at 3, then the zone's order-0 pages too small
+ * for order 1: woken at 1, and no slab).
+ */
+static void slab_without_direct_reclaim_wakes_kswapd_at_its_order_then_takes_min_order(
+	void **state)
+{
+	struct fixture *f = *state;
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_KSWAPD_RECLAIM | CP_GFP_IO | CP_GFP_NORETRY };
+	struct wake_log log = { 0 };
+	struct cp_slab_cache c;
+	struct cp_slab_obj o1, o2;
+
+	assert_int_equal(cp_slab_cache_init(&c, &f->mem, &k8k), 0);
+	assert_int_equal(c.min_order, 1);
+	assert_int_equal(c.min_objects, 1);
+	fragment_zone(f, true, &log);
+	assert_int_equal(f->mem.free_pages, 102);
+
+	assert_int_equal(cp_slab_alloc(&c, &ctx, &o1), 0);
+	assert_int_equal(log.nr, 1);
+	assert_int_equal(log.order[0], 3);
+	assert_int_equal(cp_slab_page_pfn(&c, o1.slab, 0), 1000);
+	assert_int_equal(f->mem.nr_owner[c.owner], 2);
+	assert_int_equal(f->mem.free_pages, 100);
+	assert_int_equal(f->vs.v[CP_VM_HIGHORDER_NOFIT], 0);
+	assert_true(cp_slab_check(&c));
+
+	assert_int_equal(cp_slab_alloc(&c, &ctx, &o2), -CP_ENOSPC);
+	assert_int_equal(log.nr, 3);
+	assert_int_equal(log.order[1], 3);
+	assert_int_equal(log.order[2], 1);
+	assert_int_equal(f->mem.nr_owner[c.owner], 2);
+	assert_int_equal(f->mem.free_pages, 100);
+	assert_true(cp_slab_check(&c));
+
+	cp_slab_free(&c, o1);
+	assert_int_equal(f->mem.nr_owner[c.owner], 0);
+	assert_int_equal(cp_buddy_free_block_order(&f->mem.zones[0].buddy, 1000), 1);
+	assert_true(cp_mem_check(&f->mem));
+	cp_slab_cache_release(&c);
+}
+
+/*
+ * The same zone, a caller that may reclaim directly (GFP_NOFS): SLUB's
+ * first try at order 3 goes without any reclaim flag (no wake-up), its
+ * second at order 1 with the caller's flags - the zone is above its low
+ * watermark at order 0, so nobody is woken. The model keeps the slab's
+ * geometry: eight order-0 pages (cp_highorder_nofit), four objects.
+ */
+static void slab_with_direct_reclaim_wakes_nobody_above_the_low_watermark(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS };
+	struct wake_log log = { 0 };
+	struct cp_slab_cache c;
+	struct cp_slab_obj o[4];
+	unsigned i;
+
+	assert_int_equal(cp_slab_cache_init(&c, &f->mem, &k8k), 0);
+	fragment_zone(f, false, &log);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(cp_slab_alloc(&c, &ctx, &o[i]), 0);
+	assert_int_equal(log.nr, 0);
+	assert_int_equal(f->vs.v[CP_VM_HIGHORDER_NOFIT], 1);
+	assert_int_equal(c.nr_slabs, 1);
+	assert_int_equal(f->mem.nr_owner[c.owner], 8);
+	assert_true(cp_slab_check(&c));
+	for (i = 0; i < 4; i++)
+		cp_slab_free(&c, o[i]);
+	assert_int_equal(f->mem.nr_owner[c.owner], 0);
+	assert_true(cp_mem_check(&f->mem));
+	cp_slab_cache_release(&c);
+}
+
 /*
  * steal_suitable_fallback() below pageblock_order: the zone is filled
  * (fill_zone) and pages 1024..1087 freed, an order-6 MOVABLE block, free
@@ -434,6 +562,12 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			fragmenting_fallback_boosts_watermark_and_leaves_a_used_pageblock, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			slab_without_direct_reclaim_wakes_kswapd_at_its_order_then_takes_min_order,
+			setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			slab_with_direct_reclaim_wakes_nobody_above_the_low_watermark, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(count_only_pages_are_placed_and_freed_last_first,
 						setup, teardown),
