@@ -10,9 +10,10 @@
 # dropped, then
 #   fs_mark -D 5000 -S0 -s 0 -L LOOPS -n FILES/WORKERS/LOOPS -d 0 [-d 1 ...]
 # (the seed's flags, WORKERS directories: one fs_mark thread each;
-# default 2, as the seed; LOOPS default 1: the seed makes 20, its
-# workers' directories growing from loop to loop, since -D 5000's time
-# hash keeps a worker 180 s in one subdirectory). Reported per run: the wall time, the busy time
+# default 2, as the seed; LOOPS default 1, the seed makes 20: fs_mark
+# forks new workers each loop, each starting in the subdirectory of the
+# current second under -D 5000's time hash). Reported per run: the wall
+# time, the busy time
 # of all CPUs over the run (/proc/stat user + nice + system + irq +
 # softirq, in USER_HZ ticks) and busy time / files, and the CPU time of
 # the fs_mark process itself (with its workers: the user + system time
