@@ -198,6 +198,7 @@ int cp_fs_init(struct cp_fs *fs, const struct cp_fs_params *p, struct cp_diag *d
 			rc = cp_xfs_cil_init(&fs->cil, p->mem, &fsp->log, p->nr_cpus ? p->nr_cpus : 1);
 			if (rc)
 				goto out_bt;
+			cp_xfs_cil_attach(&fs->cil, &fs->bt);
 		}
 	}
 	rc = cp_diskdir_init(&fs->disk);

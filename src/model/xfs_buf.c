@@ -245,7 +245,8 @@ static void buf_free(struct cp_xfs_buftarg *bt, uint32_t idx)
 	struct cp_xfs_buf *bp = cp_xfs_buf_at(bt, idx);
 
 	CP_BUG_ON(bp->b_hold || (bp->b_state & CP_XFS_BSTATE_DIRTY) ||
-		  cp_list_linked(&bp->b_lru) || cp_list_linked(&bp->b_dirty));
+		  cp_list_linked(&bp->b_lru) || cp_list_linked(&bp->b_dirty) ||
+		  bp->b_cil_shadow != CP_XFS_BUF_NO_SHADOW);
 	hash_remove(bt, idx);
 	free_backing_mem(bt, bp->b_pfns, bp->b_pages, bp->b_state & CP_XFS_BSTATE_FOLIO);
 	bt->nr_pages -= bp->b_pages;
@@ -334,6 +335,7 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 	bp->b_pages = bt->pages[type];
 	bp->b_cil_seq = 0;
 	bp->b_cil_logs = 0;
+	bp->b_cil_shadow = CP_XFS_BUF_NO_SHADOW;
 	hash_insert(bt, i);
 	bt->nr_bufs++;
 	bt->nr_pages += bp->b_pages;
@@ -399,6 +401,12 @@ void cp_xfs_buf_written(struct cp_xfs_buftarg *bt, uint32_t idx)
 	CP_BUG_ON(!(bp->b_state & CP_XFS_BSTATE_DIRTY));
 	bp->b_state &= (uint8_t)~CP_XFS_BSTATE_DIRTY;
 	bp->b_lsn = 0;
+	if (bp->b_cil_shadow != CP_XFS_BUF_NO_SHADOW) {
+		uint32_t shadow = bp->b_cil_shadow;
+
+		bp->b_cil_shadow = CP_XFS_BUF_NO_SHADOW;
+		bt->release_shadow(bt->release_shadow_priv, shadow);
+	}
 	if (cp_list_linked(&bp->b_dirty)) {
 		cp_list_del(&bp->b_dirty);
 		bt->nr_dirty--;

@@ -40,6 +40,8 @@ enum cp_xfs_buf_type {
 #define CP_XFS_BSTATE_FOLIO 0x4   /* backed by one folio (6.15+), freed whole */
 
 /* struct xfs_buf, reduced to what reclaim sees. */
+#define CP_XFS_BUF_NO_SHADOW UINT32_MAX
+
 struct cp_xfs_buf {
 	struct cp_list b_lru;   /* buftarg LRU or a dispose list; self-linked when on neither */
 	struct cp_list b_dirty; /* dirty directory buffers, oldest first (self-linked if not) */
@@ -54,6 +56,9 @@ struct cp_xfs_buf {
 	uint8_t b_pages;        /* memory pages (CP_OWNER_FSBUF) */
 	uint8_t b_cil_logs;     /* times logged in checkpoint b_cil_seq (xfs_log_cil.c) */
 	uint32_t b_cil_seq;     /* the CIL checkpoint it was last logged in; 0 none */
+	/* its log item's shadow vector (li_lv_shadow: a slab object of the
+	 * CIL's, xfs_log_cil.c), CP_XFS_BUF_NO_SHADOW when none */
+	uint32_t b_cil_shadow;
 	uint32_t b_pfns[];      /* b_pages order-0 pages (the pool's objects
 				 * have room for the largest buffer) */
 };
@@ -67,6 +72,11 @@ struct cp_xfs_buftarg {
 	bool folio_backing;
 	uint8_t pages[CP_XFS_NR_BUF_TYPES]; /* pages per buffer of each type */
 	uint8_t max_pages;                  /* the largest of pages[] */
+	/* xfs_buf_item_relse() -> xfs_buf_item_free(): the log item goes
+	 * when its buffer is written back, and its shadow vector with it
+	 * (set by the CIL; NULL: buffers never get one) */
+	void (*release_shadow)(void *priv, uint32_t shadow);
+	void *release_shadow_priv;
 	bool ready;                         /* initialised (XFS only) */
 
 	struct cp_pool pool;     /* struct cp_xfs_buf by index */

@@ -44,9 +44,12 @@
  * - A directory buffer's vector has its whole block's size from its
  *   first logging in a checkpoint (the kernel sizes it by the dirty
  *   ranges and reallocates it as they grow); its space is counted then.
- *   A buffer logged twice in a checkpoint takes a second vector (the
- *   shadow), freed with the checkpoint - the kernel keeps the shadow on
- *   the log item until the item is freed or needs a bigger one.
+ *   So a shadow is never too small: the item's vector is reused in place
+ *   and its shadow kept, until the next checkpoint's first logging makes
+ *   the shadow the vector (xfs_cil_prepare_item: li_lv_shadow = NULL)
+ *   or the buffer's write-back frees the item and the shadow with it
+ *   (xfs_buf_item_relse). The kernel's bigger shadows and the old
+ *   vectors they replace are not modelled.
  * - The directory's own inode, the AGI/AGF and btree blocks, and
  *   inode allocation's items are not logged here.
  * - Committers are not throttled at XLOG_CIL_BLOCKING_SPACE_LIMIT
@@ -143,15 +146,13 @@ static int ring_reserve(struct cp_xfs_cil *cil)
 
 /* xlog_cil_alloc_shadow_bufs() -> xlog_kvmalloc(): kmalloc without
  * direct reclaim (kswapd is woken), else the vmalloc fallback. */
-static int alloc_lv(struct cp_xfs_cil *cil, unsigned cache, const struct cp_alloc_ctx *ctx)
+static int lv_alloc(struct cp_xfs_cil *cil, unsigned cache, const struct cp_alloc_ctx *ctx,
+		    uint32_t *slab)
 {
 	struct cp_alloc_ctx k = *ctx;
 	struct cp_slab_obj obj;
 	int rc;
 
-	rc = ring_reserve(cil);
-	if (rc)
-		return rc;
 	k.gfp = (ctx->gfp & ~(unsigned)(CP_GFP_FS | CP_GFP_DIRECT_RECLAIM)) | CP_GFP_NORETRY;
 	rc = cp_slab_alloc(&cil->caches[cache], &k, &obj);
 	if (rc == -CP_ENOSPC) {
@@ -161,10 +162,45 @@ static int alloc_lv(struct cp_xfs_cil *cil, unsigned cache, const struct cp_allo
 	}
 	if (rc)
 		return rc;
-	cil->lvs[cil->tail & (cil->cap - 1)] = (struct cp_xfs_lv){ obj.slab, (uint8_t)cache };
-	cil->tail++;
 	cil->nr_lvs++;
+	*slab = obj.slab;
 	return 0;
+}
+
+/* The vector (slab object) joins the current checkpoint: freed with it. */
+static void ring_add(struct cp_xfs_cil *cil, unsigned cache, uint32_t slab)
+{
+	cil->lvs[cil->tail & (cil->cap - 1)] = (struct cp_xfs_lv){ slab, (uint8_t)cache };
+	cil->tail++;
+}
+
+/* A new vector in the current checkpoint (a new inode's). */
+static int alloc_lv(struct cp_xfs_cil *cil, unsigned cache, const struct cp_alloc_ctx *ctx)
+{
+	uint32_t slab;
+	int rc = ring_reserve(cil);
+
+	if (!rc)
+		rc = lv_alloc(cil, cache, ctx, &slab);
+	if (!rc)
+		ring_add(cil, cache, slab);
+	return rc;
+}
+
+/* xfs_buf_item_free(): kvfree(lip->li_lv_shadow) - the buffer's log
+ * item goes when the buffer is written back (cp_xfs_buf_written). */
+static void release_shadow(void *priv, uint32_t shadow)
+{
+	struct cp_xfs_cil *cil = priv;
+
+	cp_slab_free(&cil->caches[LV_DIR], (struct cp_slab_obj){ shadow });
+	cil->nr_shadows--;
+}
+
+void cp_xfs_cil_attach(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt)
+{
+	bt->release_shadow = release_shadow;
+	bt->release_shadow_priv = cil;
 }
 
 /* The checkpoint's space: this CPU's part, folded into the shared count
@@ -214,21 +250,39 @@ int cp_xfs_cil_commit(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt, unsigne
 	for (i = 0; i < nr_bufs; i++) {
 		struct cp_xfs_buf *bp = cp_xfs_buf_at(bt, bufs[i]);
 
+		CP_BUG_ON(!bt->release_shadow); /* cp_xfs_cil_attach() */
 		if (bp->b_cil_seq != (uint32_t)cil->seq) {
-			/* first time in this checkpoint: the buffer becomes
-			 * its vector */
-			rc = alloc_lv(cil, LV_DIR, ctx);
+			/* first time in this checkpoint: the item's shadow,
+			 * made at an earlier commit, becomes its vector;
+			 * without one a new buffer is made for it */
+			rc = ring_reserve(cil);
 			if (rc)
 				return rc;
+			if (bp->b_cil_shadow != CP_XFS_BUF_NO_SHADOW) {
+				ring_add(cil, LV_DIR, bp->b_cil_shadow);
+				bp->b_cil_shadow = CP_XFS_BUF_NO_SHADOW;
+				cil->nr_shadows--;
+			} else {
+				rc = alloc_lv(cil, LV_DIR, ctx);
+				if (rc)
+					return rc;
+			}
 			bp->b_cil_seq = (uint32_t)cil->seq;
 			bp->b_cil_logs = 1;
 			len += cil->log.dir_block_space_bytes;
-		} else if (bp->b_cil_logs == 1) {
-			/* logged again: a shadow buffer for the next change */
-			rc = alloc_lv(cil, LV_DIR, ctx);
+		} else if (bp->b_cil_shadow == CP_XFS_BUF_NO_SHADOW) {
+			/* logged again: a shadow buffer for the next change,
+			 * kept on the item (the vector, as big, is reused in
+			 * place) */
+			uint32_t slab;
+
+			rc = lv_alloc(cil, LV_DIR, ctx, &slab);
 			if (rc)
 				return rc;
+			bp = cp_xfs_buf_at(bt, bufs[i]);
+			bp->b_cil_shadow = slab;
 			bp->b_cil_logs = 2;
+			cil->nr_shadows++;
 		}
 	}
 	if (len)
@@ -370,6 +424,6 @@ bool cp_xfs_cil_check(const struct cp_xfs_cil *cil)
 		by_cache[lv->cache]++;
 	}
 	return by_cache[LV_INODE] == cil->caches[LV_INODE].nr_objects &&
-	       by_cache[LV_DIR] == cil->caches[LV_DIR].nr_objects &&
+	       by_cache[LV_DIR] + cil->nr_shadows == cil->caches[LV_DIR].nr_objects &&
 	       cp_slab_check(&cil->caches[LV_INODE]) && cp_slab_check(&cil->caches[LV_DIR]);
 }

@@ -62,6 +62,7 @@ struct cp_xfs_cil {
 	/* counters */
 	uint64_t nr_pushes, nr_flushes, nr_commits;
 	uint64_t nr_lvs, nr_lv_fallbacks; /* vectors made; kmalloc failed -> vmalloc */
+	uint64_t nr_shadows;              /* shadows held by buffers' log items */
 	uint64_t nr_log_bytes;            /* pushed to the log */
 	uint64_t nr_over_blocking;        /* commits that found the CIL over the hard limit */
 };
@@ -74,6 +75,11 @@ struct cp_xfs_cil {
 int cp_xfs_cil_init(struct cp_xfs_cil *cil, struct cp_mem *mem, const struct cp_fs_log *log,
 		    unsigned nr_cpus);
 void cp_xfs_cil_release(struct cp_xfs_cil *cil);
+
+/* The buffers of bt get their log items' shadow vectors from cil, which
+ * frees one when its buffer is written back (bt->release_shadow). Before
+ * the first commit of a directory buffer. */
+void cp_xfs_cil_attach(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt);
 
 /*
  * xlog_cil_commit() of a create's transaction in ctx (the committing

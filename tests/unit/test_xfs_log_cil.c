@@ -1,7 +1,8 @@
 /*
  * test_xfs_log_cil.c - fs/xfs/xfs_log_cil.c as xfs_log_cil.c models it:
  * a vector per logged item (kmalloc-512 for an inode, kmalloc-8k for a
- * directory block, a shadow for an item logged again), the push at
+ * directory block, a shadow for an item logged again, kept on the item
+ * until the next checkpoint or the buffer's write-back), the push at
  * XLOG_CIL_SPACE_LIMIT with per-CPU space folded past limit / CPUs, and
  * the vectors freed only when the checkpoint's commit record is on
  * disk: with the next push's first iclog, or at once for a flush.
@@ -60,6 +61,7 @@ static struct cilfix *fix_new(unsigned nr_cpus)
 					     16384, 4096),
 			 0);
 	assert_int_equal(cp_xfs_cil_init(&f->cil, &f->mem, &log, nr_cpus), 0);
+	cp_xfs_cil_attach(&f->cil, &f->bt);
 	f->ctx.gfp = CP_GFP_NOFS;
 	return f;
 }
@@ -148,30 +150,88 @@ static void per_cpu_space_reaches_the_push_only_when_folded(void **state)
 	assert_false(f->cil.pcp_mode);
 }
 
-/* xfs_cil_prepare_item: a buffer first logged in a checkpoint takes its
- * vector, logged again it keeps a shadow; later changes in the same
- * checkpoint reuse them; the next checkpoint starts over */
-static void directory_buffer_gets_a_vector_and_one_shadow_a_checkpoint(void **state)
+/* A directory data buffer, held and dirty as a transaction leaves it. */
+static uint32_t dirty_dir_buffer(struct cilfix *f)
 {
-	struct cilfix *f = *state;
-	uint64_t bytes;
 	uint32_t idx;
-	unsigned i;
 
 	assert_int_equal(cp_xfs_buf_get(&f->bt, cp_xfs_buf_key(CP_XFS_BUF_DIR_DATA, 7, 0), true,
 					&f->ctx, &idx, NULL),
 			 0);
+	cp_xfs_buf_log(&f->bt, idx);
+	return idx;
+}
+
+/* xlog_cil_alloc_shadow_bufs + xfs_cil_prepare_item: a buffer first
+ * logged in a checkpoint has no shadow, so one is made and becomes its
+ * vector (li_lv_shadow = NULL); logged again, a new shadow is made and
+ * kept on the item while the vector, as big, is reused in place; later
+ * changes in the checkpoint reuse both */
+static void directory_buffer_gets_a_vector_and_keeps_one_shadow(void **state)
+{
+	struct cilfix *f = *state;
+	uint32_t idx = dirty_dir_buffer(f);
+	unsigned i;
+
 	for (i = 0; i < 3; i++)
 		assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
 	assert_int_equal(f->cil.caches[1].nr_objects, 2);
+	assert_int_equal(f->cil.nr_shadows, 1);
+	assert_int_equal(f->cil.tail - f->cil.ctx_first, 1);
 	/* space counted once: the block's first logging */
 	assert_int_equal(f->cil.pcp_space[0], 4144);
+	assert_true(cp_xfs_cil_check(&f->cil));
+	cp_xfs_buf_written(&f->bt, idx);
+	cp_xfs_buf_rele(&f->bt, idx);
+}
+
+/* The shadow outlives the checkpoint: the next checkpoint's first
+ * logging of the buffer makes it the vector - no new buffer - and the
+ * second logging makes a new shadow; the first checkpoint's vector goes
+ * when that checkpoint completes (xlog_cil_committed) */
+static void shadow_becomes_the_next_checkpoints_vector(void **state)
+{
+	struct cilfix *f = *state;
+	uint32_t idx = dirty_dir_buffer(f);
+	uint64_t bytes, made;
+
+	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	made = f->cil.nr_lvs;
 	cp_xfs_cil_flush(&f->cil);
 	assert_true(cp_xfs_cil_push(&f->cil, &bytes));
 	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
-	assert_int_equal(f->cil.caches[1].nr_objects, 3);
-	cp_xfs_buf_rele(&f->bt, idx);
+	assert_int_equal(f->cil.nr_lvs, made);
+	assert_int_equal(f->cil.nr_shadows, 0);
+	assert_int_equal(f->cil.caches[1].nr_objects, 2);
+	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	assert_int_equal(f->cil.nr_lvs, made + 1);
+	assert_int_equal(f->cil.nr_shadows, 1);
+	cp_xfs_cil_written(&f->cil, 100, 200);
+	assert_int_equal(cp_xfs_cil_complete(&f->cil, 200), 1);
+	assert_int_equal(f->cil.caches[1].nr_objects, 2);
 	assert_true(cp_xfs_cil_check(&f->cil));
+	cp_xfs_buf_written(&f->bt, idx);
+	cp_xfs_buf_rele(&f->bt, idx);
+}
+
+/* xfs_buf_item_relse -> xfs_buf_item_free: the buffer written back, its
+ * log item goes and frees the shadow (kvfree(li_lv_shadow)); the
+ * vector in the checkpoint stays until the checkpoint completes */
+static void write_back_frees_the_shadow(void **state)
+{
+	struct cilfix *f = *state;
+	uint32_t idx = dirty_dir_buffer(f);
+
+	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	assert_int_equal(f->cil.caches[1].nr_objects, 2);
+	cp_xfs_buf_written(&f->bt, idx);
+	assert_int_equal(f->cil.nr_shadows, 0);
+	assert_int_equal(f->cil.caches[1].nr_objects, 1);
+	assert_int_equal(cp_xfs_buf_at(&f->bt, idx)->b_cil_shadow, CP_XFS_BUF_NO_SHADOW);
+	assert_true(cp_xfs_cil_check(&f->cil));
+	cp_xfs_buf_rele(&f->bt, idx);
 }
 
 /* xlog_write: the checkpoint's space plus a 512-byte record header for
@@ -239,9 +299,11 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(per_cpu_space_reaches_the_push_only_when_folded,
 						two_cpus, teardown),
-		cmocka_unit_test_setup_teardown(
-			directory_buffer_gets_a_vector_and_one_shadow_a_checkpoint, one_cpu,
-			teardown),
+		cmocka_unit_test_setup_teardown(directory_buffer_gets_a_vector_and_keeps_one_shadow,
+						one_cpu, teardown),
+		cmocka_unit_test_setup_teardown(shadow_becomes_the_next_checkpoints_vector, one_cpu,
+						teardown),
+		cmocka_unit_test_setup_teardown(write_back_frees_the_shadow, one_cpu, teardown),
 		cmocka_unit_test_setup_teardown(push_writes_the_space_and_a_header_per_iclog,
 						one_cpu, teardown),
 		cmocka_unit_test_setup_teardown(background_checkpoint_is_freed_by_the_next_push,
