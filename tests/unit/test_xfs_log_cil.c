@@ -162,6 +162,22 @@ static uint32_t dirty_dir_buffer(struct cilfix *f)
 	return idx;
 }
 
+/* n transaction commits that logged buffer idx */
+static void commit_buffer(struct cilfix *f, uint32_t idx, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+}
+
+/* Its write-back by xfsaild, then the transaction's hold let go. */
+static void write_back_and_release(struct cilfix *f, uint32_t idx)
+{
+	cp_xfs_buf_written(&f->bt, idx);
+	cp_xfs_buf_rele(&f->bt, idx);
+}
+
 /* xlog_cil_alloc_shadow_bufs + xfs_cil_prepare_item: a buffer first
  * logged in a checkpoint has no shadow, so one is made and becomes its
  * vector (li_lv_shadow = NULL); logged again, a new shadow is made and
@@ -171,18 +187,15 @@ static void directory_buffer_gets_a_vector_and_keeps_one_shadow(void **state)
 {
 	struct cilfix *f = *state;
 	uint32_t idx = dirty_dir_buffer(f);
-	unsigned i;
 
-	for (i = 0; i < 3; i++)
-		assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	commit_buffer(f, idx, 3);
 	assert_int_equal(f->cil.caches[1].nr_objects, 2);
 	assert_int_equal(f->cil.nr_shadows, 1);
 	assert_int_equal(f->cil.tail - f->cil.ctx_first, 1);
 	/* space counted once: the block's first logging */
 	assert_int_equal(f->cil.pcp_space[0], 4144);
 	assert_true(cp_xfs_cil_check(&f->cil));
-	cp_xfs_buf_written(&f->bt, idx);
-	cp_xfs_buf_rele(&f->bt, idx);
+	write_back_and_release(f, idx);
 }
 
 /* The shadow outlives the checkpoint: the next checkpoint's first
@@ -195,24 +208,22 @@ static void shadow_becomes_the_next_checkpoints_vector(void **state)
 	uint32_t idx = dirty_dir_buffer(f);
 	uint64_t bytes, made;
 
-	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
-	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	commit_buffer(f, idx, 2);
 	made = f->cil.nr_lvs;
 	cp_xfs_cil_flush(&f->cil);
 	assert_true(cp_xfs_cil_push(&f->cil, &bytes));
-	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	commit_buffer(f, idx, 1);
 	assert_int_equal(f->cil.nr_lvs, made);
 	assert_int_equal(f->cil.nr_shadows, 0);
 	assert_int_equal(f->cil.caches[1].nr_objects, 2);
-	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	commit_buffer(f, idx, 1);
 	assert_int_equal(f->cil.nr_lvs, made + 1);
 	assert_int_equal(f->cil.nr_shadows, 1);
 	cp_xfs_cil_written(&f->cil, 100, 200);
 	assert_int_equal(cp_xfs_cil_complete(&f->cil, 200), 1);
 	assert_int_equal(f->cil.caches[1].nr_objects, 2);
 	assert_true(cp_xfs_cil_check(&f->cil));
-	cp_xfs_buf_written(&f->bt, idx);
-	cp_xfs_buf_rele(&f->bt, idx);
+	write_back_and_release(f, idx);
 }
 
 /* xfs_buf_item_relse -> xfs_buf_item_free: the buffer written back, its
@@ -223,8 +234,7 @@ static void write_back_frees_the_shadow(void **state)
 	struct cilfix *f = *state;
 	uint32_t idx = dirty_dir_buffer(f);
 
-	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
-	assert_int_equal(cp_xfs_cil_commit(&f->cil, &f->bt, 0, &idx, 1, &f->ctx), 0);
+	commit_buffer(f, idx, 2);
 	assert_int_equal(f->cil.caches[1].nr_objects, 2);
 	cp_xfs_buf_written(&f->bt, idx);
 	assert_int_equal(f->cil.nr_shadows, 0);
