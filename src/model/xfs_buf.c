@@ -334,7 +334,6 @@ int cp_xfs_buf_get(struct cp_xfs_buftarg *bt, uint64_t key, bool is_new,
 	bp->b_state = folio ? CP_XFS_BSTATE_FOLIO : 0;
 	bp->b_pages = bt->pages[type];
 	bp->b_cil_seq = 0;
-	bp->b_cil_logs = 0;
 	bp->b_cil_shadow = CP_XFS_BUF_NO_SHADOW;
 	hash_insert(bt, i);
 	bt->nr_bufs++;

@@ -39,9 +39,10 @@ enum cp_xfs_buf_type {
 #define CP_XFS_BSTATE_DISPOSE 0x2 /* XFS_BSTATE_DISPOSE: on a shrinker's dispose list */
 #define CP_XFS_BSTATE_FOLIO 0x4   /* backed by one folio (6.15+), freed whole */
 
-/* struct xfs_buf, reduced to what reclaim sees. */
+/* cp_xfs_buf.b_cil_shadow: no shadow vector */
 #define CP_XFS_BUF_NO_SHADOW UINT32_MAX
 
+/* struct xfs_buf, reduced to what reclaim sees. */
 struct cp_xfs_buf {
 	struct cp_list b_lru;   /* buftarg LRU or a dispose list; self-linked when on neither */
 	struct cp_list b_dirty; /* dirty directory buffers, oldest first (self-linked if not) */
@@ -54,7 +55,6 @@ struct cp_xfs_buf {
 	uint8_t b_lru_ref;      /* passes through the LRU it may still take */
 	uint8_t b_state;        /* CP_XFS_BSTATE_* */
 	uint8_t b_pages;        /* memory pages (CP_OWNER_FSBUF) */
-	uint8_t b_cil_logs;     /* times logged in checkpoint b_cil_seq (xfs_log_cil.c) */
 	uint32_t b_cil_seq;     /* the CIL checkpoint it was last logged in; 0 none */
 	/* its log item's shadow vector (li_lv_shadow: a slab object of the
 	 * CIL's, xfs_log_cil.c), CP_XFS_BUF_NO_SHADOW when none */

@@ -268,7 +268,6 @@ int cp_xfs_cil_commit(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt, unsigne
 					return rc;
 			}
 			bp->b_cil_seq = (uint32_t)cil->seq;
-			bp->b_cil_logs = 1;
 			len += cil->log.dir_block_space_bytes;
 		} else if (bp->b_cil_shadow == CP_XFS_BUF_NO_SHADOW) {
 			/* logged again: a shadow buffer for the next change,
@@ -279,9 +278,7 @@ int cp_xfs_cil_commit(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt, unsigne
 			rc = lv_alloc(cil, LV_DIR, ctx, &slab);
 			if (rc)
 				return rc;
-			bp = cp_xfs_buf_at(bt, bufs[i]);
 			bp->b_cil_shadow = slab;
-			bp->b_cil_logs = 2;
 			cil->nr_shadows++;
 		}
 	}
