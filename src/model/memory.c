@@ -1178,16 +1178,15 @@ int cp_mem_try_alloc_block(struct cp_mem *m, unsigned owner, unsigned order,
 int cp_mem_alloc_folio(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
 		       struct cp_alloc_ctx *ctx, uint32_t *pfn)
 {
-	struct alloc_req rq = { .owner = owner, .nr = 1ull << order, .folio_order = (int)order,
-				.place_one = true, .order = order, .mt = mt, .pfn = pfn };
+	struct cp_mem_zone *z;
 	int rc;
 
-	CP_BUG_ON(order == 0 || order >= CP_BUDDY_MAX_ORDER);
-	rc = mem_decide(m, &rq, ctx);
+	CP_BUG_ON(order == 0);
+	rc = cp_mem_try_alloc_block(m, owner, order, mt, ctx, pfn);
 	if (rc)
 		return rc;
-	CP_BUG_ON(rq.nofit);
-	rc = cp_buddy_split_page(&rq.zone->buddy, *pfn - rq.zone->start_pfn, order, NULL);
+	z = &m->zones[cp_mem_pfn_zone(m, *pfn)];
+	rc = cp_buddy_split_page(&z->buddy, *pfn - z->start_pfn, order, NULL);
 	CP_BUG_ON(rc);
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return rc;

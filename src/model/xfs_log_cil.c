@@ -263,9 +263,12 @@ int cp_xfs_cil_commit(struct cp_xfs_cil *cil, struct cp_xfs_buftarg *bt, unsigne
 				bp->b_cil_shadow = CP_XFS_BUF_NO_SHADOW;
 				cil->nr_shadows--;
 			} else {
-				rc = alloc_lv(cil, LV_DIR, ctx);
+				uint32_t slab;
+
+				rc = lv_alloc(cil, LV_DIR, ctx, &slab);
 				if (rc)
 					return rc;
+				ring_add(cil, LV_DIR, slab);
 			}
 			bp->b_cil_seq = (uint32_t)cil->seq;
 			len += cil->log.dir_block_space_bytes;
