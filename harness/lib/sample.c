@@ -900,6 +900,8 @@ static int wanted_vmstat(const char *name)
 	static const char *const exact[] = { "nr_slab_reclaimable", "slabs_scanned",
 					     "kswapd_inodesteal",   "pginodesteal",
 					     "pageoutrun",	    "pgpgin",
+					     "kswapd_low_wmark_hit_quickly",
+					     "kswapd_high_wmark_hit_quickly",
 					     "drop_slab",	    "pgrefill",
 					     "pgactivate",	    "pgdeactivate" };
 	static const char *const prefix[] = { "pgscan_",  "pgsteal_",   "workingset_",

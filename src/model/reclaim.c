@@ -89,6 +89,29 @@ bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order, unsigned high
 	return false;
 }
 
+bool cp_prepare_kswapd_sleep(const struct cp_reclaim *r, bool hopeless, unsigned reclaim_order,
+			     unsigned highest_zoneidx)
+{
+	return hopeless || cp_pgdat_balanced(r, reclaim_order, highest_zoneidx);
+}
+
+bool cp_kswapd_nap_end(struct cp_reclaim *r, bool woken, bool hopeless, unsigned reclaim_order,
+		       unsigned highest_zoneidx)
+{
+	if (woken) {
+		/* woken prematurely: the wake-up's order, or the previous
+		 * request's that slept prematurely */
+		if (r->kswapd_order < reclaim_order)
+			r->kswapd_order = reclaim_order;
+		cp_count(r->vm.vmstat, CP_VM_KSWAPD_LOW_WMARK_HIT_QUICKLY, 1);
+		return false;
+	}
+	if (cp_prepare_kswapd_sleep(r, hopeless, reclaim_order, highest_zoneidx))
+		return true;
+	cp_count(r->vm.vmstat, CP_VM_KSWAPD_HIGH_WMARK_HIT_QUICKLY, 1);
+	return false;
+}
+
 /* pgdat_watermark_boosted(): any zone up to highest_zoneidx boosted. */
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r, unsigned highest_zoneidx)
 {

@@ -59,6 +59,22 @@ bool cp_pgdat_balanced(const struct cp_reclaim *r, unsigned order, unsigned high
  * (kswapd_try_to_sleep() calls it with the order kswapd was asked for). */
 void cp_reclaim_wake_kcompactd(struct cp_reclaim *r, unsigned order);
 
+/* prepare_kswapd_sleep(): kswapd may sleep when the node is hopeless
+ * (kswapd_failures at MAX_RECLAIM_RETRIES) or balanced at the order its
+ * reclaim ended at. */
+bool cp_prepare_kswapd_sleep(const struct cp_reclaim *r, bool hopeless, unsigned reclaim_order,
+			     unsigned highest_zoneidx);
+
+/* kswapd_try_to_sleep() after its short sleep, schedule_timeout(HZ/10)
+ * (every kernel since 2.6.3x): woken during it (an allocation found free
+ * memory below the low watermark again within 100 ms), it counts
+ * KSWAPD_LOW_WMARK_HIT_QUICKLY, raises kswapd_order to the order its last
+ * reclaim ended at and reclaims again; not woken, it sleeps until woken
+ * if prepare_kswapd_sleep() still allows (true), else counts
+ * KSWAPD_HIGH_WMARK_HIT_QUICKLY and reclaims again at once (false). */
+bool cp_kswapd_nap_end(struct cp_reclaim *r, bool woken, bool hopeless, unsigned reclaim_order,
+		       unsigned highest_zoneidx);
+
 /* pgdat_watermark_boosted(): a zone up to highest_zoneidx carries a
  * watermark boost. */
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r, unsigned highest_zoneidx);

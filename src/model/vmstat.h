@@ -57,7 +57,9 @@
 	X(COMPACT_MIGRATE_SCANNED, "compact_migrate_scanned") \
 	X(COMPACT_STALL, "compact_stall") \
 	X(COMPACT_SUCCESS, "compact_success") \
+	X(KSWAPD_HIGH_WMARK_HIT_QUICKLY, "kswapd_high_wmark_hit_quickly") \
 	X(KSWAPD_INODESTEAL, "kswapd_inodesteal") \
+	X(KSWAPD_LOW_WMARK_HIT_QUICKLY, "kswapd_low_wmark_hit_quickly") \
 	X(PAGEOUTRUN, "pageoutrun") \
 	X(PGACTIVATE, "pgactivate") \
 	X(PGALLOC_DMA32, "pgalloc_dma32") \

@@ -8,10 +8,16 @@
  * SWAP_CLUSTER_MAX batch per step, so its evictions spread over its CPU
  * time while the other tasks run (reclaim.h cp_balance_pgdat_step). After
  * MAX_RECLAIM_RETRIES (16) passes that reclaim nothing it gives up until
- * woken again (pgdat->kswapd_failures). When it goes to sleep it wakes
- * kcompactd (mm/compaction.c kcompactd(), 6.1: compaction.c), which
- * compacts the zones once per wake-up, a batch per step, and sleeps
- * again.
+ * woken again (pgdat->kswapd_failures). Going to sleep
+ * (kswapd_try_to_sleep) it wakes kcompactd (mm/compaction.c kcompactd(),
+ * 6.1: compaction.c), which compacts the zones once per wake-up, a batch
+ * per step, and sleeps again; kswapd itself first naps HZ/10 (100 ms): a
+ * wake-up then starts the next run at once
+ * (KSWAPD_LOW_WMARK_HIT_QUICKLY), and after the nap it sleeps until woken
+ * only if the node is still balanced - else it runs again unasked
+ * (KSWAPD_HIGH_WMARK_HIT_QUICKLY, also counted when a run ends
+ * unbalanced and the next follows at once; reclaim.c
+ * cp_kswapd_nap_end).
  *
  * XFS (fs/xfs/xfs_icache.c, xfs_trans_ail.c, xfs_log.c, 4.11):
  * xfs_reclaim_worker frees clean reclaimable inodes every
@@ -44,6 +50,7 @@
 #include "sim/world.h"
 
 #define KSWAPD_MAX_FAILURES 16
+#define KSWAPD_NAP_NS (CP_NSEC_PER_SEC / 10) /* schedule_timeout(HZ/10) */
 #define AIL_PUSH_CLUSTERS 64
 
 struct kswapd {
@@ -56,6 +63,8 @@ struct kswapd {
 	unsigned highest_zoneidx;
 	bool ran;               /* balance_pgdat() ran since the last wake-up */
 	bool running;           /* a balance_pgdat() run is under way */
+	bool napping;           /* in kswapd_try_to_sleep()'s HZ/10 sleep */
+	bool hopeless;          /* it began with the node hopeless */
 	struct cp_balance_pgdat run;
 };
 
@@ -74,13 +83,13 @@ struct kworker {
 	uint64_t backlog_ns; /* CPU work queued and not yet taken */
 };
 
-/* kswapd_try_to_sleep() -> prepare_kswapd_sleep(): sleep when balanced
- * at the order reclaim ended at (or hopeless), clear compaction's skip
- * hints where a direct compaction asked (reset_isolation_suitable), and
- * wake kcompactd for alloc_order: kswapd() passes the order
- * balance_pgdat() was asked when it ended below it (compact_gap
- * reclaimed), else the order asked since. */
-static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
+/* kswapd_try_to_sleep() once prepare_kswapd_sleep() allows it (balanced
+ * at the order reclaim ended at, or hopeless): clear compaction's skip
+ * hints where a direct compaction asked (reset_isolation_suitable), wake
+ * kcompactd for alloc_order - kswapd() passes the order balance_pgdat()
+ * was asked when it ended below it (compact_gap reclaimed), else the
+ * order asked since - and nap HZ/10, wakeable (kswapd_nap_end). */
+static void kswapd_nap(struct kswapd *k, bool hopeless, struct cp_step *out)
 {
 	struct cp_reclaim *r = &k->task.w->reclaim;
 
@@ -88,10 +97,28 @@ static void kswapd_sleep(struct kswapd *k, struct cp_step *out)
 	cp_reclaim_wake_kcompactd(r, k->reclaim_order < k->alloc_order ? k->alloc_order
 									: r->kswapd_order);
 	k->ran = false;
-	k->task.w->reclaim.kswapd_sleeping = true;
+	k->napping = true;
+	k->hopeless = hopeless;
+	r->kswapd_sleeping = true;
 	/* clear_reclaim_active(): balance_pgdat is over */
 	cp_mem_set_reclaim_active(&k->task.w->mem, false);
+	out->next = CP_STEP_SLEEP_FOR;
+	out->sleep_ns = KSWAPD_NAP_NS;
+}
+
+/* The end of the nap: a wake-up (hook_wake sets kswapd_wanted) or 100
+ * ms. True when kswapd goes to sleep until woken. */
+static bool kswapd_nap_end(struct kswapd *k, struct cp_step *out)
+{
+	struct cp_reclaim *r = &k->task.w->reclaim;
+
+	k->napping = false;
+	if (!cp_kswapd_nap_end(r, r->kswapd_wanted, k->hopeless, k->reclaim_order,
+			       k->highest_zoneidx))
+		return false;
+	r->kswapd_sleeping = true;
 	out->next = CP_STEP_BLOCK;
+	return true;
 }
 
 /* kswapd(): read the order and highest zone asked since the last pass
@@ -121,12 +148,18 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 
 	(void)e;
 	r->kswapd_sleeping = false;
+	if (k->napping && kswapd_nap_end(k, out))
+		return 0;
 	if (!k->running) {
-		if (k->ran && cp_pgdat_balanced(r, k->reclaim_order, k->highest_zoneidx)) {
+		if (k->ran && cp_prepare_kswapd_sleep(r, false, k->reclaim_order,
+						      k->highest_zoneidx)) {
 			k->failures = 0;
-			kswapd_sleep(k, out);
+			kswapd_nap(k, false, out);
 			return 0;
 		}
+		/* a run that ended unbalanced: the next follows at once */
+		if (k->ran)
+			cp_count(&w->vs, CP_VM_KSWAPD_HIGH_WMARK_HIT_QUICKLY, 1);
 		kswapd_begin_run(k);
 	}
 	cp_task_begin(&k->task);
@@ -140,7 +173,7 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	k->ran = true;
 	if (k->run.sc.nr_reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
 		k->failures = 0;
-		kswapd_sleep(k, out);
+		kswapd_nap(k, true, out);
 	}
 	return 0;
 }

@@ -897,6 +897,53 @@ static void boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order(void **stat
 	rig_free(g);
 }
 
+/* kswapd_try_to_sleep(): woken during the HZ/10 nap (remaining != 0) it
+ * counts KSWAPD_LOW_WMARK_HIT_QUICKLY and reclaims again, kswapd_order
+ * raised to the order its last reclaim ended at (3 here). */
+static void kswapd_woken_in_its_nap_reclaims_again_at_least_at_its_last_order(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+
+	(void)state;
+	g->r.kswapd_order = 0;
+	assert_false(cp_kswapd_nap_end(&g->r, true, false, 3, cp_reclaim_top_zone(&g->r)));
+	assert_int_equal(g->r.kswapd_order, 3);
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_LOW_WMARK_HIT_QUICKLY], 1);
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_HIGH_WMARK_HIT_QUICKLY], 0);
+	rig_free(g);
+}
+
+/* Not woken, and prepare_kswapd_sleep() still true (all memory free:
+ * balanced): sleep until woken, no event counted. */
+static void kswapd_balanced_after_its_nap_sleeps_until_woken(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+
+	(void)state;
+	assert_true(cp_kswapd_nap_end(&g->r, false, false, 0, cp_reclaim_top_zone(&g->r)));
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_LOW_WMARK_HIT_QUICKLY], 0);
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_HIGH_WMARK_HIT_QUICKLY], 0);
+	rig_free(g);
+}
+
+/* Not woken, but free memory fell below the high watermark during the
+ * nap (300 free, high 456): KSWAPD_HIGH_WMARK_HIT_QUICKLY and reclaim
+ * again unasked - unless the node is hopeless, which sleeps. */
+static void kswapd_unbalanced_after_its_nap_reclaims_unless_hopeless(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+
+	(void)state;
+	assert_int_equal(g->mem.wmark.high, 456);
+	fill(g, 99700);
+	assert_false(cp_kswapd_nap_end(&g->r, false, false, 0, cp_reclaim_top_zone(&g->r)));
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_HIGH_WMARK_HIT_QUICKLY], 1);
+	assert_true(cp_kswapd_nap_end(&g->r, false, true, 0, cp_reclaim_top_zone(&g->r)));
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_HIGH_WMARK_HIT_QUICKLY], 1);
+	assert_int_equal(g->vs.v[CP_VM_KSWAPD_LOW_WMARK_HIT_QUICKLY], 0);
+	rig_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -929,6 +976,9 @@ int main(void)
 		cmocka_unit_test(wakeup_kswapd_skips_a_balanced_unboosted_zone),
 		cmocka_unit_test(boosted_kswapd_reclaims_the_boost_at_priority_10_or_above),
 		cmocka_unit_test(boosted_balance_pgdat_wakes_kcompactd_at_pageblock_order),
+		cmocka_unit_test(kswapd_woken_in_its_nap_reclaims_again_at_least_at_its_last_order),
+		cmocka_unit_test(kswapd_balanced_after_its_nap_sleeps_until_woken),
+		cmocka_unit_test(kswapd_unbalanced_after_its_nap_reclaims_unless_hopeless),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
