@@ -40,9 +40,12 @@
  * the start (balance_pgdat's zone_boosts[], 6.1). Reclaim itself is
  * node-wide: one node LRU, whatever zone its pages are in.
  *
- * SIMPLIFIED: kswapd_failures and the kswapd sleep heuristics
- * (prepare_kswapd_sleep's short nap) are left to the engine's kswapd
- * actor; no direct compaction; one node.
+ * kswapd_try_to_sleep()'s decisions (prepare_kswapd_sleep, the end of
+ * the HZ/10 nap: cp_kswapd_nap_end) are here; the nap itself and
+ * kswapd_failures belong to the engine's kswapd actor (sim/daemons.c).
+ *
+ * SIMPLIFIED: one node; direct compaction is memory.c's slow path's
+ * (through the direct_compact hook), not reclaim's.
  */
 #include "model/reclaim.h"
 
