@@ -862,6 +862,9 @@ struct alloc_req {
 	int cpu;
 	uint32_t *pfn;          /* place_one: the block's first (global) pfn */
 	bool nofit;             /* place_one: counted, but no block: the caller splits */
+	/* place_one: placed without ALLOC_KSWAPD whatever the gfp (SLUB's
+	 * first try at a cache's order: cp_mem_alloc_slab_block) */
+	bool place_no_kswapd;
 	struct cp_mem_zone *zone; /* out: the zone the pages came from */
 };
 
@@ -946,7 +949,9 @@ static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum w
 			}
 			/* counted first: a pcp refill leaves the rest */
 			take_pages(m, z, rq->owner, rq->nr);
-			if (place_in_zone(m, z, rq->order, rq->mt, f, rq->cpu, rq->pfn) == 0) {
+			if (place_in_zone(m, z, rq->order, rq->mt,
+					  rq->place_no_kswapd ? f & ~CP_BUDDY_ALLOC_KSWAPD : f,
+					  rq->cpu, rq->pfn) == 0) {
 				count_pgalloc(m, z, rq->nr);
 				rq->zone = z;
 				rq->nofit = false;
@@ -1132,11 +1137,12 @@ int cp_mem_alloc(struct cp_mem *m, unsigned owner, uint64_t nr, struct cp_alloc_
 	return rc;
 }
 
-int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
-		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split)
+static int alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split, bool no_kswapd)
 {
 	struct alloc_req rq = { .owner = owner, .nr = 1ull << order, .folio_order = -1,
-				.place_one = true, .order = order, .mt = mt, .pfn = &pfns[0] };
+				.place_one = true, .order = order, .mt = mt, .pfn = &pfns[0],
+				.place_no_kswapd = no_kswapd };
 	uint32_t i;
 	int rc;
 
@@ -1157,6 +1163,19 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 	}
 	CP_DEBUG_CHECK(cp_mem_check(m));
 	return 0;
+}
+
+int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp_migratetype mt,
+		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split)
+{
+	return alloc_block(m, owner, order, mt, ctx, pfns, split, false);
+}
+
+int cp_mem_alloc_slab_block(struct cp_mem *m, unsigned owner, unsigned order,
+			    enum cp_migratetype mt, struct cp_alloc_ctx *ctx, uint32_t *pfns,
+			    bool *split)
+{
+	return alloc_block(m, owner, order, mt, ctx, pfns, split, true);
 }
 
 int cp_mem_try_alloc_block(struct cp_mem *m, unsigned owner, unsigned order,

@@ -458,6 +458,20 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
 		       struct cp_alloc_ctx *ctx, uint32_t *pfns, bool *split);
 
 /*
+ * cp_mem_alloc_block() of a new slab at its cache's order for a caller
+ * that may reclaim directly: SLUB's first try (allocate_slab, 4.4+)
+ * takes __GFP_RECLAIM off it, so the block is placed without
+ * ALLOC_KSWAPD - a fallback's watermark boost raises the zone's boost
+ * but does not flag the zone for rmqueue()'s kswapd wake-up
+ * (try_to_claim_block sets ZONE_BOOSTED_WATERMARK only with
+ * ALLOC_KSWAPD). The count's decision and its slow path (the kernel's
+ * second try, with the caller's flags) are cp_mem_alloc_block()'s.
+ */
+int cp_mem_alloc_slab_block(struct cp_mem *m, unsigned owner, unsigned order,
+			    enum cp_migratetype mt, struct cp_alloc_ctx *ctx, uint32_t *pfns,
+			    bool *split);
+
+/*
  * alloc_pages(gfp, order) of one block for a caller that has a fallback
  * (SLUB's allocate_slab() tries): the watermark test at the block's
  * order, as cp_mem_alloc_folio() makes it (a free block of that order or

@@ -409,6 +409,64 @@ static void fragmenting_fallback_boosts_watermark_and_leaves_a_used_pageblock(vo
 }
 
 /*
+ * A RECLAIMABLE order-2 block taken from the free order-6 block of a
+ * MOVABLE pageblock (the only free memory: 64 pages at 1024) by a
+ * GFP_NOFS caller, placed as alloc_pages() places it (cp_mem_alloc_block)
+ * or as SLUB's first try at a cache's order (cp_mem_alloc_slab_block).
+ * Both fall back fragmenting and boost the watermark by a pageblock
+ * (try_to_claim_block -> boost_watermark). Free 64 >= low 40 + 4: no
+ * wake-up for the watermark. Returns the kswapd wake-ups: rmqueue()'s
+ * for a zone flagged ZONE_BOOSTED_WATERMARK, at order 0.
+ */
+static unsigned wakes_of_order2_fallback(struct fixture *f, bool slab_first_try)
+{
+	struct cp_alloc_ctx ctx = { .gfp = CP_GFP_NOFS };
+	struct wake_log log = { 0 };
+	struct cp_mem_hooks hooks = { .wake_kswapd = log_wake, .priv = &log };
+	uint32_t pfn[4], i;
+	int owner = cp_mem_register_owner(&f->mem, "reclaimable");
+	bool split;
+
+	assert_true(owner >= 0);
+	fill_zone(f);
+	cp_mem_set_hooks(&f->mem, &hooks);
+	for (i = 1024; i < 1088; i++)
+		cp_mem_free_block(&f->mem, CP_OWNER_PAGECACHE, i, 0, NULL);
+	if (slab_first_try)
+		assert_int_equal(cp_mem_alloc_slab_block(&f->mem, (unsigned)owner, 2,
+							 CP_MIGRATE_RECLAIMABLE, &ctx, pfn, &split),
+				 0);
+	else
+		assert_int_equal(cp_mem_alloc_block(&f->mem, (unsigned)owner, 2,
+						    CP_MIGRATE_RECLAIMABLE, &ctx, pfn, &split),
+				 0);
+	assert_false(split);
+	assert_int_equal(pfn[0], 1024);
+	assert_int_equal(f->vs.v[CP_VM_EXTFRAG_FRAGMENTING], 1);
+	assert_int_equal(f->mem.zones[0].buddy.watermark_boost, 512);
+	assert_true(cp_mem_check(&f->mem));
+	if (log.nr)
+		assert_int_equal(log.order[0], 0);
+	return log.nr;
+}
+
+/* try_to_claim_block(): with ALLOC_KSWAPD (GFP_NOFS carries
+ * __GFP_KSWAPD_RECLAIM) the boost flags the zone, and rmqueue() wakes
+ * kswapd for it at order 0. */
+static void fallback_boost_with_kswapd_reclaim_flags_the_zone(void **state)
+{
+	assert_int_equal(wakes_of_order2_fallback(*state, false), 1);
+}
+
+/* allocate_slab(): a caller that may reclaim directly gets a first try
+ * at the cache's order without __GFP_RECLAIM, so no ALLOC_KSWAPD: the
+ * boost stands, the zone is not flagged, nobody wakes kswapd. */
+static void slab_first_try_boosts_without_flagging_the_zone(void **state)
+{
+	assert_int_equal(wakes_of_order2_fallback(*state, true), 0);
+}
+
+/*
  * Count-only callers (process memory) are placed too, and a free that
  * ends inside a block splits it (split_page): take 1000 pages = blocks
  * of 512, 256, 128, 64, 32, 8 (1000 = 0b1111101000), free 10: the last
@@ -570,6 +628,10 @@ int main(void)
 			slab_with_direct_reclaim_wakes_nobody_above_the_low_watermark, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(count_only_pages_are_placed_and_freed_last_first,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(fallback_boost_with_kswapd_reclaim_flags_the_zone,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(slab_first_try_boosts_without_flagging_the_zone,
 						setup, teardown),
 	};
 
