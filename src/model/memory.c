@@ -949,8 +949,12 @@ static int get_page_from_freelist(struct cp_mem *m, struct alloc_req *rq, enum w
 			}
 			/* counted first: a pcp refill leaves the rest */
 			take_pages(m, z, rq->owner, rq->nr);
+			/* SLUB's first try is the fast path's; after the slow
+			 * path the caller's flags place it (its second try) */
 			if (place_in_zone(m, z, rq->order, rq->mt,
-					  rq->place_no_kswapd ? f & ~CP_BUDDY_ALLOC_KSWAPD : f,
+					  rq->place_no_kswapd && k == WMARK_LOW
+						  ? f & ~CP_BUDDY_ALLOC_KSWAPD
+						  : f,
 					  rq->cpu, rq->pfn) == 0) {
 				count_pgalloc(m, z, rq->nr);
 				rq->zone = z;

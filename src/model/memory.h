@@ -464,8 +464,9 @@ int cp_mem_alloc_block(struct cp_mem *m, unsigned owner, unsigned order, enum cp
  * ALLOC_KSWAPD - a fallback's watermark boost raises the zone's boost
  * but does not flag the zone for rmqueue()'s kswapd wake-up
  * (try_to_claim_block sets ZONE_BOOSTED_WATERMARK only with
- * ALLOC_KSWAPD). The count's decision and its slow path (the kernel's
- * second try, with the caller's flags) are cp_mem_alloc_block()'s.
+ * ALLOC_KSWAPD). That is the fast path's placement (at the low
+ * watermark); a block the slow path finds is placed with the caller's
+ * flags, as SLUB's second try would be (at the minimum order, there).
  */
 int cp_mem_alloc_slab_block(struct cp_mem *m, unsigned owner, unsigned order,
 			    enum cp_migratetype mt, struct cp_alloc_ctx *ctx, uint32_t *pfns,

@@ -3,6 +3,9 @@
 # own scratch directory CP_TEST_TMP, removed on exit.
 CP_TEST_TMP=$(mktemp -d /var/tmp/cp-clitest.XXXXXX) || exit 1
 trap 'rm -rf "$CP_TEST_TMP"' EXIT
+# a signal (ctest stopped) runs the EXIT trap too
+trap 'exit 143' TERM
+trap 'exit 130' INT HUP
 
 fail() {
 	echo "FAIL: $*" >&2
