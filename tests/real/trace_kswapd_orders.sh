@@ -5,13 +5,19 @@
 # tracing as it found it).
 set -u
 . "$2/tests/real/common.inc"
+. "$2/scripts/tracefs.sh"
 [ "$(id -u)" = 0 ] || skip "needs root"
-TR=/sys/kernel/tracing
+# tracefs mounted for the whole test (and unmounted again if we mounted
+# it), so that the script's instances can be counted after it exits
+tracefs_mount
+trap 'tracefs_umount' EXIT
+TR=$TRACEFS
 [ -d "$TR/instances" ] || TR=/sys/kernel/debug/tracing
 [ -d "$TR/instances" ] || skip "no tracefs with instances"
 [ -d "$TR/events/vmscan/mm_vmscan_kswapd_wake" ] || skip "no vmscan tracepoints"
 S=$2/scripts/trace-kswapd-orders.sh
 make_tmp
+trap 'rm -rf "$T"; tracefs_umount' EXIT
 
 left() {
 	n=0
