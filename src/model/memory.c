@@ -862,8 +862,9 @@ struct alloc_req {
 	int cpu;
 	uint32_t *pfn;          /* place_one: the block's first (global) pfn */
 	bool nofit;             /* place_one: counted, but no block: the caller splits */
-	/* place_one: placed without ALLOC_KSWAPD whatever the gfp (SLUB's
-	 * first try at a cache's order: cp_mem_alloc_slab_block) */
+	/* place_one: placed on the fast path without ALLOC_KSWAPD whatever
+	 * the gfp (SLUB's first try at a cache's order:
+	 * cp_mem_alloc_slab_block); the slow path places with the gfp's */
 	bool place_no_kswapd;
 	struct cp_mem_zone *zone; /* out: the zone the pages came from */
 };

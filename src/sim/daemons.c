@@ -64,7 +64,7 @@ struct kswapd {
 	bool ran;               /* balance_pgdat() ran since the last wake-up */
 	bool running;           /* a balance_pgdat() run is under way */
 	bool napping;           /* in kswapd_try_to_sleep()'s HZ/10 sleep */
-	bool hopeless;          /* it began with the node hopeless */
+	bool hopeless;          /* the nap began with the node hopeless */
 	struct cp_balance_pgdat run;
 };
 
