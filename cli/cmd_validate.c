@@ -53,6 +53,9 @@ struct validate_opts {
 	const char *real; /* --real FILE: the real runs of an earlier validate */
 	const char *seeds_arg;
 	unsigned seeds;   /* --seeds N: model runs from each real run's start */
+	/* --set SECTION.KEY=VALUE: scenario keys, both sides (argc entries) */
+	const char **sets;
+	size_t nr_sets;
 	bool profile_rates; /* --profile-rates: the profile's copy rates, not the runs' */
 };
 
@@ -63,6 +66,7 @@ static void usage(FILE *out)
 		"                              [--repeat N] [--seeds N] [--kernel PROFILE]\n"
 		"                              [--machine NAME|FILE] [--workdir DIR]\n"
 		"                              [--real FILE] [--profile-rates] [--json FILE]\n"
+		"                              [--set SECTION.KEY=VALUE]...\n"
 		"\n"
 		"Runs SCENARIO, scaled to SIZE, N times on the live kernel (as\n"
 		"'cachepressure real', as root) and in the model, with the patched\n"
@@ -114,6 +118,12 @@ static void usage(FILE *out)
 		"  --profile-rates       the machine profile's copy_bandwidth and\n"
 		"                        memory_bandwidth as they are, not the rate the\n"
 		"                        real runs' readers measured\n"
+		"  --set S.KEY=VALUE     override a scenario key after --mem, on both sides\n"
+		"                        (repeatable; as for real and run): e.g. --set\n"
+		"                        file.file1.size=100M. Scenario keys only: the real\n"
+		"                        runs have no machine or filesystem profile. With\n"
+		"                        --real FILE the model alone takes them: give the\n"
+		"                        ones the real runs had\n"
 		"  --json FILE           write the model's runs, the real runs and the table as\n"
 		"                        JSON ('-' for stdout); the real runs go there as\n"
 		"                        soon as they are done, so a model that fails keeps them\n"
@@ -147,10 +157,29 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
 			return -1;
+	/* every argument could be a --set: argc entries are enough */
+	o->sets = calloc((size_t)argc, sizeof(*o->sets));
+	if (!o->sets) {
+		fprintf(stderr, "cachepressure validate: out of memory\n");
+		return CLI_EXIT_FAIL;
+	}
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		size_t k;
 		int rc = 0;
+
+		if ((rc = cli_option(argc, argv, &i, "--set", &v)) != 0) {
+			if (rc < 0)
+				return CLI_EXIT_USAGE;
+			if (strncmp(v, "machine.", 8) == 0 || strncmp(v, "fs.", 3) == 0) {
+				fprintf(stderr, "cachepressure validate: --set %s: scenario keys only "
+					"(the real runs have no machine or filesystem profile to "
+					"override; give the model's with --machine)\n", v);
+				return CLI_EXIT_USAGE;
+			}
+			o->sets[o->nr_sets++] = v;
+			continue;
+		}
 
 		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
 			if ((rc = cli_option(argc, argv, &i, valued[k].name, &v)) != 0)
@@ -226,15 +255,25 @@ static const char *live_vfs_cache_pressure(char *buf, size_t len)
 static int model_setup(const struct validate_opts *vo, const char *kernel, const char *vcp,
 		       struct cli_run_opts *ro, struct cli_run_setup *s)
 {
-	char *argv[16];
+	char **argv = calloc(16 + 2 * vo->nr_sets, sizeof(*argv));
 	int argc = 0, rc;
+	size_t k;
 
+	if (!argv) {
+		fprintf(stderr, "cachepressure validate: out of memory\n");
+		return CLI_EXIT_FAIL;
+	}
 	argv[argc++] = "validate";
 	argv[argc++] = (char *)vo->scenario;
 	argv[argc++] = "--mem";
 	argv[argc++] = (char *)vo->mem;
 	argv[argc++] = "--confine";
 	argv[argc++] = (char *)vo->confine;
+	/* the user's first: the random phase below is validate's own */
+	for (k = 0; k < vo->nr_sets; k++) {
+		argv[argc++] = "--set";
+		argv[argc++] = (char *)vo->sets[k];
+	}
 	argv[argc++] = "--kernel";
 	argv[argc++] = (char *)kernel;
 	argv[argc++] = "--policy";
@@ -255,6 +294,7 @@ static int model_setup(const struct validate_opts *vo, const char *kernel, const
 	if (!rc)
 		rc = cli_run_setup(ro, s);
 	cli_run_opts_release(ro);
+	free(argv);
 	return rc;
 }
 
@@ -285,7 +325,7 @@ static int real_setup(const struct validate_opts *vo, struct cp_real_opts *opts,
 		return CLI_EXIT_USAGE;
 	}
 	{
-		struct cli_scenario_opts so = { vo->scenario, vo->mem, NULL, 0 };
+		struct cli_scenario_opts so = { vo->scenario, vo->mem, vo->sets, vo->nr_sets };
 
 		rc = cli_real_plan_resolve("validate", &so, plan);
 		if (rc)
@@ -1286,9 +1326,10 @@ out_setup:
 	return exit_code;
 }
 
-int cmd_validate(int argc, char **argv)
+/* The command with its options in *vo (parsed here; the caller frees
+ * vo->sets whatever this returns). */
+static int validate_cmd(int argc, char **argv, struct validate_opts *vo)
 {
-	struct validate_opts vo;
 	struct cli_run_setup ms;
 	struct cli_run_opts ro;
 	struct cp_real_session session;
@@ -1308,7 +1349,7 @@ int cmd_validate(int argc, char **argv)
 	long nr_start = 0;
 	int rc, exit_code = CLI_EXIT_OK;
 
-	rc = parse(argc, argv, &vo);
+	rc = parse(argc, argv, vo);
 	if (rc < 0) {
 		usage(stdout);
 		return CLI_EXIT_OK;
@@ -1317,24 +1358,24 @@ int cmd_validate(int argc, char **argv)
 		fprintf(stderr, "Try 'cachepressure validate --help'.\n");
 		return rc;
 	}
-	if (vo.real)
-		return validate_from_file(&vo);
-	rc = real_setup(&vo, &opts, &plan);
+	if (vo->real)
+		return validate_from_file(vo);
+	rc = real_setup(vo, &opts, &plan);
 	if (rc)
 		return rc;
 	/* before anything runs: the real runs may all record their start */
-	if (!paired_count(opts.repeat, vo.seeds, NULL)) {
+	if (!paired_count(opts.repeat, vo->seeds, NULL)) {
 		fprintf(stderr, "Try 'cachepressure validate --help'.\n");
 		return CLI_EXIT_USAGE;
 	}
 	if (uname(&un) != 0)
 		snprintf(un.release, sizeof(un.release), "unknown");
-	kernel = pick_kernel(&vo, un.release, &kernel_why);
+	kernel = pick_kernel(vo, un.release, &kernel_why);
 	vcp = live_vfs_cache_pressure(vcp_buf, sizeof(vcp_buf));
-	rc = model_setup(&vo, kernel, vcp, &ro, &ms);
+	rc = model_setup(vo, kernel, vcp, &ro, &ms);
 	if (rc)
 		return rc;
-	rc = json_check(vo.json);
+	rc = json_check(vo->json);
 	if (rc) {
 		cli_run_setup_release(&ms);
 		return rc;
@@ -1359,7 +1400,7 @@ int cmd_validate(int argc, char **argv)
 	cp_run_result_init(&model);
 	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
 	fprintf(stderr, "cachepressure validate: model: %s, %s, mem %" PRIu64
-		" MiB, kernel profile %s, machine %s\n", plan.scenario, vo.confine,
+		" MiB, kernel profile %s, machine %s\n", plan.scenario, vo->confine,
 		opts.mem_bytes >> 20, kernel, ms.machine.name);
 	rc = cp_sim_run(&cfg, &model, &diag);
 	if (rc) {
@@ -1410,15 +1451,15 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (done == 0)
 		goto out;
-	if (vo.json && strcmp(vo.json, "-") != 0 && keep_real_runs(vo.json, runs, done) != 0)
+	if (vo->json && strcmp(vo->json, "-") != 0 && keep_real_runs(vo->json, runs, done) != 0)
 		exit_code = CLI_EXIT_FAIL;
 	rc = model_slabs(&ms, runs, done, &h, "", CLI_EXIT_FAIL);
 	if (rc) {
 		exit_code = rc;
 		goto out;
 	}
-	rates_begin(&h, &vo, cfg.machine);
-	nr_start = model_paired(&cfg, runs, done, vo.seeds, NULL, &h, &model, &paired,
+	rates_begin(&h, vo, cfg.machine);
+	nr_start = model_paired(&cfg, runs, done, vo->seeds, NULL, &h, &model, &paired,
 				&exit_code);
 	if (nr_start == 0) {
 		h.pooled_bps = run_rates(&h, &cfg, cfg.machine, runs, done, &pooled);
@@ -1430,7 +1471,7 @@ int cmd_validate(int argc, char **argv)
 		goto out;
 
 	h.scenario = plan.scenario;
-	h.confine = vo.confine;
+	h.confine = vo->confine;
 	h.fs_name = cp_fs_name(opts.fs);
 	h.mem_bytes = opts.mem_bytes;
 	h.nr_real = done;
@@ -1454,7 +1495,7 @@ int cmd_validate(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = report(&h, &model, paired, runs, vo.json);
+	rc = report(&h, &model, paired, runs, vo->json);
 	if (rc != CLI_EXIT_OK)
 		exit_code = rc;
 out:
@@ -1470,4 +1511,13 @@ out:
 	cp_real_signals_restore();
 	cli_run_setup_release(&ms);
 	return exit_code;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct validate_opts vo = { 0 };
+	int rc = validate_cmd(argc, argv, &vo);
+
+	free(vo.sets);
+	return rc;
 }
