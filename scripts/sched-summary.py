@@ -13,7 +13,13 @@ but waiting (switched out in state R or R+), blocked (D) and asleep (S)
 as a share of one CPU; and the share it had of the time it was
 runnable, on / (on + waiting). Then the CPUs' idle share, and per fs_mark
 loop the two workers' CPU time on each CPU and how far apart they
-exited; and how long one worker was alive alone.
+exited; and how long one worker was alive alone. Last, where the
+workers and the readers were queued: the span split by how many of each
+each CPU held (running there, or switched out in state R there until
+they next ran), with the CPUs the workers and the readers had in each
+placement, and how long the CPUs' counts of them stood 2 or more apart
+(a task woken from sleep counts from its first run: the trace has no
+wake-up events).
 """
 import collections
 import re
@@ -152,7 +158,89 @@ def main():
         print(f'  loop {i:2d}: ' + '  '.join(parts) + f'  gap {gap:.0f}')
     print(f'one worker alive alone {alone:.3f} s, {100 * alone / span:.1f} % of the span; '
           f'exit gaps: mean {sum(gaps) / len(gaps):.0f} ms, max {max(gaps):.0f} ms')
+    placements(ev, t0, t1, workers, cpus)
     return 0
+
+
+def placements(ev, t0, t1, workers, cpus):
+    """The span by how many workers (w) and readers (r) each CPU held."""
+    where, queued, running = {}, set(), {}
+    by = collections.defaultdict(lambda: [0.0, 0.0, 0.0])  # time, workers on, readers on
+    apart, runs, start = 0.0, [], None
+    readers = set()
+    last = t0
+
+    def counts():
+        n = {c: [0, 0] for c in cpus}
+        for pid in queued:
+            n[where[pid]][0 if pid in workers else 1] += 1
+        return n
+
+    def advance(t):
+        nonlocal last, start, apart
+        a, b = max(last, t0), min(t, t1)
+        if b > a:
+            n = counts()
+            key = tuple(sorted((tuple(v) for v in n.values()), reverse=True))
+            rec = by[key]
+            rec[0] += b - a
+            rec[1] += (b - a) * sum(1 for p in running.values() if p in workers)
+            rec[2] += (b - a) * sum(1 for p in running.values() if p in readers)
+            tot = [sum(v) for v in n.values()]
+            if max(tot) - min(tot) >= 2:
+                apart += b - a
+                start = a if start is None else start
+            elif start is not None:
+                runs.append(a - start)
+                start = None
+        last = max(last, t)
+
+    for t, cpu, name, rest in ev:
+        advance(t)
+        if name == 'sched_process_exit':
+            pid = int(re.search(r' pid=(\d+)', rest).group(1))
+            queued.discard(pid)
+            for c in [c for c, p in running.items() if p == pid]:
+                del running[c]
+            continue
+        if name != 'sched_switch':
+            continue
+        m = SWITCH.search(rest)
+        if not m:
+            continue
+        pcomm, ppid, state, ncomm, npid = m.group(1), int(m.group(2)), m.group(3), \
+            m.group(4), int(m.group(5))
+        for comm, pid in ((pcomm, ppid), (ncomm, npid)):
+            if comm.startswith('cp-read-file'):
+                readers.add(pid)
+        tracked = workers.keys() | readers
+        running.pop(cpu, None)
+        if ppid in tracked:
+            if state.startswith('R'):
+                where[ppid] = cpu
+            else:
+                queued.discard(ppid)
+        if npid in tracked:
+            where[npid] = cpu
+            queued.add(npid)
+            running[cpu] = npid
+    advance(t1)
+    if start is not None:
+        runs.append(t1 - start)
+    span = t1 - t0
+    print('where the workers (w) and readers (r) were queued, CPU by CPU; the CPUs '
+          'the workers and the readers had meanwhile')
+    for key, (t, won, ron) in sorted(by.items(), key=lambda x: -x[1][0]):
+        place = ' | '.join(f'{w}w+{r}r' for w, r in key)
+        print(f'  {place:20s} {t / span:6.3f} of the span  workers {won / t:.2f}  '
+              f'readers {ron / t:.2f}')
+    runs.sort()
+    if runs:
+        print(f'counts 2 or more apart {apart:.3f} s, {100 * apart / span:.1f} % of the span, '
+              f'{len(runs)} times: median {1e3 * runs[len(runs) // 2]:.1f} ms, '
+              f'max {1e3 * runs[-1]:.1f} ms')
+    else:
+        print('counts 2 or more apart: never')
 
 
 if __name__ == '__main__':

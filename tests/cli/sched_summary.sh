@@ -11,7 +11,15 @@
 # the reader 50 ms on CPU 0 (its last stint cut at the span's end) = 0.357,
 # waiting 0.357, blocked 0.286, half its runnable time; CPU 1 idle 25 ms =
 # 0.179; loop 1: 0/100 and 90/15 ms, exits 40 ms apart, one worker alone
-# 40 ms = 28.6 % of the span. Bad input: a missing file and a trace
+# 40 ms = 28.6 % of the span. Where they were queued (w workers, r
+# readers a CPU; running there, or switched out in R there): 10.000 -
+# 10.070 1w+1r | 1w+0r (70 ms = 0.500; workers on CPUs 50 x 2 + 20 x 1
+# ms = 1.71, the reader 20 ms = 0.29), 10.070 - 10.100 1w+0r | 1w+0r
+# (the reader asleep; 0.214, workers 2.00), 10.100 - 10.110 1w+0r |
+# 0w+0r (0.071, workers 1.00), 10.110 - 10.125 1w+1r | 0w+0r (the reader
+# back, 102 waiting; 0.107, readers 1.00) - the only time the CPUs'
+# counts stood 2 apart, once, 15 ms = 10.7 % - and 10.125 - 10.140 1w+0r
+# | 0w+1r (0.107, workers 1.00, readers 1.00). Bad input: a missing file and a trace
 # without fs_mark's workers exit non-zero naming the problem. No root.
 set -u
 CP=$1
@@ -49,6 +57,18 @@ grep -Eq "^idle +0.179 +0.000 +0.179$" "$T/out" || fail "idle row: $(cat "$T/out
 grep -Eq "^  loop  1: 0/100  90/15  gap 40$" "$T/out" || fail "loop row: $(cat "$T/out")"
 grep -q "one worker alive alone 0.040 s, 28.6 % of the span; exit gaps: mean 40 ms, max 40 ms" \
 	"$T/out" || fail "alone: $(cat "$T/out")"
+place() { # PLACEMENT SHARE WORKERS READERS
+	grep -Eq "^  $1 +$2 of the span  workers $3  readers $4$" "$T/out" ||
+		fail "placement $1: $(cat "$T/out")"
+}
+place "1w\+1r \| 1w\+0r" 0.500 1.71 0.29
+place "1w\+0r \| 1w\+0r" 0.214 2.00 0.00
+place "1w\+1r \| 0w\+0r" 0.107 0.00 1.00
+place "1w\+0r \| 0w\+1r" 0.107 1.00 1.00
+place "1w\+0r \| 0w\+0r" 0.071 1.00 0.00
+[ "$(grep -c ' of the span  workers ' "$T/out")" = 5 ] || fail "not five placements: $(cat "$T/out")"
+grep -q "^counts 2 or more apart 0.015 s, 10.7 % of the span, 1 times: median 15.0 ms, max 15.0 ms$" \
+	"$T/out" || fail "apart: $(cat "$T/out")"
 python3 "$S" "$T/none" >/dev/null 2>"$T/err" && fail "a missing file passed"
 grep -q "$T/none" "$T/err" || fail "the missing file not named: $(cat "$T/err")"
 grep -v sched_process "$T/trace" >"$T/noforks"
