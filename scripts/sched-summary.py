@@ -18,14 +18,21 @@ workers and the readers were queued: the span split by how many of each
 each CPU held (running there, or switched out in state R there until
 they next ran), with the CPUs the workers and the readers had in each
 placement, and how long the CPUs' counts of them stood 2 or more apart
-(a task woken from sleep counts from its first run: the trace has no
-wake-up events).
+(a task woken from sleep counts from its first run, unless the trace
+has wake-up events: trace-sched.sh -m). With -m's migration events, the
+workers' and readers' moves between CPUs over the span: at a wake-up (the
+task was asleep) or by load balancing (it was queued or running), and
+how many of the workers' moves put a worker where its loop's partner was
+queued.
 """
 import collections
 import re
 import sys
 
 LINE = re.compile(r'\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(sched_\w+):\s+(.*)')
+# sched_wakeup(_new): comm= pid= prio= target_cpu=; sched_migrate_task:
+# comm= pid= prio= orig_cpu= dest_cpu=
+WAKE_MOVE = re.compile(r'comm=(.*?) pid=(\d+) prio=\d+ (target_cpu=(\d+)|orig_cpu=\d+ dest_cpu=(\d+))')
 SWITCH = re.compile(r'prev_comm=(.*?) prev_pid=(\d+) .*?prev_state=(\S+) ==> '
                     r'next_comm=(.*?) next_pid=(\d+)')
 
@@ -169,6 +176,14 @@ def placements(ev, t0, t1, workers, cpus):
     apart, runs, start = 0.0, [], None
     readers = set()
     last = t0
+    # moves: [at a wake-up, by balancing, onto the partner's CPU]
+    moves = {'workers': [0, 0, 0], 'readers': [0, 0, 0]}
+    seen_moves = False
+    partner = {}
+    for w, info in workers.items():
+        for v, other in workers.items():
+            if v != w and other['loop'] == info['loop']:
+                partner[w] = v
 
     def counts():
         n = {c: [0, 0] for c in cpus}
@@ -202,6 +217,27 @@ def placements(ev, t0, t1, workers, cpus):
             queued.discard(pid)
             for c in [c for c, p in running.items() if p == pid]:
                 del running[c]
+            continue
+        if name in ('sched_wakeup', 'sched_wakeup_new', 'sched_migrate_task'):
+            m = WAKE_MOVE.search(rest)
+            if not m:
+                continue
+            comm, pid, cpu_to = m.group(1), int(m.group(2)), int(m.group(4) or m.group(5))
+            if comm.startswith('cp-read-file'):
+                readers.add(pid)
+            if pid not in workers and pid not in readers:
+                continue
+            if name == 'sched_migrate_task':
+                seen_moves = True
+                if t0 <= t <= t1:
+                    rec = moves['workers' if pid in workers else 'readers']
+                    rec[0 if pid not in queued else 1] += 1
+                    mate = partner.get(pid)
+                    if mate in queued and where.get(mate) == cpu_to:
+                        rec[2] += 1
+            else:
+                queued.add(pid)
+            where[pid] = cpu_to
             continue
         if name != 'sched_switch':
             continue
@@ -241,6 +277,11 @@ def placements(ev, t0, t1, workers, cpus):
               f'max {1e3 * runs[-1]:.1f} ms')
     else:
         print('counts 2 or more apart: never')
+    if seen_moves:
+        w, r = moves['workers'], moves['readers']
+        print(f'moves between CPUs: workers {w[0] + w[1]} ({w[0]} at a wake-up, {w[1]} by '
+              f'balancing, {w[2]} onto their partner\'s CPU), readers {r[0] + r[1]} ({r[0]} at '
+              f'a wake-up, {r[1]} by balancing)')
 
 
 if __name__ == '__main__':

@@ -3,7 +3,11 @@
 # runs (root): a tracefs instance of its own records sched_switch,
 # sched_process_fork and sched_process_exit on every CPU.
 #
-#   scripts/trace-sched.sh OUT COMMAND [ARG...]
+#   scripts/trace-sched.sh [-m] OUT COMMAND [ARG...]
+#
+# -m also records sched_wakeup, sched_wakeup_new and sched_migrate_task:
+# sched-summary.py then counts the workers' and readers' moves between
+# CPUs, at a wake-up or by load balancing (session 37).
 #
 # e.g. scripts/trace-sched.sh /var/tmp/m1 build/cachepressure real seed
 # --mem 1G --confine memcg. COMMAND's stdout goes to OUT.txt, its stderr to
@@ -21,7 +25,12 @@ set -u
 case ${1:-} in
 -h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
-[ $# -ge 2 ] || { echo "trace-sched: usage: trace-sched.sh OUT COMMAND [ARG...]" >&2; exit 2; }
+events="sched_switch sched_process_fork sched_process_exit"
+if [ "${1:-}" = -m ]; then
+	events="$events sched_wakeup sched_wakeup_new sched_migrate_task"
+	shift
+fi
+[ $# -ge 2 ] || { echo "trace-sched: usage: trace-sched.sh [-m] OUT COMMAND [ARG...]" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "trace-sched: needs root" >&2; exit 2; }
 out=$1
 shift
@@ -46,7 +55,7 @@ inst=$TRACEFS/instances/cp-trace-sched-$$
 mkdir "$inst" || exit 2
 # a real global 16G run switches about 10^6 times: 128 MiB a CPU holds it
 echo 131072 >"$inst/buffer_size_kb"
-for e in sched_switch sched_process_fork sched_process_exit; do
+for e in $events; do
 	echo 1 >"$inst/events/sched/$e/enable"
 done
 echo 1 >"$inst/tracing_on"

@@ -19,7 +19,9 @@
 # 0w+0r (0.071, workers 1.00), 10.110 - 10.125 1w+1r | 0w+0r (the reader
 # back, 102 waiting; 0.107, readers 1.00) - the only time the CPUs'
 # counts stood 2 apart, once, 15 ms = 10.7 % - and 10.125 - 10.140 1w+0r
-# | 0w+1r (0.107, workers 1.00, readers 1.00). Bad input: a missing file and a trace
+# | 0w+1r (0.107, workers 1.00, readers 1.00). No migration events, no
+# moves line; a second trace with them is described where it is built.
+# Bad input: a missing file and a trace
 # without fs_mark's workers exit non-zero naming the problem. No root.
 set -u
 CP=$1
@@ -69,6 +71,41 @@ place "1w\+0r \| 0w\+0r" 0.071 1.00 0.00
 [ "$(grep -c ' of the span  workers ' "$T/out")" = 5 ] || fail "not five placements: $(cat "$T/out")"
 grep -q "^counts 2 or more apart 0.015 s, 10.7 % of the span, 1 times: median 15.0 ms, max 15.0 ms$" \
 	"$T/out" || fail "apart: $(cat "$T/out")"
+grep -q "^moves between CPUs" "$T/out" && fail "moves counted without migration events"
+
+# With trace-sched.sh -m's events: 102, queued on CPU 0 after the reader
+# preempted it, is moved to CPU 1 where its partner 101 runs (by
+# balancing, onto its partner's CPU), and back to CPU 0 while 101 still
+# runs on CPU 1 (by balancing, away from its partner); the reader goes to
+# sleep and is moved as it wakes (at a wake-up).
+ev() { # TIME CPU EVENT FIELDS
+	echo "  x-1 [$2] d..3. $1: $3: $4"
+}
+{
+	sw 9.990000 000 swapper/0 0 R cp-read-file 50
+	sw 9.990000 001 swapper/1 0 R fs_mark 100
+	echo "  fs_mark-100 [001] ..... 10.000000: sched_process_fork: comm=fs_mark pid=100 child_comm=fs_mark child_pid=101"
+	echo "  fs_mark-100 [001] ..... 10.000000: sched_process_fork: comm=fs_mark pid=100 child_comm=fs_mark child_pid=102"
+	ev 10.000000 001 sched_wakeup_new "comm=fs_mark pid=101 prio=120 target_cpu=001"
+	ev 10.000000 001 sched_wakeup_new "comm=fs_mark pid=102 prio=120 target_cpu=000"
+	sw 10.000000 001 fs_mark 100 S fs_mark 101
+	sw 10.000000 000 cp-read-file 50 R fs_mark 102
+	sw 10.010000 000 fs_mark 102 R cp-read-file 50
+	ev 10.020000 001 sched_migrate_task "comm=fs_mark pid=102 prio=120 orig_cpu=0 dest_cpu=1"
+	sw 10.030000 000 cp-read-file 50 S swapper/0 0
+	ev 10.040000 001 sched_migrate_task "comm=cp-read-file pid=50 prio=120 orig_cpu=0 dest_cpu=1"
+	ev 10.040000 001 sched_wakeup "comm=cp-read-file pid=50 prio=120 target_cpu=001"
+	ev 10.045000 000 sched_migrate_task "comm=fs_mark pid=102 prio=120 orig_cpu=1 dest_cpu=0"
+	sw 10.045000 000 swapper/0 0 R fs_mark 102
+	echo "  fs_mark-101 [001] ..... 10.050000: sched_process_exit: comm=fs_mark pid=101 prio=120 group_dead=true"
+	sw 10.050000 001 fs_mark 101 X cp-read-file 50
+	echo "  fs_mark-102 [000] ..... 10.060000: sched_process_exit: comm=fs_mark pid=102 prio=120 group_dead=true"
+	sw 10.060000 000 fs_mark 102 X swapper/0 0
+} >"$T/moves"
+python3 "$S" "$T/moves" >"$T/out" 2>"$T/err" || fail "exited $? on the moves: $(cat "$T/err")"
+grep -q "^moves between CPUs: workers 2 (0 at a wake-up, 2 by balancing, 1 onto their partner's CPU), readers 1 (1 at a wake-up, 0 by balancing)$" \
+	"$T/out" || fail "moves: $(cat "$T/out")"
+
 python3 "$S" "$T/none" >/dev/null 2>"$T/err" && fail "a missing file passed"
 grep -q "$T/none" "$T/err" || fail "the missing file not named: $(cat "$T/err")"
 grep -v sched_process "$T/trace" >"$T/noforks"
