@@ -20,7 +20,12 @@ thousands of pages: all (pgalloc_normal + pgalloc_dma32), the readers'
 refaults (workingset_refault_file), the rest, the pages reclaim took
 from the page cache (pgsteal_*), the frees other than that (all
 allocations less page-cache reclaim plus the change in free pages) and
-the change in free pages (docs/fidelity.md, session 36). Failed runs
+the change in free pages (docs/fidelity.md, session 36). Last, where
+the runs recorded them (measured_free_ZONE_TYPE_order_N), the free pages
+at the readers' start by zone, pageblock type and block order - orders
+0-1, 2-3, 4-7, 8-10 - the mean over each side's runs: the block sizes
+the set-up left, which decide whether fs_mark's slabs find room of their
+own type or fall back (docs/fidelity.md, session 37). Failed runs
 are left out. Exits 2 on a missing or unreadable file, or one that is
 not a validate JSON.
 """
@@ -29,6 +34,9 @@ import sys
 
 STEPS = 10
 FLOWS = ("all", "refaults", "rest", "pc reclaim", "other frees", "free change")
+ZONES = ("normal", "dma32")
+TYPES = ("unmovable", "movable", "reclaimable")
+ORDER_GROUPS = ((0, 1), (2, 3), (4, 7), (8, 10))
 
 
 def fail(msg):
@@ -104,6 +112,20 @@ def flows(run):
                               alloc - steal + dfree, dfree)]
 
 
+def free_blocks(run):
+    """{(zone, type): pages by ORDER_GROUPS} at the readers' start, or None."""
+    c = run.get("counters", {})
+    out = {}
+    for z in ZONES:
+        for t in TYPES:
+            names = ["measured_free_%s_%s_order_%d" % (z, t, o) for o in range(11)]
+            if not all(n in c for n in names):
+                continue
+            out[(z, t)] = [sum(c[names[o]] << o for o in range(lo, hi + 1))
+                           for lo, hi in ORDER_GROUPS]
+    return out or None
+
+
 def mean(xs):
     return sum(xs) / len(xs) if xs else None
 
@@ -119,7 +141,8 @@ def side(runs):
         rows.append({
             "passes_s": n / secs, "mb_pass": rr / n / 1e6 if n else 0.0,
             "hit": hit / n if n else 0.0, "fm_s": secs, "total": rr / 1e6,
-            "curve": curve(run, start, fm), "flows": flows(run)})
+            "curve": curve(run, start, fm), "flows": flows(run),
+            "blocks": free_blocks(run)})
     return rows
 
 
@@ -162,7 +185,24 @@ def main():
                                                       for i in range(len(FLOWS))), len(fl)))
         elif rows:
             print("  %-6s n/a (no pgalloc counters or free-memory series)" % s)
+    print_free_blocks(sides)
     return 0
+
+
+def print_free_blocks(sides):
+    have = {s: [row["blocks"] for row in rows if row["blocks"]] for s, rows in sides.items()}
+    if not any(have.values()):
+        return
+    print("free pages at the readers' start by block order (%s):" %
+          ", ".join("%d-%d" % g for g in ORDER_GROUPS))
+    for z in ZONES:
+        for t in TYPES:
+            for s in ("real", "model"):
+                runs = [b[(z, t)] for b in have[s] if (z, t) in b]
+                if runs:
+                    print("  %-6s %-6s %-11s %s (%d runs)" % (
+                        z, s, t, " ".join("%8.0f" % mean([r[i] for r in runs])
+                                          for i in range(len(ORDER_GROUPS))), len(runs)))
 
 
 if __name__ == "__main__":

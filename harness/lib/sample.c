@@ -445,7 +445,9 @@ static const char *const mt_names[3] = { "unmovable", "movable", "reclaimable" }
  * (the model records the same, measured_free_ZONE_TYPE_pages); and each
  * zone's file LRU pages then (/proc/zoneinfo, measured_file_ZONE_pages):
  * where the files were put; and each zone's watermark boost then
- * (measured_boost_ZONE_pages): what the set-up's fallbacks left. */
+ * (measured_boost_ZONE_pages): what the set-up's fallbacks left. The
+ * free blocks by order too (measured_free_ZONE_TYPE_order_N): the block
+ * sizes the set-up left. */
 static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 {
 	uint64_t blocks[3][11];
@@ -473,6 +475,11 @@ static int measured_free(struct cp_run_result *r, struct cp_diag *diag)
 			cp_measured_free_half_block_counter_name(model_zones[z][1], (unsigned)t, name,
 								 sizeof(name));
 			rc = set(r, name, (int64_t)half, diag);
+			for (o = 0; !rc && o < 11; o++) {
+				cp_measured_free_order_counter_name(model_zones[z][1], (unsigned)t,
+								    (unsigned)o, name, sizeof(name));
+				rc = set(r, name, (int64_t)blocks[t][o], diag);
+			}
 		}
 	}
 	if (!rc)

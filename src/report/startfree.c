@@ -49,6 +49,14 @@ void cp_measured_free_half_block_counter_name(unsigned zone, unsigned type, char
 		 CP_MEASURED_FREE_HALF_BLOCK_ORDER);
 }
 
+void cp_measured_free_order_counter_name(unsigned zone, unsigned type, unsigned order,
+					 char *buf, size_t len)
+{
+	snprintf(buf, len, "measured_free_%s_%s_order_%u",
+		 zone < CP_NR_ZONE_TYPES ? zone_names[zone] : "unknown",
+		 type < CP_MIGRATE_TYPES ? type_names[type] : "unknown", order);
+}
+
 void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len)
 {
 	snprintf(buf, len, "measured_file_%s_pages",

@@ -46,6 +46,13 @@ void cp_measured_free_counter_name(unsigned zone, unsigned type, char *buf, size
 void cp_measured_free_half_block_counter_name(unsigned zone, unsigned type, char *buf,
 					      size_t len);
 
+/* The free blocks of (zone, type, order) then, real (/proc/pagetypeinfo)
+ * and model alike, as start_free_* counts them after the balloon: which
+ * block sizes the set-up left, e.g. whether an order-2 slab finds a block
+ * of its own type - "measured_free_normal_reclaimable_order_2". */
+void cp_measured_free_order_counter_name(unsigned zone, unsigned type, unsigned order,
+					 char *buf, size_t len);
+
 /* The zone's file LRU pages (nr_zone_active_file + nr_zone_inactive_file)
  * then, real and model alike: "measured_file_dma32_pages". */
 void cp_measured_file_counter_name(unsigned zone, char *buf, size_t len);

@@ -222,6 +222,8 @@ struct run {
 	uint64_t measured_free[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
 	/* of those, in free blocks of CP_MEASURED_FREE_HALF_BLOCK_ORDER or more */
 	uint64_t measured_free_half_block[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
+	/* the free blocks by order (measured_free_*_order_N) */
+	uint64_t measured_blocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
 	uint64_t measured_file[CP_NR_ZONE_TYPES]; /* file LRU pages by zone then */
 	uint64_t measured_boost[CP_NR_ZONE_TYPES]; /* watermark boost by zone then */
 	/* the event counters then: the real harness reports each /proc/vmstat
@@ -536,6 +538,7 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 				uint64_t pages = (uint64_t)z->buddy.free_area[o][mt].nr << o;
 
 				r->measured_free[z->type][mt] += pages;
+				r->measured_blocks[z->type][mt][o] += z->buddy.free_area[o][mt].nr;
 				if (o >= CP_MEASURED_FREE_HALF_BLOCK_ORDER)
 					r->measured_free_half_block[z->type][mt] += pages;
 			}
@@ -1207,6 +1210,14 @@ static int fill_counters(struct run *r)
 						       (int64_t)r->measured_pageblocks[i][mt]);
 			if (rc)
 				return rc;
+			for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+				cp_measured_free_order_counter_name((unsigned)i, mt, o, name,
+								    sizeof(name));
+				rc = cp_run_result_set_counter(
+					out, name, (int64_t)r->measured_blocks[i][mt][o]);
+				if (rc)
+					return rc;
+			}
 		}
 		cp_pcp_counter_name("measured", (unsigned)i, name, sizeof(name));
 		rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_pcp[i]);

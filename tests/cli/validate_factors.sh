@@ -12,7 +12,11 @@
 # 0 0 20 20 20 20 20 40 40 40. Allocations (K pages): real pgalloc 1000 +
 # 500, refaults 400, page-cache reclaim 450 + 50, free memory 2000 ->
 # 1800 pages: other frees 1500 - 500 - 200 = 800; model 800, 300, 300,
-# free 1000 -> 900: 400. A failed run is left out. Bad input: a missing
+# free 1000 -> 900: 400. Free blocks at the readers' start, Normal
+# RECLAIMABLE (the only zone and type with all eleven orders; DMA32's one
+# order is not enough to print): real 10 order-0 + 5 order-1 blocks = 20
+# pages in orders 0-1; model 3 order-2 blocks = 12 pages in 2-3 and one
+# order-8 block = 256 in 8-10. A failed run is left out. Bad input: a missing
 # file, a file that is not JSON, a JSON without runs and one whose runs
 # lack fs_mark's time exit 2 naming the problem. No root.
 set -u
@@ -25,7 +29,14 @@ cat >"$T/v.json" <<'JSON'
 {"runs": [
  {"source": "real", "duration_ns": 10000000000,
   "counters": {"fs_mark_ns": 4000000000, "pgalloc_normal": 1000, "pgalloc_dma32": 500,
-               "workingset_refault_file": 400, "pgsteal_kswapd": 450, "pgsteal_direct": 50},
+               "workingset_refault_file": 400, "pgsteal_kswapd": 450, "pgsteal_direct": 50,
+               "measured_free_normal_reclaimable_order_0": 10, "measured_free_normal_reclaimable_order_1": 5,
+               "measured_free_normal_reclaimable_order_2": 0, "measured_free_normal_reclaimable_order_3": 0,
+               "measured_free_normal_reclaimable_order_4": 0, "measured_free_normal_reclaimable_order_5": 0,
+               "measured_free_normal_reclaimable_order_6": 0, "measured_free_normal_reclaimable_order_7": 0,
+               "measured_free_normal_reclaimable_order_8": 0, "measured_free_normal_reclaimable_order_9": 0,
+               "measured_free_normal_reclaimable_order_10": 0,
+               "measured_free_dma32_movable_order_0": 1},
   "readers": [{"passes": [{"end_ns": 5000000000, "read_bytes": 100000000},
                           {"end_ns": 7000000000, "read_bytes": 0},
                           {"end_ns": 8000000000, "read_bytes": 50000000},
@@ -38,7 +49,13 @@ cat >"$T/v.json" <<'JSON'
   "readers": [{"passes": [{"end_ns": 9500000000, "read_bytes": 999000000}]}]},
  {"source": "model", "duration_ns": 8000000000,
   "counters": {"fs_mark_ns": 2000000000, "pgalloc_normal": 800, "pgalloc_dma32": 0,
-               "workingset_refault_file": 300, "pgsteal_kswapd": 300},
+               "workingset_refault_file": 300, "pgsteal_kswapd": 300,
+               "measured_free_normal_reclaimable_order_0": 0, "measured_free_normal_reclaimable_order_1": 0,
+               "measured_free_normal_reclaimable_order_2": 3, "measured_free_normal_reclaimable_order_3": 0,
+               "measured_free_normal_reclaimable_order_4": 0, "measured_free_normal_reclaimable_order_5": 0,
+               "measured_free_normal_reclaimable_order_6": 0, "measured_free_normal_reclaimable_order_7": 0,
+               "measured_free_normal_reclaimable_order_8": 1, "measured_free_normal_reclaimable_order_9": 0,
+               "measured_free_normal_reclaimable_order_10": 0},
   "readers": [{"passes": [{"end_ns": 6500000000, "read_bytes": 20000000},
                           {"end_ns": 7000000000, "read_bytes": 0},
                           {"end_ns": 7500000000, "read_bytes": 20000000},
@@ -57,6 +74,9 @@ grep -Eq "^  real +0 +10 +10 +10 +60 +60 +60 +60 +60 +60$" "$T/out" || fail "rea
 grep -Eq "^  model +0 +0 +20 +20 +20 +20 +20 +40 +40 +40$" "$T/out" || fail "model curve: $(cat "$T/out")"
 grep -Eq "^  real +1\.5 +0\.4 +1\.1 +0\.5 +0\.8 +-0\.2 \(1 runs\)$" "$T/out" || fail "real flows: $(cat "$T/out")"
 grep -Eq "^  model +0\.8 +0\.3 +0\.5 +0\.3 +0\.4 +-0\.1 \(1 runs\)$" "$T/out" || fail "model flows: $(cat "$T/out")"
+grep -Eq "^  normal real +reclaimable +20 +0 +0 +0 \(1 runs\)$" "$T/out" || fail "real blocks: $(cat "$T/out")"
+grep -Eq "^  normal model +reclaimable +0 +12 +0 +256 \(1 runs\)$" "$T/out" || fail "model blocks: $(cat "$T/out")"
+grep -q "dma32" "$T/out" && fail "a zone and type without all eleven orders printed: $(cat "$T/out")"
 python3 "$S" "$T/none" >/dev/null 2>"$T/err" && fail "a missing file passed"
 grep -q "$T/none" "$T/err" || fail "the missing file not named: $(cat "$T/err")"
 echo "not json" >"$T/bad"

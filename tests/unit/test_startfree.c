@@ -162,6 +162,21 @@ static void measured_boost_counter_names_the_zone(void **state)
 	assert_string_equal(name, "measured_boost_dma32_pages");
 }
 
+/* The free blocks at the readers' start by order, named as the harness
+ * writes them (harness/lib/sample.c measured_free()). */
+static void measured_free_order_counter_names_zone_type_order(void **state)
+{
+	char name[64];
+
+	(void)state;
+	cp_measured_free_order_counter_name(CP_ZONE_NORMAL, CP_MIGRATE_RECLAIMABLE, 2, name,
+					    sizeof(name));
+	assert_string_equal(name, "measured_free_normal_reclaimable_order_2");
+	cp_measured_free_order_counter_name(CP_ZONE_DMA32, CP_MIGRATE_MOVABLE, 10, name,
+					    sizeof(name));
+	assert_string_equal(name, "measured_free_dma32_movable_order_10");
+}
+
 static void pageblock_counters_give_each_zones_pageblocks(void **state)
 {
 	struct cp_run_result runs[2];
@@ -250,6 +265,7 @@ int main(void)
 		cmocka_unit_test(per_zone_counters_give_per_zone_layout),
 		cmocka_unit_test(summed_counters_only_give_one_zone),
 		cmocka_unit_test(measured_boost_counter_names_the_zone),
+		cmocka_unit_test(measured_free_order_counter_names_zone_type_order),
 		cmocka_unit_test(pageblock_counters_give_each_zones_pageblocks),
 		cmocka_unit_test(pageblocks_need_every_run),
 		cmocka_unit_test(start_pcp_pages_are_the_runs_mean),
