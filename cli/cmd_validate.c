@@ -171,7 +171,8 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 		if ((rc = cli_option(argc, argv, &i, "--set", &v)) != 0) {
 			if (rc < 0)
 				return CLI_EXIT_USAGE;
-			if (strncmp(v, "machine.", 8) == 0 || strncmp(v, "fs.", 3) == 0) {
+			if (strncmp(v, CLI_MACHINE_SET_PREFIX, strlen(CLI_MACHINE_SET_PREFIX)) == 0 ||
+			    strncmp(v, CLI_FS_SET_PREFIX, strlen(CLI_FS_SET_PREFIX)) == 0) {
 				fprintf(stderr, "cachepressure validate: --set %s: scenario keys only "
 					"(the real runs have no machine or filesystem profile to "
 					"override; give the model's with --machine)\n", v);

@@ -30,9 +30,6 @@
 #define CP_PROFILES_DIR "profiles"
 #endif
 
-#define MACHINE_SET_PREFIX "machine."
-#define FS_SET_PREFIX "fs."
-
 const char *cli_profiles_dir(void)
 {
 	const char *env = getenv("CACHEPRESSURE_PROFILES_DIR");
@@ -95,9 +92,9 @@ int cli_run_opts_parse(int argc, char **argv, bool allow_policy, struct cli_run_
 		if ((rc = cli_option(argc, argv, &i, "--set", &v)) != 0) {
 			if (rc < 0)
 				return CLI_EXIT_USAGE;
-			if (strncmp(v, MACHINE_SET_PREFIX, strlen(MACHINE_SET_PREFIX)) == 0)
+			if (strncmp(v, CLI_MACHINE_SET_PREFIX, strlen(CLI_MACHINE_SET_PREFIX)) == 0)
 				o->machine_sets[o->nr_machine_sets++] = v;
-			else if (strncmp(v, FS_SET_PREFIX, strlen(FS_SET_PREFIX)) == 0)
+			else if (strncmp(v, CLI_FS_SET_PREFIX, strlen(CLI_FS_SET_PREFIX)) == 0)
 				o->fs_sets[o->nr_fs_sets++] = v;
 			else
 				o->so.sets[o->so.nr_sets++] = v;
@@ -264,7 +261,7 @@ static int setup_kernel(const struct cli_run_opts *o, struct cli_run_setup *s)
 static int apply_set(const struct cli_run_opts *o, struct cli_run_setup *s, const char *set,
 		     bool machine)
 {
-	const char *prefix = machine ? MACHINE_SET_PREFIX : FS_SET_PREFIX;
+	const char *prefix = machine ? CLI_MACHINE_SET_PREFIX : CLI_FS_SET_PREFIX;
 	const char *key = set + strlen(prefix);
 	const char *eq = strchr(key, '=');
 	struct cp_diag diag = { "" };

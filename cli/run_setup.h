@@ -24,6 +24,11 @@
 
 /* Used when neither an option nor the scenario names one. */
 #define CLI_DEFAULT_KERNEL "linux-4.11"
+
+/* --set prefixes that name a machine or filesystem profile key, not a
+ * scenario key: --set machine.cpu.copy_bandwidth=8G, --set fs.log.log_size=0 */
+#define CLI_MACHINE_SET_PREFIX "machine."
+#define CLI_FS_SET_PREFIX "fs."
 #define CLI_DEFAULT_MACHINE "seed-box"
 #define CLI_DEFAULT_FS "xfs"
 #define CLI_DEFAULT_POLICY CP_POLICY_LEGACY

@@ -37,6 +37,15 @@ SWITCH = re.compile(r'prev_comm=(.*?) prev_pid=(\d+) .*?prev_state=(\S+) ==> '
                     r'next_comm=(.*?) next_pid=(\d+)')
 
 
+def switch_fields(rest):
+    """A sched_switch's (prev_comm, prev_pid, prev_state, next_comm,
+    next_pid), or None."""
+    m = SWITCH.search(rest)
+    if not m:
+        return None
+    return m.group(1), int(m.group(2)), m.group(3), m.group(4), int(m.group(5))
+
+
 def kind_of(comm, pid, main, workers):
     if pid in workers:
         return 'fs_mark worker'
@@ -115,11 +124,10 @@ def main():
     for t, cpu, name, rest in ev:
         if name != 'sched_switch':
             continue
-        m = SWITCH.search(rest)
-        if not m:
+        sw = switch_fields(rest)
+        if not sw:
             continue
-        pcomm, ppid, state, ncomm, npid = m.group(1), int(m.group(2)), m.group(3), \
-            m.group(4), int(m.group(5))
+        pcomm, ppid, state, ncomm, npid = sw
         comm_of[ppid], comm_of[npid] = pcomm, ncomm
         if cpu in running:
             pid, comm, since = running[cpu]
@@ -241,11 +249,10 @@ def placements(ev, t0, t1, workers, cpus):
             continue
         if name != 'sched_switch':
             continue
-        m = SWITCH.search(rest)
-        if not m:
+        sw = switch_fields(rest)
+        if not sw:
             continue
-        pcomm, ppid, state, ncomm, npid = m.group(1), int(m.group(2)), m.group(3), \
-            m.group(4), int(m.group(5))
+        pcomm, ppid, state, ncomm, npid = sw
         for comm, pid in ((pcomm, ppid), (ncomm, npid)):
             if comm.startswith('cp-read-file'):
                 readers.add(pid)

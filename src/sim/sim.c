@@ -217,12 +217,8 @@ struct run {
 	/* /proc/buddyinfo when the measured phase starts (after dd): free
 	 * blocks by order, as the real harness records it */
 	uint64_t buddyinfo_start[CP_BUDDY_MAX_ORDER];
-	/* free pages by zone type and pageblock migratetype then (the real
-	 * harness's measured_free_* counters, /proc/pagetypeinfo) */
-	uint64_t measured_free[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
-	/* of those, in free blocks of CP_MEASURED_FREE_HALF_BLOCK_ORDER or more */
-	uint64_t measured_free_half_block[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES];
-	/* the free blocks by order (measured_free_*_order_N) */
+	/* free blocks by zone type, pageblock migratetype and order then (the
+	 * real harness's measured_free_* counters, /proc/pagetypeinfo) */
 	uint64_t measured_blocks[CP_NR_ZONE_TYPES][CP_MIGRATE_TYPES][CP_BUDDY_MAX_ORDER];
 	uint64_t measured_file[CP_NR_ZONE_TYPES]; /* file LRU pages by zone then */
 	uint64_t measured_boost[CP_NR_ZONE_TYPES]; /* watermark boost by zone then */
@@ -534,14 +530,8 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 
 		for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
 			r->buddyinfo_start[o] += z->buddy.nr_free[o];
-			for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
-				uint64_t pages = (uint64_t)z->buddy.free_area[o][mt].nr << o;
-
-				r->measured_free[z->type][mt] += pages;
+			for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++)
 				r->measured_blocks[z->type][mt][o] += z->buddy.free_area[o][mt].nr;
-				if (o >= CP_MEASURED_FREE_HALF_BLOCK_ORDER)
-					r->measured_free_half_block[z->type][mt] += pages;
-			}
 		}
 		cp_buddy_count_pageblocks(&z->buddy, r->measured_pageblocks[z->type]);
 		r->measured_pcp[z->type] = z->pcp.nr_held_pages;
@@ -1196,13 +1186,21 @@ static int fill_counters(struct run *r)
 		if (!r->have_measured_free[i])
 			continue;
 		for (unsigned mt = 0; mt < CP_MIGRATE_TYPES; mt++) {
+			uint64_t pages = 0, half = 0;
+
+			for (unsigned o = 0; o < CP_BUDDY_MAX_ORDER; o++) {
+				uint64_t p = r->measured_blocks[i][mt][o] << o;
+
+				pages += p;
+				if (o >= CP_MEASURED_FREE_HALF_BLOCK_ORDER)
+					half += p;
+			}
 			cp_measured_free_counter_name((unsigned)i, mt, name, sizeof(name));
-			rc = cp_run_result_set_counter(out, name, (int64_t)r->measured_free[i][mt]);
+			rc = cp_run_result_set_counter(out, name, (int64_t)pages);
 			if (rc)
 				return rc;
 			cp_measured_free_half_block_counter_name((unsigned)i, mt, name, sizeof(name));
-			rc = cp_run_result_set_counter(out, name,
-						       (int64_t)r->measured_free_half_block[i][mt]);
+			rc = cp_run_result_set_counter(out, name, (int64_t)half);
 			if (rc)
 				return rc;
 			cp_pageblocks_counter_name("measured", (unsigned)i, mt, name, sizeof(name));

@@ -282,11 +282,11 @@ static void measured_free_adds_up_to_buddyinfo_start(void **state)
 	rig_free(&g);
 }
 
-/* /proc/pagetypeinfo counts free blocks by order: each zone and type's
- * measured_free_*_order_N blocks of 2^N pages add up to its
- * measured_free_*_pages, those of order 8 and more to its
- * measured_free_*_order8_pages (for each zone the machine has). */
-static void measured_free_orders_add_up_to_the_types_pages(void **state)
+/* /proc/pagetypeinfo and /proc/buddyinfo count the same free blocks, the
+ * one by zone and pageblock type, the other by zone alone: at the
+ * measured phase's start the measured_free_*_order_N blocks of every
+ * zone and type add up, order by order, to buddyinfo_start_order_N. */
+static void measured_free_orders_add_up_to_buddyinfo_start(void **state)
 {
 	static const char *const zones[] = { "normal", "dma32" };
 	static const char *const types[] = { "unmovable", "movable", "reclaimable" };
@@ -296,33 +296,25 @@ static void measured_free_orders_add_up_to_the_types_pages(void **state)
 
 	(void)state;
 	rig_run_on(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
-	for (z = 0; z < 2; z++) {
-		for (t = 0; t < 3; t++) {
-			char name[64];
-			int64_t pages, half, sum = 0, sum_half = 0;
+	for (o = 0; o < 11; o++) {
+		char name[64];
+		int64_t sum = 0, buddy;
 
-			snprintf(name, sizeof(name), "measured_free_%s_%s_pages", zones[z], types[t]);
-			pages = cp_run_result_counter(&g.res, name, -1);
-			if (pages < 0)
-				continue; /* a zone the machine does not have */
-			snprintf(name, sizeof(name), "measured_free_%s_%s_order8_pages", zones[z],
-				 types[t]);
-			half = cp_run_result_counter(&g.res, name, -1);
-			for (o = 0; o < 11; o++) {
+		for (z = 0; z < 2; z++) {
+			for (t = 0; t < 3; t++) {
 				int64_t blocks;
 
 				snprintf(name, sizeof(name), "measured_free_%s_%s_order_%zu", zones[z],
 					 types[t], o);
-				blocks = cp_run_result_counter(&g.res, name, -1);
+				blocks = cp_run_result_counter(&g.res, name, 0);
 				assert_true(blocks >= 0);
-				sum += blocks << o;
-				if (o >= 8)
-					sum_half += blocks << o;
+				sum += blocks;
 			}
-			assert_int_equal(sum, pages);
-			assert_int_equal(sum_half, half);
-			all += pages;
 		}
+		snprintf(name, sizeof(name), "buddyinfo_start_order_%zu", o);
+		buddy = cp_run_result_counter(&g.res, name, -1);
+		assert_int_equal(sum, buddy);
+		all += sum;
 	}
 	assert_true(all > 0);
 	rig_free(&g);
@@ -597,7 +589,7 @@ int main(void)
 		cmocka_unit_test(fsmark_creates_cost_the_machines_calibrated_xfs_create),
 		cmocka_unit_test(the_creates_kworker_part_runs_outside_fs_mark),
 		cmocka_unit_test(measured_free_adds_up_to_buddyinfo_start),
-		cmocka_unit_test(measured_free_orders_add_up_to_the_types_pages),
+		cmocka_unit_test(measured_free_orders_add_up_to_buddyinfo_start),
 		cmocka_unit_test(memcg_confinement_reclaims_in_the_memcg),
 		cmocka_unit_test(result_names_policy_kernel_and_confinement),
 		cmocka_unit_test(walker_and_streamer_accounting),
