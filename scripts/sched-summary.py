@@ -37,10 +37,10 @@ SWITCH = re.compile(r'prev_comm=(.*?) prev_pid=(\d+) .*?prev_state=(\S+) ==> '
                     r'next_comm=(.*?) next_pid=(\d+)')
 
 
-def switch_fields(rest):
+def switch_fields(name, rest):
     """A sched_switch's (prev_comm, prev_pid, prev_state, next_comm,
-    next_pid), or None."""
-    m = SWITCH.search(rest)
+    next_pid); None for another event."""
+    m = SWITCH.search(rest) if name == 'sched_switch' else None
     if not m:
         return None
     return m.group(1), int(m.group(2)), m.group(3), m.group(4), int(m.group(5))
@@ -122,9 +122,7 @@ def main():
         return max(0.0, min(b, t1) - max(a, t0))
 
     for t, cpu, name, rest in ev:
-        if name != 'sched_switch':
-            continue
-        sw = switch_fields(rest)
+        sw = switch_fields(name, rest)
         if not sw:
             continue
         pcomm, ppid, state, ncomm, npid = sw
@@ -247,9 +245,7 @@ def placements(ev, t0, t1, workers, cpus):
                 queued.add(pid)
             where[pid] = cpu_to
             continue
-        if name != 'sched_switch':
-            continue
-        sw = switch_fields(rest)
+        sw = switch_fields(name, rest)
         if not sw:
             continue
         pcomm, ppid, state, ncomm, npid = sw
