@@ -185,11 +185,17 @@ def placements(ev, t0, t1, workers, cpus):
     # moves: [at a wake-up, by balancing, onto the partner's CPU]
     moves = {'workers': [0, 0, 0], 'readers': [0, 0, 0]}
     seen_moves = False
-    partner = {}
+    by_loop = collections.defaultdict(list)
     for w, info in workers.items():
-        for v, other in workers.items():
-            if v != w and other['loop'] == info['loop']:
-                partner[w] = v
+        by_loop[info['loop']].append(w)
+    partner = {w: v for ws in by_loop.values() if len(ws) == 2 for w, v in (ws, ws[::-1])}
+
+    def note_reader(comm, pid):
+        if comm.startswith('cp-read-file'):
+            readers.add(pid)
+
+    def tracked(pid):
+        return pid in workers or pid in readers
 
     def counts():
         n = {c: [0, 0] for c in cpus}
@@ -228,10 +234,9 @@ def placements(ev, t0, t1, workers, cpus):
             m = WAKE_MOVE.search(rest)
             if not m:
                 continue
-            comm, pid, cpu_to = m.group(1), int(m.group(2)), int(m.group(4) or m.group(5))
-            if comm.startswith('cp-read-file'):
-                readers.add(pid)
-            if pid not in workers and pid not in readers:
+            pid, cpu_to = int(m.group(2)), int(m.group(4) or m.group(5))
+            note_reader(m.group(1), pid)
+            if not tracked(pid):
                 continue
             if name == 'sched_migrate_task':
                 seen_moves = True
@@ -249,17 +254,15 @@ def placements(ev, t0, t1, workers, cpus):
         if not sw:
             continue
         pcomm, ppid, state, ncomm, npid = sw
-        for comm, pid in ((pcomm, ppid), (ncomm, npid)):
-            if comm.startswith('cp-read-file'):
-                readers.add(pid)
-        tracked = workers.keys() | readers
+        note_reader(pcomm, ppid)
+        note_reader(ncomm, npid)
         running.pop(cpu, None)
-        if ppid in tracked:
+        if tracked(ppid):
             if state.startswith('R'):
                 where[ppid] = cpu
             else:
                 queued.discard(ppid)
-        if npid in tracked:
+        if tracked(npid):
             where[npid] = cpu
             queued.add(npid)
             running[cpu] = npid
