@@ -336,6 +336,14 @@ static int real_setup(const struct validate_opts *vo, struct cp_real_opts *opts,
 	return CLI_EXIT_OK;
 }
 
+/* The model runs' cancel question: a stop signal (SIGINT, SIGTERM,
+ * SIGHUP) since the handlers went in. */
+static int stop_signalled(void *priv)
+{
+	(void)priv;
+	return cp_real_interrupted();
+}
+
 static void on_progress(void *arg, const char *msg)
 {
 	const uint64_t *start_ns = arg;
@@ -1400,6 +1408,9 @@ static int validate_cmd(int argc, char **argv, struct validate_opts *vo)
 	 * the real runs take minutes */
 	cp_run_result_init(&model);
 	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
+	/* a stop signal ends a model run as it ends a real one: the handlers
+	 * are in place from here on, so without this the model would go on */
+	cfg.cancelled = stop_signalled;
 	fprintf(stderr, "cachepressure validate: model: %s, %s, mem %" PRIu64
 		" MiB, kernel profile %s, machine %s\n", plan.scenario, vo->confine,
 		opts.mem_bytes >> 20, kernel, ms.machine.name);

@@ -20,6 +20,7 @@ enum cp_errno {
 	CP_ENOSPC = 8,  /* a capacity is exhausted (memory limit, OOM) */
 	CP_ESYS = 9,    /* a system call failed; diag names it */
 	CP_EAGAIN = 10, /* not yet: the caller's reclaim goes on at its next step */
+	CP_EINTR = 11,  /* stopped on the caller's request (a signal) */
 	CP_EMAX
 };
 

@@ -18,6 +18,7 @@ static const char *const err_names[CP_EMAX] = {
 	[CP_ENOSPC] = "no space left",
 	[CP_ESYS] = "system call failed",
 	[CP_EAGAIN] = "try again",
+	[CP_EINTR] = "interrupted",
 };
 
 const char *cp_strerror(int rc)

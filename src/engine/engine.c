@@ -132,6 +132,8 @@ struct cp_engine {
 	uint64_t last_sample_ns;
 	cp_engine_sample_fn sample_fn;
 	void *sample_priv;
+	cp_engine_cancel_fn cancel_fn;
+	void *cancel_priv;
 
 	int current;             /* actor in step(), or -1 */
 	bool stop_requested;
@@ -282,6 +284,22 @@ int cp_engine_set_sampler(struct cp_engine *e, uint64_t interval_ns, cp_engine_s
 	e->sample_priv = priv;
 	e->next_sample_ns = e->now_ns; /* installed during the run: from now */
 	return 0;
+}
+
+void cp_engine_set_cancel(struct cp_engine *e, cp_engine_cancel_fn fn, void *priv)
+{
+	e->cancel_fn = fn;
+	e->cancel_priv = priv;
+}
+
+/* The caller's cancel function, asked every CP_ENGINE_CANCEL_STEPS
+ * turns of the run loop (turn 0 included). */
+static int check_cancel(struct cp_engine *e, uint64_t turn)
+{
+	if (!e->cancel_fn || turn % CP_ENGINE_CANCEL_STEPS || !e->cancel_fn(e->cancel_priv))
+		return 0;
+	return cp_diag_set(&e->diag, -CP_EINTR, "the run was cancelled after %.3f s of model time",
+			   (double)e->now_ns / 1e9);
 }
 
 void cp_engine_stop(struct cp_engine *e)
@@ -689,6 +707,7 @@ static int run_one(struct cp_engine *e, bool *done)
 int cp_engine_run(struct cp_engine *e, struct cp_diag *diag)
 {
 	bool done = false;
+	uint64_t turn = 0;
 	unsigned id;
 	int rc = 0;
 
@@ -709,7 +728,9 @@ int cp_engine_run(struct cp_engine *e, struct cp_diag *diag)
 			e->end = CP_END_FINISHED;
 			break;
 		}
-		rc = run_one(e, &done);
+		rc = check_cancel(e, turn++);
+		if (!rc)
+			rc = run_one(e, &done);
 		if (!rc && e->error)
 			rc = e->error;
 		if (!rc)

@@ -206,13 +206,25 @@ void cp_engine_set_time_limit(struct cp_engine *e, uint64_t limit_ns);
 int cp_engine_set_sampler(struct cp_engine *e, uint64_t interval_ns, cp_engine_sample_fn fn,
 			  void *priv);
 
+/* A question the engine asks its caller now and then while it runs
+ * (every CP_ENGINE_CANCEL_STEPS steps, and before the first): non-zero
+ * abandons the run. For a caller outside the model - a CLI told by a
+ * signal to stop - never for the model's own stop rules, so asking
+ * changes nothing in the run. */
+typedef int (*cp_engine_cancel_fn)(void *priv);
+#define CP_ENGINE_CANCEL_STEPS 4096u
+
+/* Installs fn (NULL: none). Before cp_engine_run(). */
+void cp_engine_set_cancel(struct cp_engine *e, cp_engine_cancel_fn fn, void *priv);
+
 /*
  * Runs until every non-daemon actor has stopped, the time limit, or
  * cp_engine_stop(). Afterwards every actor is stopped. Returns 0 (see
  * cp_engine_end_reason()), the error a step or the sampler returned,
  * -CP_EBUSY when non-daemon actors remain but none can ever run again
- * (all blocked) or one actor keeps taking steps that take no time, or
- * -CP_ENOMEM. On error diag (if not NULL) names the actor. Call once.
+ * (all blocked) or one actor keeps taking steps that take no time,
+ * -CP_EINTR when the cancel function asked to stop, or -CP_ENOMEM. On
+ * error diag (if not NULL) names the actor. Call once.
  */
 int cp_engine_run(struct cp_engine *e, struct cp_diag *diag);
 

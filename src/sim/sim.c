@@ -1315,8 +1315,10 @@ int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struc
 		rc = setup_model(r, diag);
 	if (!rc)
 		rc = cp_engine_create(&r->w.e, cfg->machine->nr_cpus);
-	if (!rc)
+	if (!rc) {
 		cp_engine_set_autogroup(r->w.e, cfg->machine->sched_autogroup);
+		cp_engine_set_cancel(r->w.e, cfg->cancelled, cfg->cancel_priv);
+	}
 	if (!rc) {
 		cp_blockdev_params_from_machine(&bp, cfg->machine);
 		rc = cp_blockdev_init(&r->w.dev, &bp, diag);

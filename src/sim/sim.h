@@ -54,6 +54,11 @@ struct cp_sim_config {
 	bool size_is_available;
 	cp_sim_progress_fn progress;       /* optional */
 	void *progress_priv;
+	/* optional: asked now and then while the model runs (the engine's
+	 * cancel function); non-zero abandons the run with -CP_EINTR - a
+	 * CLI's way to stop at a signal. Never changes a run it lets finish. */
+	int (*cancelled)(void *priv);
+	void *cancel_priv;
 };
 
 /* "global" / "memcg" and back. */
@@ -66,7 +71,7 @@ int cp_confine_parse(const char *name, enum cp_confine *out);
  * of memory (the kernel would OOM) the run still returns 0 with
  * out->failed set and out->failure saying why; other errors return
  * -CP_EINVAL (a scenario the model cannot run: diag says which key),
- * -CP_ENOMEM. Deterministic: the same config gives the same result.
+ * -CP_EINTR (cfg->cancelled asked to stop), -CP_ENOMEM. Deterministic: the same config gives the same result.
  */
 int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struct cp_diag *diag);
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A stop signal in the middle of a run: SIGINT while fs_mark runs (memcg),
-# SIGTERM while the balloon inflates (global). Exit 1, a message, and
-# nothing left behind.
+# SIGTERM while the balloon inflates (global), SIGINT while validate's
+# first model run runs. Exit 1, a message, and nothing left behind.
 set -u
 . "$2/tests/real/common.inc"
 need_real
@@ -34,4 +34,26 @@ if [ "$(mem_available_mib)" -ge 3072 ]; then
 	interrupt_when "balloon locking" TERM
 	echo "ok: SIGTERM during the balloon (global) cleaned up"
 fi
+# validate installs its handlers before its first model run: SIGINT
+# there abandons the model run (the engine's cancel question) instead of
+# waiting for it, and no real run starts. fs_mark 100 times as long as
+# the 256M scenario's keeps the model busy for many seconds.
+start_cp validate seed --mem 256M --confine memcg --repeat 1 \
+	--set creator.fs_mark.loops=2000 --workdir "$WORK"
+i=0
+while ! grep -q "validate: model: seed" "$ERR" 2>/dev/null; do
+	i=$((i + 1))
+	[ "$i" -le 600 ] || { kill -KILL "$PID"; fail "never saw the model start"; }
+	kill -0 "$PID" 2>/dev/null || fail "validate ended before its model started"
+	sleep 0.1
+done
+sleep 0.5
+kill -INT "$PID"
+wait_cp
+[ "$RC" = 1 ] || fail "validate: exit status $RC after SIGINT in its model run, expected 1"
+grep -q "the run was cancelled" "$ERR" || fail "validate: the model run was not cancelled"
+grep -q "stopped by signal 2" "$ERR" || fail "validate: no 'stopped by signal' message"
+if grep -q "real run 1/" "$ERR"; then fail "validate: a real run started after SIGINT"; fi
+check_nothing_left
+echo "ok: SIGINT during validate's model run stopped it"
 echo "PASS"

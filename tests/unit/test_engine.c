@@ -760,6 +760,75 @@ static void time_limit_ends_the_run(void **state)
 	cp_engine_destroy(e);
 }
 
+/* ---- cancel (a caller told to stop, e.g. by a signal) -------------------- */
+
+struct cancel_probe {
+	unsigned calls;
+	unsigned stop_at_call; /* 0: never */
+};
+
+static int cancel_probe(void *priv)
+{
+	struct cancel_probe *p = priv;
+
+	p->calls++;
+	return p->stop_at_call && p->calls >= p->stop_at_call;
+}
+
+/* Asked before the first turn and every CP_ENGINE_CANCEL_STEPS turns:
+ * saying yes at the third question (turn 2 x CP_ENGINE_CANCEL_STEPS)
+ * ends the run with -CP_EINTR, every actor stopped. */
+static void cancel_ends_the_run_at_a_question(void **state)
+{
+	struct cancel_probe p = { 0, 3 };
+	struct script s;
+	struct cp_engine *e;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	script_init(&s, NULL);
+	script_push(&s, 1000, CP_STEP_CONTINUE, 0);
+	s.repeat_last = true;
+	assert_int_equal(cp_engine_create(&e, 1), 0);
+	add(e, &s, 0);
+	cp_engine_set_time_limit(e, 1000 * SEC);
+	cp_engine_set_cancel(e, cancel_probe, &p);
+	assert_int_equal(cp_engine_run(e, &d), -CP_EINTR);
+	assert_int_equal(p.calls, 3);
+	assert_non_null(strstr(d.msg, "cancelled"));
+	assert_int_equal(cp_engine_end_reason(e), CP_END_NONE);
+	/* turns 0 .. 2 x CP_ENGINE_CANCEL_STEPS - 1 ran: at most one step each */
+	assert_true(cp_engine_nr_steps(e) <= 2 * CP_ENGINE_CANCEL_STEPS);
+	assert_true(cp_engine_nr_steps(e) > CP_ENGINE_CANCEL_STEPS / 2);
+	assert_int_equal(s.nr_stopped, 1);
+	cp_engine_destroy(e);
+}
+
+/* A cancel function that never says yes changes nothing: the run of
+ * time_limit_ends_the_run, step for step. */
+static void cancel_never_asked_to_stop_changes_nothing(void **state)
+{
+	struct cancel_probe p = { 0, 0 };
+	struct script s;
+	struct cp_engine *e;
+
+	(void)state;
+	script_init(&s, NULL);
+	script_push(&s, 1000, CP_STEP_CONTINUE, 0);
+	s.repeat_last = true;
+	assert_int_equal(cp_engine_create(&e, 1), 0);
+	add(e, &s, 0);
+	cp_engine_set_time_limit(e, 10500);
+	cp_engine_set_cancel(e, cancel_probe, &p);
+	assert_int_equal(run(e), 0);
+	assert_int_equal(p.calls, 1); /* turn 0 only: the run is shorter than a period */
+	assert_int_equal(cp_engine_end_reason(e), CP_END_TIME_LIMIT);
+	assert_int_equal(cp_engine_now(e), 10500);
+	assert_int_equal(cp_engine_nr_steps(e), 11);
+	assert_int_equal(s.stopped_ns, 10500);
+	cp_engine_destroy(e);
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 static void actor_blocked_forever_is_reported(void **state)
@@ -1107,6 +1176,8 @@ int main(void)
 		cmocka_unit_test(finishing_actor_stops_its_dependants),
 		cmocka_unit_test(stop_rules_chain),
 		cmocka_unit_test(time_limit_ends_the_run),
+		cmocka_unit_test(cancel_ends_the_run_at_a_question),
+		cmocka_unit_test(cancel_never_asked_to_stop_changes_nothing),
 		cmocka_unit_test(actor_blocked_forever_is_reported),
 		cmocka_unit_test(step_error_ends_the_run_and_names_the_actor),
 		cmocka_unit_test(step_error_without_message_gets_one),
