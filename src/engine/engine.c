@@ -292,11 +292,11 @@ void cp_engine_set_cancel(struct cp_engine *e, cp_engine_cancel_fn fn, void *pri
 	e->cancel_priv = priv;
 }
 
-/* The caller's cancel function, asked every CP_ENGINE_CANCEL_STEPS
+/* The caller's cancel function, asked every CP_ENGINE_CANCEL_TURNS
  * turns of the run loop (turn 0 included). */
 static int check_cancel(struct cp_engine *e, uint64_t turn)
 {
-	if (!e->cancel_fn || turn % CP_ENGINE_CANCEL_STEPS || !e->cancel_fn(e->cancel_priv))
+	if (!e->cancel_fn || turn % CP_ENGINE_CANCEL_TURNS || !e->cancel_fn(e->cancel_priv))
 		return 0;
 	return cp_diag_set(&e->diag, -CP_EINTR, "the run was cancelled after %.3f s of model time",
 			   (double)e->now_ns / 1e9);

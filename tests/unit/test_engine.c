@@ -739,17 +739,26 @@ static void stop_rules_chain(void **state)
 
 /* An endless actor (1000 ns per step) under a 10500 ns limit: steps at
  * 0, 1000, ..., 10000 (11), cut off at 10500. */
+/* One CPU, one actor taking 1000 ns steps for ever. */
+static struct cp_engine *endless_steps(struct script *s)
+{
+	struct cp_engine *e;
+
+	script_init(s, NULL);
+	script_push(s, 1000, CP_STEP_CONTINUE, 0);
+	s->repeat_last = true;
+	assert_int_equal(cp_engine_create(&e, 1), 0);
+	add(e, s, 0);
+	return e;
+}
+
 static void time_limit_ends_the_run(void **state)
 {
 	struct script s;
 	struct cp_engine *e;
 
 	(void)state;
-	script_init(&s, NULL);
-	script_push(&s, 1000, CP_STEP_CONTINUE, 0);
-	s.repeat_last = true;
-	assert_int_equal(cp_engine_create(&e, 1), 0);
-	add(e, &s, 0);
+	e = endless_steps(&s);
 	cp_engine_set_time_limit(e, 10500);
 	assert_int_equal(run(e), 0);
 	assert_int_equal(cp_engine_end_reason(e), CP_END_TIME_LIMIT);
@@ -775,8 +784,8 @@ static int cancel_probe(void *priv)
 	return p->stop_at_call && p->calls >= p->stop_at_call;
 }
 
-/* Asked before the first turn and every CP_ENGINE_CANCEL_STEPS turns:
- * saying yes at the third question (turn 2 x CP_ENGINE_CANCEL_STEPS)
+/* Asked before the first turn and every CP_ENGINE_CANCEL_TURNS turns:
+ * saying yes at the third question (turn 2 x CP_ENGINE_CANCEL_TURNS)
  * ends the run with -CP_EINTR, every actor stopped. */
 static void cancel_ends_the_run_at_a_question(void **state)
 {
@@ -786,20 +795,16 @@ static void cancel_ends_the_run_at_a_question(void **state)
 	struct cp_diag d = { "" };
 
 	(void)state;
-	script_init(&s, NULL);
-	script_push(&s, 1000, CP_STEP_CONTINUE, 0);
-	s.repeat_last = true;
-	assert_int_equal(cp_engine_create(&e, 1), 0);
-	add(e, &s, 0);
+	e = endless_steps(&s);
 	cp_engine_set_time_limit(e, 1000 * SEC);
 	cp_engine_set_cancel(e, cancel_probe, &p);
 	assert_int_equal(cp_engine_run(e, &d), -CP_EINTR);
 	assert_int_equal(p.calls, 3);
 	assert_non_null(strstr(d.msg, "cancelled"));
 	assert_int_equal(cp_engine_end_reason(e), CP_END_NONE);
-	/* turns 0 .. 2 x CP_ENGINE_CANCEL_STEPS - 1 ran: at most one step each */
-	assert_true(cp_engine_nr_steps(e) <= 2 * CP_ENGINE_CANCEL_STEPS);
-	assert_true(cp_engine_nr_steps(e) > CP_ENGINE_CANCEL_STEPS / 2);
+	/* turns 0 .. 2 x CP_ENGINE_CANCEL_TURNS - 1 ran: at most one step each */
+	assert_true(cp_engine_nr_steps(e) <= 2 * CP_ENGINE_CANCEL_TURNS);
+	assert_true(cp_engine_nr_steps(e) > CP_ENGINE_CANCEL_TURNS / 2);
 	assert_int_equal(s.nr_stopped, 1);
 	cp_engine_destroy(e);
 }
@@ -813,11 +818,7 @@ static void cancel_never_asked_to_stop_changes_nothing(void **state)
 	struct cp_engine *e;
 
 	(void)state;
-	script_init(&s, NULL);
-	script_push(&s, 1000, CP_STEP_CONTINUE, 0);
-	s.repeat_last = true;
-	assert_int_equal(cp_engine_create(&e, 1), 0);
-	add(e, &s, 0);
+	e = endless_steps(&s);
 	cp_engine_set_time_limit(e, 10500);
 	cp_engine_set_cancel(e, cancel_probe, &p);
 	assert_int_equal(run(e), 0);
