@@ -209,9 +209,9 @@ int cp_engine_set_sampler(struct cp_engine *e, uint64_t interval_ns, cp_engine_s
 /* A question the engine asks its caller now and then while it runs
  * (every CP_ENGINE_CANCEL_TURNS turns of its loop, one event each - a
  * timed wake-up or the end of a CPU phase - and before the first):
- * non-zero abandons the run. For a caller outside the model - a CLI told by a
- * signal to stop - never for the model's own stop rules, so asking
- * changes nothing in the run. */
+ * non-zero abandons the run. For a caller outside the model - a CLI
+ * told by a signal to stop - never for the model's own stop rules, so
+ * asking changes nothing in the run. */
 typedef int (*cp_engine_cancel_fn)(void *priv);
 #define CP_ENGINE_CANCEL_TURNS 4096u
 

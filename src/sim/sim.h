@@ -71,7 +71,8 @@ int cp_confine_parse(const char *name, enum cp_confine *out);
  * of memory (the kernel would OOM) the run still returns 0 with
  * out->failed set and out->failure saying why; other errors return
  * -CP_EINVAL (a scenario the model cannot run: diag says which key),
- * -CP_EINTR (cfg->cancelled asked to stop), -CP_ENOMEM. Deterministic: the same config gives the same result.
+ * -CP_EINTR (cfg->cancelled asked to stop), -CP_ENOMEM. Deterministic:
+ * the same config gives the same result.
  */
 int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struct cp_diag *diag);
 
