@@ -74,7 +74,7 @@ struct cp_sc_file {
 	char *name;
 	char *path;          /* absolute, below scenario.mount */
 	uint64_t size_bytes; /* > 0; scaled by --mem */
-	bool cached;         /* written (dd) just before the run: starts in page cache */
+	bool cached;         /* starts in the page cache; no: written, then dropped */
 	bool sparse;         /* a hole: reading it needs no device I/O */
 	struct cp_sc_origin origin;
 };

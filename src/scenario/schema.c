@@ -54,7 +54,8 @@ static const struct cp_sc_key scenario_keys[] = {
 
 static const struct cp_sc_key file_keys[] = {
 	{ "cached", CP_SK_BOOL, offsetof(struct cp_sc_file, cached), 0, "no", 0,
-	  "written (dd) just before the run, so it starts in the page cache" },
+	  "starts in the page cache (written with dd just before the run); no: written, "
+	  "then dropped from the page cache, so it starts on disk only" },
 	{ "path", CP_SK_PATH, offsetof(struct cp_sc_file, path), CP_SKF_REQUIRED, NULL, 0,
 	  "absolute path below scenario.mount" },
 	{ "size", CP_SK_SIZE, offsetof(struct cp_sc_file, size_bytes),

@@ -248,9 +248,10 @@ struct run {
 	size_t nr_walkers;
 	struct cp_run_result *out;
 	uint64_t next_progress_ns;
-	/* the set-up's writers of the cached data files */
+	/* the set-up's writers of the data files: the cached ones first
+	 * (nr_cached_writers), then those dropped after writing */
 	struct cp_writer *writers;
-	size_t nr_writers, nr_writing;
+	size_t nr_writers, nr_cached_writers, nr_writing;
 	/* then the harness's read-back of what reclaim took meanwhile */
 	struct cp_refetcher refetcher;
 	uint64_t refetched_bytes;       /* bytes it read back */
@@ -431,7 +432,7 @@ static int setup_refetcher(struct run *r, struct cp_diag *diag)
 	int rc;
 
 	task_init(&rf->task, &r->w, "refetch", pagecache_gfp(&r->w), 0);
-	rc = cp_refetcher_setup(rf, r->writers, r->nr_writers);
+	rc = cp_refetcher_setup(rf, r->writers, r->nr_cached_writers);
 	if (rc)
 		return rc;
 	rf->done = refetch_done;
@@ -441,9 +442,41 @@ static int setup_refetcher(struct run *r, struct cp_diag *diag)
 	return rc ? cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc)) : 0;
 }
 
+/* A file the harness writes and then drops from the page cache
+ * (harness/lib/run.c setup_steps: every file is written, in parallel;
+ * after syncfs, POSIX_FADV_DONTNEED for each cached = no one): its
+ * writes take memory beside the cached files' and leave their free
+ * blocks where they were. A sparse one only has its last MiB written
+ * there (dd seek=); SIMPLIFIED: not written at all. */
+static bool written_then_dropped(const struct cp_sc_file *f)
+{
+	return !f->cached && !f->sparse;
+}
+
+/* The harness's dd child of scenario file i: a writer actor on the next
+ * CPU in turn. */
+static int add_writer(struct run *r, size_t i, struct cp_diag *diag)
+{
+	struct cp_world *w = &r->w;
+	struct cp_writer *wr = &r->writers[r->nr_writers];
+	uint32_t mapping = cp_file_mapping(r->files[i]);
+	int rc;
+
+	task_init(&wr->task, w, r->sc->files[i].name, pagecache_gfp(w),
+		  (int)(r->nr_writers % w->cfg->machine->nr_cpus));
+	rc = cp_writer_setup(wr, mapping, w->pc.mappings[mapping].nr_index);
+	if (rc)
+		return rc;
+	wr->done = writer_done;
+	wr->done_priv = r;
+	r->nr_writers++; /* released with the run from here on */
+	rc = cp_engine_add_actor(w->e, &cp_writer_ops, wr, 0, &wr->task.id);
+	return rc ? cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc)) : 0;
+}
+
 /* The files: each opened (created) by a set-up task, and a writer for
- * each cached one (the harness's dd children, one per file and CPU in
- * turn). */
+ * each one the harness writes (its dd children, one per file and CPU in
+ * turn): the cached ones, then those it drops after writing. */
 static int setup_files(struct run *r, struct cp_diag *diag)
 {
 	struct cp_world *w = &r->w;
@@ -474,23 +507,15 @@ static int setup_files(struct run *r, struct cp_diag *diag)
 	if (w->ra_large_folios)
 		for (i = 0; i < sc->nr_files; i++)
 			cp_mapping_set_large_folios(&w->pc, cp_file_mapping(r->files[i]));
+	/* the cached files' writers first: the read-back takes those */
 	for (i = 0; i < sc->nr_files; i++) {
-		struct cp_writer *wr = &r->writers[r->nr_writers];
-
-		if (!sc->files[i].cached)
-			continue;
-		task_init(&wr->task, w, sc->files[i].name, pagecache_gfp(w),
-			  (int)(r->nr_writers % w->cfg->machine->nr_cpus));
-		rc = cp_writer_setup(wr, cp_file_mapping(r->files[i]),
-				     w->pc.mappings[cp_file_mapping(r->files[i])].nr_index);
-		if (rc)
+		if (sc->files[i].cached && (rc = add_writer(r, i, diag)))
 			return rc;
-		wr->done = writer_done;
-		wr->done_priv = r;
-		r->nr_writers++; /* released with the run from here on */
-		rc = cp_engine_add_actor(w->e, &cp_writer_ops, wr, 0, &wr->task.id);
-		if (rc)
-			return cp_diag_set(diag, rc, "engine: %s", cp_strerror(rc));
+	}
+	r->nr_cached_writers = r->nr_writers;
+	for (i = 0; i < sc->nr_files; i++) {
+		if (written_then_dropped(&sc->files[i]) && (rc = add_writer(r, i, diag)))
+			return rc;
 	}
 	r->nr_writing = r->nr_writers;
 	return r->nr_writers ? setup_refetcher(r, diag) : 0;
@@ -562,10 +587,14 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 	return cp_engine_set_sampler(w->e, CP_SAMPLE_INTERVAL_NS, sample, r);
 }
 
-/* A writer has stopped: after the last, the read-back. */
+/* A writer has stopped: after the last (syncfs: every write done), the
+ * files written to start on disk only leave the page cache
+ * (POSIX_FADV_DONTNEED -> invalidate_mapping_pages(): clean pages go
+ * without shadow entries), then the read-back. */
 static void writer_done(void *priv, uint64_t now_ns)
 {
 	struct run *r = priv;
+	size_t i;
 
 	(void)now_ns;
 	if (r->w.failed) { /* the model ran out of memory writing: the run ends */
@@ -574,6 +603,9 @@ static void writer_done(void *priv, uint64_t now_ns)
 	}
 	if (--r->nr_writing)
 		return;
+	for (i = 0; i < r->sc->nr_files; i++)
+		if (written_then_dropped(&r->sc->files[i]))
+			cp_invalidate_mapping_pages(&r->w.pc, cp_file_mapping(r->files[i]));
 	cp_engine_wake(r->w.e, r->refetcher.task.id);
 }
 

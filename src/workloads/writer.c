@@ -1,8 +1,9 @@
 /*
- * writer.c - the real harness's writer of a cached data file: one child
- * per file, write()s of 1 MiB of zeros from the start to the end, as
- * `dd if=/dev/zero bs=1M` does; the harness then waits for both and
- * syncs the filesystem before the measured phase starts.
+ * writer.c - the real harness's writer of a data file: one child per
+ * file, write()s of 1 MiB of zeros from the start to the end, as
+ * `dd if=/dev/zero bs=1M` does; the harness then waits for all and
+ * syncs the filesystem before the measured phase starts (and drops the
+ * files with cached = no from the page cache: sim.c writer_done).
  *
  * A step is one write() (generic_perform_write / iomap_write_iter): the
  * file's next 1 MiB enters the page cache, in large folios where the

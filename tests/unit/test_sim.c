@@ -519,6 +519,32 @@ static void cached_file_is_written_before_the_measured_phase(void **state)
 	rig_free(&g);
 }
 
+/* A data file with cached = no is written in the set-up all the same and
+ * then dropped, as the harness does (every file written by a dd child;
+ * after syncfs, POSIX_FADV_DONTNEED for the uncached ones): its 4096
+ * pages (16 MiB) are allocated in the set-up (setup_pgalloc_*), nothing
+ * is read back (the harness reads back cached files only), and the
+ * drop - invalidate_mapping_pages(), which leaves no shadow entries -
+ * leaves the reader's first pass to read all 16 MiB from the device
+ * without one refault (workingset_refault_file 0: no shadow to find). */
+static void uncached_file_is_written_then_dropped(void **state)
+{
+	struct rig g;
+	int64_t setup;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	assert_false(g.res.failed);
+	setup = cp_run_result_counter(&g.res, "setup_pgalloc_normal", 0) +
+		cp_run_result_counter(&g.res, "setup_pgalloc_dma32", 0);
+	assert_true(setup >= 4096);
+	assert_int_equal(cp_run_result_counter(&g.res, "cp_setup_refetched_bytes", -1), 0);
+	assert_true(g.res.readers[0].nr_passes >= 1);
+	assert_int_equal(g.res.readers[0].passes[0].read_bytes, 16777216);
+	assert_int_equal(cp_run_result_counter(&g.res, "workingset_refault_file", -1), 0);
+	rig_free(&g);
+}
+
 /* A 960 MiB cached file in a 1 GiB box (linux-6.x, xfs): reclaim takes
  * some of it while it is written, and the set-up reads that back. */
 static const char *const refetch_scenario =
@@ -596,6 +622,7 @@ int main(void)
 		cmocka_unit_test(large_folio_readahead_only_for_xfs_on_6_1),
 		cmocka_unit_test(random_phase_delays_a_reader_within_one_pass),
 		cmocka_unit_test(cached_file_is_written_before_the_measured_phase),
+		cmocka_unit_test(uncached_file_is_written_then_dropped),
 		cmocka_unit_test(setup_refetch_ramps_the_readahead_order),
 		cmocka_unit_test(setup_refetch_takes_device_time),
 	};
