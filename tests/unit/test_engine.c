@@ -737,8 +737,6 @@ static void stop_rules_chain(void **state)
 	cp_engine_destroy(e);
 }
 
-/* An endless actor (1000 ns per step) under a 10500 ns limit: steps at
- * 0, 1000, ..., 10000 (11), cut off at 10500. */
 /* One CPU, one actor taking 1000 ns steps for ever. */
 static struct cp_engine *endless_steps(struct script *s)
 {
@@ -752,6 +750,8 @@ static struct cp_engine *endless_steps(struct script *s)
 	return e;
 }
 
+/* An endless actor (1000 ns per step) under a 10500 ns limit: steps at
+ * 0, 1000, ..., 10000 (11), cut off at 10500. */
 static void time_limit_ends_the_run(void **state)
 {
 	struct script s;
