@@ -20,11 +20,11 @@
 # (a calibration taken while the VM was disturbed moves a mean, not a
 # median), and the model runs again against every row's real runs with it
 # (as MODEL_ONLY=1 below): one machine profile for all rows, nothing tuned
-# per row. The tables go to OUT_DIR/seed-CONFINE-MEM.txt. tracefs is
-# mounted at /sys/kernel/tracing if it is not (and unmounted at exit), for
-# the runs' own trace instances (scripts/tracefs.sh). Before each
-# real run it waits while another real run (fs_mark, cachepressure
-# real/validate/calibrate) is on.
+# per row. The tables go to OUT_DIR/seed-CONFINE-MEM.txt. (Each real run
+# counts the superblock shrinker's frees and the readahead in a tracefs
+# instance of its own, mounting a tracefs in its work directory when the
+# machine has none: docs/real.md.) Before each real run it waits while
+# another real run (fs_mark, cachepressure real/validate/calibrate) is on.
 #
 # MODEL_ONLY=1 runs nothing on the kernel (no root needed): it writes the
 # grid's profile anew from the calibrations in OUT_DIR (OUT_DIR/machine.ini
@@ -106,13 +106,7 @@ if [ "${MODEL_ONLY:-0}" = 1 ]; then
 fi
 [ "$(id -u)" = 0 ] || { echo "validate-grid: needs root" >&2; exit 2; }
 mkdir -p "$OUT"
-# the superblock shrinker's frees and the readahead counts come from a
-# tracefs instance of each run's own: tracefs mounted if it is not, and
-# unmounted again at exit
-. "$(dirname "$0")/tracefs.sh"
-trap tracefs_umount EXIT
 trap 'exit 130' INT TERM
-tracefs_mount
 
 # Waits while another real experiment runs (this script's own children
 # have ended before it is called).

@@ -546,9 +546,13 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 	snprintf(name, sizeof(name), "cachepressure-%d-%u", (int)getpid(), rep + 1);
 	{
 		struct cp_diag d = { "" };
+		/* where a tracefs of the run's own goes when the machine has
+		 * none mounted (these VMs boot without one) */
+		char own[CP_FSIMAGE_PATH_MAX + 64];
 
+		snprintf(own, sizeof(own), "%s/%s.tracefs", s->wd.path, name);
 		rc = cp_sbtrace_create(&R->w.sbt, name, CP_SBTRACE_BUFFER_KB,
-				       s->opts.confine == CP_CONFINE_MEMCG, &d);
+				       s->opts.confine == CP_CONFINE_MEMCG, own, &d);
 		if (rc && rc != -CP_ENOENT)
 			progress(R, "no count of the superblock shrinker's frees: %s", d.msg);
 		if (rc && cp_sbtrace_remove(&R->w.sbt, &d))

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,21 +47,71 @@ static const char *const ra_events[] = {
 };
 #define NR_RA_EVENTS (sizeof(ra_events) / sizeof(ra_events[0]))
 
-/* TRACEFS/instances of the first mount that has the event. */
+/* root/instances into buf when root is a tracefs with the event. */
+static bool has_instances(const char *root, char *buf, size_t len)
+{
+	char ev[CP_SBTRACE_PATH_MAX];
+	struct stat st;
+
+	snprintf(ev, sizeof(ev), "%s/" EVENT "/enable", root);
+	snprintf(buf, len, "%s/instances", root);
+	return stat(ev, &st) == 0 && stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* TRACEFS/instances of the first system mount that has the event. */
 static bool find_instances(char *buf, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(tracefs_mounts) / sizeof(tracefs_mounts[0]); i++) {
-		char ev[CP_SBTRACE_PATH_MAX];
-		struct stat st;
-
-		snprintf(ev, sizeof(ev), "%s/" EVENT "/enable", tracefs_mounts[i]);
-		snprintf(buf, len, "%s/instances", tracefs_mounts[i]);
-		if (stat(ev, &st) == 0 && stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+	for (i = 0; i < sizeof(tracefs_mounts) / sizeof(tracefs_mounts[0]); i++)
+		if (has_instances(tracefs_mounts[i], buf, len))
 			return true;
-	}
 	return false;
+}
+
+/* own_mount is an absolute path whose last component is ours. */
+static bool own_mount_is_ours(const char *own_mount)
+{
+	const char *base = strrchr(own_mount, '/');
+
+	return own_mount[0] == '/' && base &&
+	       strncmp(base + 1, CP_SBTRACE_PREFIX, strlen(CP_SBTRACE_PREFIX)) == 0;
+}
+
+/* /proc/filesystems lists tracefs (the kernel can mount one). */
+static bool kernel_has_tracefs(void)
+{
+	char *text = NULL;
+	bool yes;
+
+	if (cp_kfile_read("/proc/filesystems", &text, NULL))
+		return false;
+	yes = strstr(text, "\ttracefs\n") != NULL;
+	cp_free(text);
+	return yes;
+}
+
+/* A tracefs of the run's own on the new directory own_mount. */
+static int mount_own_tracefs(struct cp_sbtrace *t, const char *own_mount, struct cp_diag *diag)
+{
+	if (!kernel_has_tracefs())
+		return cp_diag_set(diag, -CP_ENOENT, "no tracefs in this kernel");
+	if (strlen(own_mount) >= sizeof(t->mnt))
+		return cp_diag_set(diag, -CP_EINVAL, "tracefs mount point %s: path too long",
+				   own_mount);
+	if (mkdir(own_mount, 0700)) {
+		int e = errno;
+
+		return cp_diag_set(diag, e == EEXIST ? -CP_EBUSY : -CP_ESYS, "mkdir %s: %s",
+				   own_mount, strerror(e));
+	}
+	snprintf(t->mnt, sizeof(t->mnt), "%s", own_mount);
+	t->mnt_made = true;
+	if (mount("tracefs", own_mount, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return cp_diag_set(diag, -CP_ESYS, "mount tracefs on %s: %s", own_mount,
+				   strerror(errno));
+	t->mounted = true;
+	return 0;
 }
 
 static int write_file(const struct cp_sbtrace *t, const char *file, const char *text,
@@ -73,7 +124,7 @@ static int write_file(const struct cp_sbtrace *t, const char *file, const char *
 }
 
 int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb,
-		      bool per_reclaim, struct cp_diag *diag)
+		      bool per_reclaim, const char *own_mount, struct cp_diag *diag)
 {
 	char inst[CP_SBTRACE_PATH_MAX - 128], kb[32];
 	int rc;
@@ -82,8 +133,18 @@ int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb
 	if (strncmp(name, CP_SBTRACE_PREFIX, strlen(CP_SBTRACE_PREFIX)) != 0 || strchr(name, '/') ||
 	    strlen(name) > 100)
 		return cp_diag_set(diag, -CP_EINVAL, "trace instance name '%s' is not ours", name);
-	if (!find_instances(inst, sizeof(inst)))
-		return cp_diag_set(diag, -CP_ENOENT, "no tracefs with " EVENT);
+	if (own_mount && !own_mount_is_ours(own_mount))
+		return cp_diag_set(diag, -CP_EINVAL, "tracefs mount point '%s' is not ours",
+				   own_mount);
+	if (!find_instances(inst, sizeof(inst))) {
+		if (!own_mount)
+			return cp_diag_set(diag, -CP_ENOENT, "no tracefs with " EVENT);
+		rc = mount_own_tracefs(t, own_mount, diag);
+		if (rc)
+			return rc;
+		if (!has_instances(t->mnt, inst, sizeof(inst)))
+			return cp_diag_set(diag, -CP_ENOENT, "no " EVENT " in tracefs");
+	}
 	snprintf(t->path, sizeof(t->path), "%s/%s", inst, name);
 	if (mkdir(t->path, 0700)) {
 		int e = errno;
@@ -486,10 +547,28 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
 	return 0;
 }
 
+/* The tracefs of our own, if we mounted it, and its directory. */
+static int unmount_own_tracefs(struct cp_sbtrace *t, struct cp_diag *diag)
+{
+	if (t->mounted) {
+		if (umount2(t->mnt, 0))
+			return cp_diag_set(diag, -CP_ESYS, "umount %s: %s", t->mnt,
+					   strerror(errno));
+		t->mounted = false;
+	}
+	if (t->mnt_made) {
+		if (rmdir(t->mnt))
+			return cp_diag_set(diag, -CP_ESYS, "rmdir %s: %s", t->mnt,
+					   strerror(errno));
+		t->mnt_made = false;
+	}
+	return 0;
+}
+
 int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag)
 {
 	if (!t->created)
-		return 0;
+		return unmount_own_tracefs(t, diag);
 	/* a failure here leaves the event on in our instance only */
 	(void)write_file(t, "tracing_on", "0", NULL);
 	(void)write_file(t, EVENT "/enable", "0", NULL);
@@ -506,5 +585,5 @@ int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag)
 	if (rmdir(t->path))
 		return cp_diag_set(diag, -CP_ESYS, "rmdir %s: %s", t->path, strerror(errno));
 	t->created = false;
-	return 0;
+	return unmount_own_tracefs(t, diag);
 }

@@ -100,6 +100,12 @@ struct cp_sbtrace_sum {
 struct cp_sbtrace {
 	char path[CP_SBTRACE_PATH_MAX]; /* the instance directory */
 	bool created;                   /* we made it: we remove it */
+	/* a tracefs of our own, mounted because none was (own_mount of
+	 * cp_sbtrace_create): unmounted and its directory removed by
+	 * cp_sbtrace_remove() */
+	char mnt[CP_SBTRACE_PATH_MAX - 128];
+	bool mounted;                   /* tracefs is mounted on mnt */
+	bool mnt_made;                  /* we made the directory mnt */
 	bool watching;                  /* the readahead events are on (watch_files) */
 	bool extfrag;                   /* the fallback event is on */
 	bool deep;                      /* the deep-priority event is on */
@@ -120,12 +126,19 @@ struct cp_sbtrace {
  * (t->memcg). With per_reclaim (a run in a memory cgroup: a few thousand
  * reclaims; kswapd's passes in a global run would be far more), the
  * superblock calls at every priority and mm_vmscan_memcg_reclaim_end
- * too (t->per_reclaim), for the walks of cp_sbtrace_sum. tracefs is the mount at /sys/kernel/tracing, else
- * /sys/kernel/debug/tracing. -CP_ENOENT when there is no tracefs or no
- * such event (the caller goes on without the count), -CP_EINVAL for a bad
- * name, -CP_EBUSY when the instance exists, -CP_ESYS otherwise. */
+ * too (t->per_reclaim), for the walks of cp_sbtrace_sum. tracefs is the
+ * mount at /sys/kernel/tracing, else /sys/kernel/debug/tracing; when
+ * neither is mounted and own_mount is not NULL, a tracefs of the run's own
+ * mounted on the directory own_mount (made here, 0700; its last component
+ * must start with "cachepressure" like NAME): the kernel has one tracing
+ * system, so the instance is the same as under /sys/kernel/tracing, and
+ * nothing of the system's mounts changes. -CP_ENOENT when the kernel has
+ * no tracefs or no such event (the caller goes on without the count),
+ * -CP_EINVAL for a bad name, -CP_EBUSY when the instance or own_mount
+ * exists, -CP_ESYS otherwise. Whatever it returns, cp_sbtrace_remove()
+ * undoes what it made. */
 int cp_sbtrace_create(struct cp_sbtrace *t, const char *name, unsigned buffer_kb,
-		      bool per_reclaim, struct cp_diag *diag);
+		      bool per_reclaim, const char *own_mount, struct cp_diag *diag);
 
 /* The most files cp_sbtrace_watch_files() takes. */
 #define CP_SBTRACE_MAX_FILES 16
@@ -171,8 +184,9 @@ int cp_sbtrace_end(struct cp_sbtrace *t, struct cp_sbtrace_sum *sum, struct cp_d
  * are skipped. */
 void cp_sbtrace_add_line(const char *line, struct cp_sbtrace_sum *sum);
 
-/* Disables the event and removes the instance, if we made it. 0 or
- * -CP_ESYS with diag naming what was left. */
+/* Disables the event and removes the instance, if we made it, then
+ * unmounts the tracefs of our own and removes its directory, if we made
+ * them. 0 or -CP_ESYS with diag naming what was left. */
 int cp_sbtrace_remove(struct cp_sbtrace *t, struct cp_diag *diag);
 
 #endif

@@ -1,6 +1,7 @@
 #!/bin/sh
-# real seed --mem 256M --confine memcg: the seed's lines and JSON, and
-# nothing left behind (mount, loop device, cgroup, processes, work dir).
+# real seed --mem 256M --confine memcg: the seed's lines and JSON, the
+# superblock shrinker's count, and nothing left behind (mounts, loop
+# device, cgroup, processes, work dir).
 set -u
 . "$2/tests/real/common.inc"
 need_real
@@ -13,6 +14,14 @@ wait_cp
 [ "$RC" = 0 ] || fail "exit status $RC"
 # 256M = 16G/64: fs_mark -n floor(100000/64) = 1562 per loop
 check_seed_run 1562 memcg usage_bytes
+# The superblock shrinker's frees are counted whether or not the machine
+# has tracefs mounted: without a mount (these VMs boot so) the run mounts
+# a tracefs of its own under its work directory, and check_nothing_left
+# below sees that it went.
+if grep -q 'tracefs$' /proc/filesystems; then
+	grep -q '"sb_shrinker_freed"' "$JSON" ||
+		fail "no sb_shrinker_freed in the JSON (tracefs at /sys/kernel/tracing: $(mountpoint -q /sys/kernel/tracing && echo mounted || echo not mounted))"
+fi
 grep -q 'memory cgroup v[12] .*cachepressure-' "$ERR" || fail "no cgroup message"
 check_nothing_left
 echo "PASS: memcg seed at 256M: $(text_totals | tr '\n' ' ')"

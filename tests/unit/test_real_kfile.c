@@ -774,9 +774,34 @@ static void sbtrace_refuses_a_name_not_ours(void **state)
 	struct cp_diag d = { { 0 } };
 
 	(void)state;
-	assert_int_equal(cp_sbtrace_create(&t, "foo", 64, false, &d), -CP_EINVAL);
-	assert_int_equal(cp_sbtrace_create(&t, "cachepressure/../x", 64, false, &d), -CP_EINVAL);
+	assert_int_equal(cp_sbtrace_create(&t, "foo", 64, false, NULL, &d), -CP_EINVAL);
+	assert_int_equal(cp_sbtrace_create(&t, "cachepressure/../x", 64, false, NULL, &d),
+			 -CP_EINVAL);
 	assert_false(t.created);
+}
+
+/* The tracefs the run may mount for itself goes on a directory named
+ * like its other resources, by an absolute path, or nowhere: refused
+ * before anything is looked up, made or mounted. */
+static void sbtrace_refuses_a_mount_point_not_ours(void **state)
+{
+	struct cp_sbtrace t;
+	struct cp_diag d = { { 0 } };
+
+	(void)state;
+	assert_int_equal(cp_sbtrace_create(&t, "cachepressure-1-1", 64, false, "/var/tmp/tracefs",
+					   &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "/var/tmp/tracefs"));
+	assert_int_equal(cp_sbtrace_create(&t, "cachepressure-1-1", 64, false,
+					   "work/cachepressure-1-1.tracefs", &d),
+			 -CP_EINVAL);
+	assert_int_equal(cp_sbtrace_create(&t, "cachepressure-1-1", 64, false, "/", &d),
+			 -CP_EINVAL);
+	assert_false(t.created);
+	assert_false(t.mounted);
+	assert_false(t.mnt_made);
+	assert_int_equal(cp_sbtrace_remove(&t, &d), 0);
 }
 
 int main(void)
@@ -784,6 +809,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sbtrace_sums_the_superblock_shrinkers_frees),
 		cmocka_unit_test(sbtrace_refuses_a_name_not_ours),
+		cmocka_unit_test(sbtrace_refuses_a_mount_point_not_ours),
 		cmocka_unit_test(sbtrace_counts_the_readers_readahead),
 		cmocka_unit_test(sbtrace_counts_fallbacks_and_claims),
 		cmocka_unit_test(sbtrace_watch_refuses_no_or_too_many_files),
