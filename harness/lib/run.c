@@ -548,7 +548,7 @@ static int world_build(struct run *R, unsigned rep, struct cp_diag *diag)
 		struct cp_diag d = { "" };
 		/* where a tracefs of the run's own goes when the machine has
 		 * none mounted (these VMs boot without one) */
-		char own[CP_FSIMAGE_PATH_MAX + 64];
+		char own[CP_FSIMAGE_PATH_MAX + sizeof(name) + 16];
 
 		snprintf(own, sizeof(own), "%s/%s.tracefs", s->wd.path, name);
 		rc = cp_sbtrace_create(&R->w.sbt, name, CP_SBTRACE_BUFFER_KB,
