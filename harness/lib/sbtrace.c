@@ -72,10 +72,8 @@ static bool find_instances(char *buf, size_t len)
 /* own_mount is an absolute path whose last component is ours. */
 static bool own_mount_is_ours(const char *own_mount)
 {
-	const char *base = strrchr(own_mount, '/');
-
-	return own_mount[0] == '/' && base &&
-	       strncmp(base + 1, CP_SBTRACE_PREFIX, strlen(CP_SBTRACE_PREFIX)) == 0;
+	return own_mount[0] == '/' && strncmp(strrchr(own_mount, '/') + 1, CP_SBTRACE_PREFIX,
+					      strlen(CP_SBTRACE_PREFIX)) == 0;
 }
 
 /* /proc/filesystems lists tracefs (the kernel can mount one). */
@@ -96,7 +94,8 @@ static int mount_own_tracefs(struct cp_sbtrace *t, const char *own_mount, struct
 {
 	if (!kernel_has_tracefs())
 		return cp_diag_set(diag, -CP_ENOENT, "no tracefs in this kernel");
-	if (strlen(own_mount) >= sizeof(t->mnt))
+	/* room for the mount point and, in the instance path, "/instances" */
+	if (strlen(own_mount) + strlen("/instances") >= sizeof(t->mnt))
 		return cp_diag_set(diag, -CP_EINVAL, "tracefs mount point %s: path too long",
 				   own_mount);
 	if (mkdir(own_mount, 0700)) {
