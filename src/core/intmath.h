@@ -57,6 +57,12 @@ static inline unsigned cp_ffs(uint64_t x)
 	return b;
 }
 
+/* roundup_pow_of_two() (x != 0). */
+static inline uint64_t cp_roundup_pow_of_two(uint64_t x)
+{
+	return x == 1 ? 1 : 1ull << (cp_ilog2(x - 1) + 1);
+}
+
 /* rounddown_pow_of_two() (x != 0). */
 static inline uint64_t cp_rounddown_pow_of_two(uint64_t x)
 {

@@ -47,20 +47,16 @@
  * count pages as for order 0; accessed marking is per folio (mark_read). 4.11, ext4, or a window
  * under 4 pages: exactly the order-0 path.
  *
- * 6.17+ (Ryan Roberts' "Readahead tweaks for larger folios": the order
- * kept in struct file_ra_state; ra->order of cp_file_ra_state, chosen by
- * its order_in_state): a sync miss (page_cache_sync_ra) reads its window
- * at order 0 and sets ra->order to 0; a continuing window
- * (page_cache_async_ra) adds 2 to ra->order, not to the marker folio's
- * order, and trims its end down to a multiple of 2^min(ra->order,
- * ffs(ra_pages) - 1) when that leaves the window non-empty;
- * page_cache_ra_order() caps the order at MAX_PAGECACHE_ORDER and
- * ilog2(window size) and stores it back in ra->order. So the folio order
- * climbs 0, 2, 4, ... up to what the window holds, whatever order an
- * unaligned window's first folio had. A failed folio allocation leaves
- * ra->order as it was (the rest of the window is read at order 0).
- * Measured on 6.18.44 with the readahead tracepoints (docs/fidelity.md):
- * a 256 KiB window ramps 0, 2, 4, 6, 6, ...
+ * 6.17+ (ra->markers; the linux-6.x profile's readahead_markers): the
+ * windows are mm/readahead.c's own, PG_readahead markers and all
+ * (readahead.c), as filemap_read() -> filemap_get_pages() drives them: a
+ * missing page calls page_cache_sync_ra() with what is left of the
+ * read(); when readahead did not give the reader that page,
+ * filemap_create_folio() allocates it alone with the mapping's gfp (no
+ * __GFP_NORETRY) and reads it; a cached folio carrying PG_readahead (the
+ * read batch stops at it) calls page_cache_async_ra() before it is
+ * copied. The position rule and its SIMPLIFIED notes above are the 4.11
+ * and 6.1 profiles' only.
  */
 #include "model/filemap.h"
 
@@ -102,62 +98,19 @@ static unsigned ra_new_order(unsigned order, uint32_t size)
 }
 
 /*
- * 6.17+ page_cache_async_ra(): the continuing window [start, *wend) gets
- * ra->order + 2 and its end trimmed to that order's alignment (at most
- * the alignment of ra_pages, ffs(max_pages) - 1); returns the order
- * page_cache_ra_order() will use, which it stores back in ra->order.
- */
-static unsigned ra_async_order(struct cp_file_ra_state *ra, uint32_t start, uint32_t *wend,
-			       uint32_t ra_pages)
-{
-	unsigned order = ra->order + 2u, align_order = cp_ffs(ra_pages);
-	uint32_t aligned_end;
-
-	if (align_order > order)
-		align_order = order;
-	aligned_end = *wend & ~((1u << align_order) - 1);
-	if (aligned_end > start)
-		*wend = aligned_end;
-	if (order > CP_MAX_PAGECACHE_ORDER)
-		order = CP_MAX_PAGECACHE_ORDER;
-	if (order > cp_ilog2(*wend - start))
-		order = cp_ilog2(*wend - start);
-	return order;
-}
-
-/* The order of the folio at index in page_cache_ra_order()'s walk:
- * new_order, or smaller to stay aligned and not pass last. Order 1 is
- * never used (0 instead). */
-static unsigned ra_folio_order(uint32_t index, unsigned new_order, uint32_t last)
-{
-	unsigned order = new_order;
-
-	if (index & ((1u << order) - 1)) {
-		order = cp_ffs(index);
-		if (order == 1)
-			order = 0;
-	}
-	while (index + (1u << order) - 1 > last) {
-		if (--order == 1)
-			order = 0;
-	}
-	return order;
-}
-
-/*
  * Read the window [start, wend) of mapping id (start is a missing page):
  * large folios first when the mapping has them, then order-0 pages for
  * what is left. *inserted counts pages inserted, *folios the folios they
  * make. Returns 0 or the error of an order-0 insertion (the pages before
  * it stay).
  */
-static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uint32_t *wendp,
+static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uint32_t wend,
 		       uint32_t ra_pages, struct cp_file_ra_state *ra, struct cp_alloc_ctx *ctx,
 		       uint32_t *inserted, uint32_t *folios)
 {
 	const struct cp_mapping *m = &pc->mappings[id];
 	unsigned marker_order = 0;
-	uint32_t j = start, wend = *wendp;
+	uint32_t j = start;
 	int rc = 0;
 
 	/* page_cache_async_ra() or page_cache_sync_ra(): the model's window
@@ -167,19 +120,11 @@ static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uin
 
 	cp_count(pc->vmstat, async ? CP_VM_RA_ASYNC_CALLS : CP_VM_RA_SYNC_CALLS, 1);
 	if (m->large_folios && ra_pages >= 4) {
-		unsigned new_order, gfp = ctx->gfp;
-
-		if (ra && ra->order_in_state) {
-			/* page_cache_sync_ra(): ra->order = 0, no ramp */
-			new_order = async ? ra_async_order(ra, start, &wend, ra_pages) : 0;
-			ra->order = (uint8_t)new_order;
-			*wendp = wend;
-		} else {
-			new_order = ra_new_order(async ? ra->marker_order : 0, ra_pages);
-		}
+		unsigned new_order = ra_new_order(async ? ra->marker_order : 0, ra_pages);
+		unsigned gfp = ctx->gfp;
 
 		while (j < wend) {
-			unsigned order = ra_folio_order(j, new_order, wend - 1);
+			unsigned order = cp_ra_folio_order(j, new_order, wend - 1, false);
 
 			if (order == 0) {
 				if (pc->pages[m->base + j].flags & CP_PG_RESIDENT)
@@ -276,6 +221,112 @@ static void note_io(struct cp_read_result *res, uint64_t bytes)
 	res->nr_io_bytes += bytes;
 }
 
+/* The readahead of one call counted in the read()'s result: its pages
+ * are one request to the device unless the file is sparse. */
+static void note_ra(struct cp_read_result *res, const struct cp_ra_count *n, int sparse)
+{
+	res->nr_inserted_pages += n->pages;
+	res->nr_inserted_folios += n->folios;
+	if (!sparse)
+		note_io(res, (uint64_t)n->pages * 4096);
+}
+
+/* The copy of the cached page at index (slot): filemap_get_read_batch()
+ * makes one lookup per folio, counted at its first page (folios are
+ * aligned to their order in index space) or where the copying enters
+ * it; then the copy marks it accessed. */
+static void copy_cached_page(struct cp_pagecache *pc, const struct cp_mapping *m, uint32_t i,
+			     uint32_t *next_cached, struct read_marks *rm, int cpu,
+			     struct cp_read_result *res)
+{
+	uint32_t slot = m->base + i;
+
+	if (!(i & ((1u << pc->pages[slot].order) - 1)) || i != *next_cached)
+		res->nr_cached_folios++;
+	*next_cached = i + 1;
+	mark_read(pc, m, i, rm, cpu);
+	res->nr_cached_pages++;
+}
+
+/* The pages of the windows this read() has read so far, [start, end):
+ * their copy is part of the miss (nr_inserted_*), not a cached read, as
+ * the position rule counts a window's pages. */
+struct read_windows {
+	uint32_t start, end;
+};
+
+static void note_window(struct read_windows *w, const struct cp_ra_count *n)
+{
+	if (n->start == n->end)
+		return;
+	if (w->start == w->end || n->start > w->end || n->end < w->start) {
+		w->start = n->start;
+		w->end = n->end;
+		return;
+	}
+	if (n->start < w->start)
+		w->start = n->start;
+	if (n->end > w->end)
+		w->end = n->end;
+}
+
+/*
+ * 6.17+ filemap_read() -> filemap_get_pages() over [index, end) with
+ * readahead.c's windows: a missing page calls page_cache_sync_ra() with
+ * the rest of the read() (last_index - index), then, if the page is
+ * still missing, filemap_create_folio() reads it alone (the mapping's
+ * gfp); a folio marked PG_readahead calls page_cache_async_ra() before
+ * it is copied. Returns 0 or the error that ended the read at *endp.
+ */
+static int filemap_read_markers(struct cp_pagecache *pc, uint32_t id, uint32_t index,
+				uint32_t *endp, uint32_t ra_pages, int sparse,
+				struct cp_file_ra_state *ra, struct cp_alloc_ctx *ctx,
+				struct cp_read_result *res)
+{
+	const struct cp_mapping *m = &pc->mappings[id];
+	struct read_marks rm = { .first = index, .last_head = CP_NIL, .ra = ra };
+	struct read_windows win = { 0, 0 };
+	uint32_t next_cached = CP_NIL, end = *endp, i = index;
+	int rc = 0;
+
+	while (i < end) {
+		uint32_t slot = m->base + i;
+		struct cp_ra_count n = { 0, 0, 0, 0 };
+
+		if (!(pc->pages[slot].flags & CP_PG_RESIDENT)) {
+			rc = cp_page_cache_sync_ra(pc, id, i, end - i, ra_pages, ra, ctx, &n);
+			note_ra(res, &n, sparse);
+			note_window(&win, &n);
+			if (!rc && !(pc->pages[slot].flags & CP_PG_RESIDENT)) {
+				struct cp_ra_count one = { 1, 1, i, i + 1 };
+
+				rc = cp_add_to_page_cache_lru(pc, id, i, ctx);
+				if (!rc) {
+					note_ra(res, &one, sparse);
+					note_window(&win, &one);
+				}
+			}
+		} else if (cp_folio_test_readahead(pc, slot)) {
+			uint32_t head = cp_folio_head(pc, slot);
+
+			rc = cp_page_cache_async_ra(pc, id, slot, end - (head - m->base), ra_pages, ra,
+						    ctx, &n);
+			note_ra(res, &n, sparse);
+			note_window(&win, &n);
+		}
+		if (rc) {
+			*endp = i;
+			return rc;
+		}
+		if (i >= win.start && i < win.end)
+			mark_read(pc, m, i, &rm, ctx->cpu);
+		else
+			copy_cached_page(pc, m, i, &next_cached, &rm, ctx->cpu, res);
+		i++;
+	}
+	return 0;
+}
+
 int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t nr,
 		    uint32_t ra_pages, int sparse, struct cp_file_ra_state *ra,
 		    struct cp_alloc_ctx *ctx, struct cp_read_result *res)
@@ -291,18 +342,15 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		end = m->nr_index;
 	if (ra_pages == 0)
 		ra_pages = 1;
+	if (ra && ra->markers) {
+		rc = filemap_read_markers(pc, id, index, &end, ra_pages, sparse, ra, ctx, res);
+		i = end;
+	}
 	while (i < end) {
 		uint32_t slot = m->base + i;
 
 		if (pc->pages[slot].flags & CP_PG_RESIDENT) {
-			/* filemap_get_read_batch(): one lookup per folio, counted
-			 * at its first page (folios are aligned to their order
-			 * in index space) or where the copying enters it */
-			if (!(i & ((1u << pc->pages[slot].order) - 1)) || i != next_cached)
-				res->nr_cached_folios++;
-			next_cached = i + 1;
-			mark_read(pc, m, i, &rm, ctx->cpu);
-			res->nr_cached_pages++;
+			copy_cached_page(pc, m, i, &next_cached, &rm, ctx->cpu, res);
 			i++;
 			continue;
 		}
@@ -311,7 +359,7 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 			uint32_t wend = i + ra_pages < m->nr_index ? i + ra_pages : m->nr_index;
 			uint32_t j, inserted = 0, folios = 0;
 
-			rc = read_window(pc, id, i, &wend, ra_pages, ra, ctx, &inserted, &folios);
+			rc = read_window(pc, id, i, wend, ra_pages, ra, ctx, &inserted, &folios);
 			res->nr_inserted_pages += inserted;
 			res->nr_inserted_folios += folios;
 			if (!sparse)

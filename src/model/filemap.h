@@ -10,28 +10,7 @@
 
 #include "model/memory.h"
 #include "model/pagecache.h"
-
-/* Order of the largest page cache folio readahead allocates
- * (include/linux/pagemap.h MAX_PAGECACHE_ORDER: HPAGE_PMD_ORDER, 9 on
- * x86-64 with THP). */
-#define CP_MAX_PAGECACHE_ORDER 9
-
-/* The readahead state of one open file (struct file_ra_state), as much
- * of it as the model's windows need. Zero-initialised: no window yet. */
-struct cp_file_ra_state {
-	uint32_t window_end;   /* index after the last window read */
-	uint8_t marker_order;  /* order of that window's PG_readahead folio */
-	uint8_t order;         /* ra->order (6.17+): the last window's folio order */
-	bool valid;            /* a window has been read */
-	/* Which kernel's readahead ramps the folio order, fixed when the
-	 * file is opened: false, 6.1-6.16 (from the marker folio's order);
-	 * true, 6.17+ (from ra->order; filemap.c) */
-	bool order_in_state;
-	/* ra->prev_pos in pages: the index after the last page the previous
-	 * read() copied (valid when prev_read) */
-	uint32_t prev_end;
-	bool prev_read;
-};
+#include "model/readahead.h"
 
 /* What one read() call did. */
 struct cp_read_result {
@@ -56,7 +35,11 @@ struct cp_read_result {
  * When the mapping has large folios (cp_mapping_set_large_folios) each
  * window is first filled with folios as page_cache_ra_order() chooses
  * them, ramping up from ra's last window (ra may be NULL: every window
- * starts as a sync miss); see filemap.c.
+ * starts as a sync miss); see filemap.c. With ra->markers (6.17+) the
+ * windows are readahead.c's instead: a miss calls page_cache_sync_ra(),
+ * a folio marked PG_readahead page_cache_async_ra(), and a page the
+ * window could not give the reader is allocated without __GFP_NORETRY
+ * (filemap_create_folio).
  * Returns 0, or -CP_ENOSPC when memory could not be found (the pages
  * before the failure stay inserted; *res counts them).
  */

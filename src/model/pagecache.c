@@ -421,10 +421,11 @@ void cp_page_attach_private(struct cp_pagecache *pc, uint32_t slot, uint32_t pri
 }
 
 /* try_to_release_page(): free the page's buffers before it goes (and
- * forget its writeback: the model lets reclaim take such a page). */
+ * forget its writeback: the model lets reclaim take such a page; and its
+ * PG_readahead: a freed page's flags are cleared). */
 static void release_private(struct cp_pagecache *pc, struct cp_page *p)
 {
-	p->pflags &= (uint8_t)~CP_PG_WRITEBACK;
+	p->pflags &= (uint8_t)~(CP_PG_WRITEBACK | CP_PG_READAHEAD);
 	if (!(p->pflags & CP_PG_PRIVATE))
 		return;
 	p->pflags &= (uint8_t)~CP_PG_PRIVATE;

@@ -40,6 +40,8 @@ enum cp_page_flags {
 #define CP_PG_PRIVATE (1u << 0)
 /* pflags: PG_writeback - written, its data on its way to the device */
 #define CP_PG_WRITEBACK (1u << 1)
+/* pflags: PG_readahead, on a folio's first page (readahead.c) */
+#define CP_PG_READAHEAD (1u << 2)
 
 /* 20 bytes (16 before pages were placed: the pfn adds 4, 16 MiB per 4M
  * slots). Invariants: RESIDENT and SHADOW exclusive; LRU implies
@@ -57,7 +59,7 @@ struct cp_page {
 	};
 	uint32_t pfn;        /* its order-0 block in the buddy when RESIDENT */
 	uint8_t flags;       /* enum cp_page_flags */
-	uint8_t pflags;      /* CP_PG_PRIVATE */
+	uint8_t pflags;      /* CP_PG_PRIVATE, CP_PG_WRITEBACK, CP_PG_READAHEAD */
 	uint8_t order;       /* folio_order() of the folio it belongs to */
 	uint8_t pad;
 };

@@ -29,7 +29,7 @@ static const struct cp_kernel_profile linux_4_11 = {
 	.iomap_write_buffer_heads = true, /* fs/iomap.c iomap_write_begin */
 	.readahead_nofs = false,          /* mm/readahead.c: readahead_gfp_mask(mapping) */
 	.xfs_large_folios = false,        /* large folios in the page cache came in 5.16-5.18 */
-	.readahead_order_in_state = false, /* no large folios at all */
+	.readahead_markers = false,       /* the position rule (filemap.c SIMPLIFIED) */
 	.has_vfs_cache_pressure_denom = false,
 	.memcg_stats_flush_ns = 0,          /* exact: no memcg rstat; reclaim reads the node's counters */
 	.memcg_full_walk_retry = false,     /* mm/vmscan.c do_try_to_free_pages: no retry at all */
@@ -71,7 +71,7 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.iomap_write_buffer_heads = false, /* fs/iomap/buffered-io.c: IOMAP_F_BUFFER_HEAD only */
 	.readahead_nofs = true,            /* mm/readahead.c page_cache_ra_unbounded */
 	.xfs_large_folios = true,          /* fs/xfs/xfs_icache.c xfs_inode_alloc: mapping_set_large_folios */
-	.readahead_order_in_state = false, /* 6.1 page_cache_ra_order(ractl, ra, order): order + 2 */
+	.readahead_markers = false,       /* the position rule; 6.1 page_cache_ra_order(ractl, ra, order): order + 2 */
 	.has_vfs_cache_pressure_denom = false,
 	.memcg_stats_flush_ns = 0,          /* exact: prepare_scan_count() calls mem_cgroup_flush_stats() */
 	.memcg_full_walk_retry = false,     /* 6.10+; 6.1 retries for force_deactivate only */
@@ -125,7 +125,7 @@ static const struct cp_kernel_profile linux_6_x = {
 	.iomap_write_buffer_heads = false, /* as 6.1 */
 	.readahead_nofs = true,            /* as 6.1: page_cache_ra_unbounded */
 	.xfs_large_folios = true,          /* as 6.1 */
-	.readahead_order_in_state = true,  /* 6.17+ ra->order; read in a 6.18-era mm/readahead.c, seen on 6.18.44 with the readahead tracepoints */
+	.readahead_markers = true,        /* 6.17+ mm/readahead.c (ra->order), read in a 6.18-era tree; ramp seen on 6.18.44 with the readahead tracepoints */
 	.xfs_large_folio_writes = true,    /* fs/iomap/buffered-io.c __iomap_get_folio: fgf_set_order(len), 6.6+ */
 	/* ext4 regular files got large folios in the 6.16 merge window
 	 * (fs/ext4/inode.c ext4_should_enable_large_folio; Phoronix

@@ -120,13 +120,16 @@ struct cp_kernel_profile {
 	 * "iomap: create large folios in the buffered write path"); before,
 	 * writes made order-0 pages. 6.x true; 4.11 and 6.1 false. */
 	bool xfs_large_folio_writes;
-	/* mm/readahead.c: the folio order of the last readahead kept in
-	 * file_ra_state (ra->order, 6.17+, Ryan Roberts' "Readahead tweaks
-	 * for larger folios"): a sync miss reads at order 0, each
-	 * continuing window adds 2 to ra->order. Before (6.1-6.16), false:
-	 * each window ramps from its marker folio's order, a sync miss from
-	 * 0 + 2 (filemap.c). */
-	bool readahead_order_in_state;
+	/* mm/readahead.c as 6.17+ has it (readahead.c): windows driven by
+	 * PG_readahead markers (page_cache_async_ra() when the reader
+	 * reaches one, a window ahead), page_cache_sync_ra()'s window from
+	 * the read()'s remaining pages and the cached history, and the
+	 * folio order kept in file_ra_state (ra->order, Ryan Roberts'
+	 * "Readahead tweaks for larger folios": 0 after a sync miss, + 2 a
+	 * continuing window). false: filemap.c's position rule (a window
+	 * continues the last when it starts where that one ended, ramping
+	 * from its first folio's order, 6.1; 4.11 has no large folios). */
+	bool readahead_markers;
 	/* mm/memcontrol.c: how stale the lruvec counters reclaim's
 	 * heuristics read are (memcg_stats.c). 0: exact (4.11 reads the
 	 * node's counters; 6.1's prepare_scan_count() flushes the memcg

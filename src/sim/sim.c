@@ -730,7 +730,7 @@ static int setup_readers(struct run *r, struct cp_diag *diag)
 		rd->mapping = cp_file_mapping(rd->file);
 		if (r->w.ra_large_folios)
 			cp_mapping_set_large_folios(&r->w.pc, rd->mapping);
-		rd->ra.order_in_state = r->w.cfg->kernel->readahead_order_in_state;
+		rd->ra.markers = r->w.cfg->kernel->readahead_markers;
 		rd->nr_pages = r->w.pc.mappings[rd->mapping].nr_index;
 		rd->read_pages = (uint32_t)cp_div_round_up(rs, CP_PAGE_SIZE);
 		rd->sparse = sc->files[fi].sparse;

@@ -65,7 +65,7 @@ static void round_begin(struct cp_refetcher *rf)
 		rf->missing[j] = !(w->pc.pages[cp_mapping_slot(&w->pc, f->mapping, j)].flags &
 				   CP_PG_RESIDENT);
 	memset(&rf->ra, 0, sizeof(rf->ra));
-	rf->ra.order_in_state = w->cfg->kernel->readahead_order_in_state;
+	rf->ra.markers = w->cfg->kernel->readahead_markers;
 	rf->pos = 0;
 	rf->round_bytes = 0;
 	rf->in_round = true;

@@ -11,9 +11,11 @@
  * takes order __ffs(index); a folio passing the window's last index is
  * made smaller; order 1 is never used (0). No large folios below a
  * 4-page window or without mapping_large_folio_support(). 6.17+
- * (cp_file_ra_state.order_in_state): the order is ra->order, 0 after a
- * sync miss and + 2 per continuing window, whose end is trimmed to that
- * order's alignment.
+ * (cp_file_ra_state.markers, readahead.c): mm/readahead.c's own windows
+ * - page_cache_sync_ra() sized from the request and the cached history,
+ * PG_readahead at start + size - async_size, page_cache_async_ra() when
+ * the reader reaches it, ra->order 0 after a sync miss and + 2 per
+ * continuing window, whose end is trimmed to that order's alignment.
  *
  * Zone: 16384 pages (16 free order-10 blocks), min_free_kbytes 128:
  * min 32, tmp = max(32 / 4, 16384 * 10 / 10000) = 16, low 48, high 64.
@@ -35,6 +37,7 @@
 #include "model/memory.h"
 #include "model/pagecache.h"
 #include "model/profile.h"
+#include "model/readahead.h"
 
 struct fixture {
 	struct cp_vmstat vs;
@@ -557,144 +560,323 @@ static void profiles_give_xfs_large_folio_writes_from_6_6(void **state)
 	assert_true(cp_kernel_profile_find("linux-6.x")->xfs_large_folio_writes);
 }
 
-/* Read windows of ra_pages from index 0 with a 6.17+ file_ra_state:
- * each window inserts ra_pages pages in want_folios[w] large folios and
- * leaves ra->order at want_order[w]. */
-static void assert_ra_order_ramp(struct fixture *f, uint32_t id, uint32_t ra_pages, unsigned nwin,
-				 const uint64_t *want_folios, const unsigned *want_order)
+/* PG_readahead on the folio holding index (readahead.c). */
+static bool marked(const struct fixture *f, uint32_t id, uint32_t index)
 {
-	struct cp_file_ra_state ra = { .order_in_state = true };
-	unsigned w;
-
-	for (w = 0; w < nwin; w++) {
-		uint64_t folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
-		struct cp_read_result res = do_read(f, id, w * ra_pages, ra_pages, ra_pages, &ra);
-
-		assert_int_equal(res.nr_inserted_pages, ra_pages);
-		assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, want_folios[w]);
-		assert_int_equal(ra.order, want_order[w]);
-		assert_int_equal(ra.window_end, (w + 1) * ra_pages);
-	}
+	return cp_folio_test_readahead(&f->pc, cp_mapping_slot(&f->pc, id, index));
 }
 
-/*
- * 6.17+ (ra->order in file_ra_state), 64-page windows from index 0 as
- * the readers' 256 KiB window on this machine's loop device gives them:
- *  w0 [0, 64):    page_cache_sync_ra sets ra->order 0: 64 order-0 pages
- *  w1 [64, 128):  page_cache_async_ra: 0 + 2 = 2; 16 folios of 4
- *  w2:            2 + 2 = 4; 4 folios of 16
- *  w3:            4 + 2 = 6 = ilog2(64); 1 folio of 64
- *  w4:            6 + 2 = 8, capped at ilog2(64) = 6 and stored: 1 of 64
- * The ramp the readahead tracepoints showed on 6.18.44 (docs/fidelity.md).
- */
-static void ra_order_6_17_ramps_0_2_4_6_6_in_64_page_windows(void **state)
+static bool resident(const struct fixture *f, uint32_t id, uint32_t index)
 {
-	static const uint64_t folios[5] = { 0, 16, 4, 1, 1 };
-	static const unsigned order[5] = { 0, 2, 4, 6, 6 };
-	struct fixture *f = fixture_new(16384, 128);
-	uint32_t id = new_file(f, 320, true);
-
-	(void)state;
-	assert_ra_order_ramp(f, id, 64, 5, folios, order);
-	assert_folio(f, id, 192, 6);
-	assert_folio(f, id, 256, 6);
-	fixture_free(f);
+	return f->pc.pages[cp_mapping_slot(&f->pc, id, index)].flags & CP_PG_RESIDENT;
 }
 
-/*
- * 6.17+ with 640-page windows (read_ahead_kb 2560): ra->order climbs
- * 0, 2, 4, 6, 8, then 9 (MAX_PAGECACHE_ORDER; ilog2(640) = 9); each
- * window's end is trimmed to 2^min(order, __ffs(640) = 7), which these
- * windows (multiples of 640 from 0, so of 128) already are:
- *  w3 [1920, 2560): order 6: 10 folios of 64
- *  w4 [2560, 3200): order 8: 256 @2560, 256 @2816, at 3072 order 8
- *                   passes 3199: 128 @3072
- *  w5 [3200, 3840): order 9: __ffs(3200) = 7: 128 @3200; 256 @3328;
- *                   at 3584 order 9 passes 3839: 256 @3584
- * (6.1 ramps these windows from the marker folio instead: w4 was order 7
- * there, ra_order_ramps_from_the_marker_folio_over_consecutive_windows.)
- */
-static void ra_order_6_17_ramps_from_ra_order_not_the_marker_folio(void **state)
+static void add_pages(struct fixture *f, uint32_t id, uint32_t from, uint32_t to)
 {
-	static const uint64_t folios[6] = { 0, 160, 40, 10, 3, 3 };
-	static const unsigned order[6] = { 0, 2, 4, 6, 8, 9 };
-	struct fixture *f = fixture_new(16384, 128);
-	uint32_t id = new_file(f, 3840, true);
+	uint32_t i;
 
-	(void)state;
-	assert_ra_order_ramp(f, id, 640, 6, folios, order);
-	assert_folio(f, id, 2560, 8);
-	assert_folio(f, id, 3072, 7);
-	assert_folio(f, id, 3328, 8);
-	assert_folio(f, id, 3584, 8);
-	fixture_free(f);
-}
-
-/*
- * 6.17+: a sync miss sets ra->order to 0 (6.1 restarted at 2), and a
- * continuing window's end is trimmed to its order's alignment. 640-page
- * windows: [0, 640) order 0, [640, 1280) order 2; pages 1280..1299 are
- * cached, so a read of [1280, 1940) misses at 1300, not at 1280 where
- * the last window ended: sync, [1300, 1940) in 640 order-0 pages. The
- * next window continues: [1940, 2580) at order 2 (2580 is a multiple of
- * 4). The one after: order 4, end 3220 trimmed to 3216 (201 x 16):
- * [2580, 3216), 636 pages: __ffs(2580) = 2: 4 @2580, __ffs(2584) = 3:
- * 8 @2584, then 39 folios of 16 from 2592: 41 folios.
- */
-static void ra_order_6_17_sync_miss_restarts_at_0_and_async_end_is_aligned(void **state)
-{
-	struct fixture *f = fixture_new(16384, 128);
-	struct cp_file_ra_state ra = { .order_in_state = true };
-	struct cp_read_result res;
-	uint32_t id = new_file(f, 4000, true), i;
-	uint64_t folios;
-
-	(void)state;
-	for (i = 1280; i < 1300; i++)
+	for (i = from; i < to; i++)
 		assert_int_equal(cp_add_to_page_cache_lru(&f->pc, id, i, &f->ctx), 0);
-	do_read(f, id, 0, 1280, 640, &ra);
-	assert_int_equal(ra.order, 2);
-	folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
-	res = do_read(f, id, 1280, 660, 640, &ra);
-	assert_int_equal(res.nr_cached_pages, 20);
+}
+
+/*
+ * 6.17+ page_cache_sync_ra() at the file's start (index 0), a 256-page
+ * read() and ra_pages 640: get_init_ra_size(256, 640) is 640 (256 >
+ * 640 / 4), async_size 640 - 256 = 384, ra->order 0: [0, 640) in
+ * order-0 pages, PG_readahead on the page at 0 + 640 - 384 = 256, which
+ * this read() does not reach. Every page copied is the window's.
+ */
+static void markers_sync_window_at_the_start_marks_the_page_after_the_request(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true };
+	uint32_t id = new_file(f, 2000, true);
+	struct cp_read_result res;
+
+	(void)state;
+	res = do_read(f, id, 0, 256, 640, &ra);
 	assert_int_equal(res.nr_inserted_pages, 640);
-	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, 0);
+	assert_int_equal(res.nr_cached_pages, 0);
+	assert_int_equal(f->vs.v[CP_VM_RA_SYNC_CALLS], 1);
+	assert_int_equal(f->vs.v[CP_VM_RA_ASYNC_CALLS], 0);
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC], 0);
+	assert_int_equal(ra.start, 0);
+	assert_int_equal(ra.size, 640);
+	assert_int_equal(ra.async_size, 384);
 	assert_int_equal(ra.order, 0);
-	assert_int_equal(ra.window_end, 1940);
-	do_read(f, id, 1940, 640, 640, &ra);
-	assert_int_equal(ra.order, 2);
-	assert_int_equal(ra.window_end, 2580);
-	folios = f->vs.v[CP_VM_RA_FOLIO_ALLOC];
-	res = do_read(f, id, 2580, 1, 640, &ra);
-	assert_int_equal(res.nr_inserted_pages, 636);
-	assert_int_equal(ra.window_end, 3216);
-	assert_int_equal(ra.order, 4);
-	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC] - folios, 41);
-	assert_folio(f, id, 2580, 2);
-	assert_folio(f, id, 2584, 3);
-	assert_folio(f, id, 2592, 4);
-	assert_false(f->pc.pages[cp_mapping_slot(&f->pc, id, 3216)].flags & CP_PG_RESIDENT);
+	assert_true(marked(f, id, 256));
+	assert_false(marked(f, id, 0));
+	assert_false(marked(f, id, 255));
+	assert_false(marked(f, id, 639));
 	fixture_free(f);
 }
 
-/* ra->order in file_ra_state came with 6.17: linux-6.x (6.18) has it,
- * linux-6.1 and linux-4.11 do not. */
-static void profiles_keep_ra_order_in_state_from_6_17(void **state)
+/*
+ * Continuing the read above in 256-page read() calls (page_cache_async_ra
+ * when the reader reaches the marked folio, before copying it):
+ *  [256, 512): the mark at 256 is the expected round_down(0 + 640 - 384,
+ *    1): start 640, size max(640, get_next_ra_size(640) = 640), order
+ *    0 + 2, end 1280 already a multiple of 2^min(2, __ffs(640) = 7),
+ *    async_size 640: [640, 1280) in 160 folios of 4, the mark on the
+ *    window's first folio (640 + 640 - 640); pages 256..511 were cached
+ *    before this read(), so they are cached reads.
+ *  [512, 768): the mark at 640 is round_down(640, 4): [1280, 1920) at
+ *    order 4, 40 folios of 16, marked at 1280.
+ *  [768, 1280): no mark on the way, nothing read.
+ *  [1280, 1536): order 6, [1920, 2560) cut at EOF (2000 pages): 64 @1920,
+ *    then at 1984 orders 6 and 5 pass index 1999: 16 @1984.
+ * Readahead stays one window ahead of the reader.
+ */
+static void markers_keep_readahead_a_window_ahead_and_ramp_the_order(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true };
+	uint32_t id = new_file(f, 2000, true);
+	struct cp_read_result res;
+
+	(void)state;
+	do_read(f, id, 0, 256, 640, &ra);
+	res = do_read(f, id, 256, 256, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 640);
+	assert_int_equal(res.nr_cached_pages, 256);
+	assert_int_equal(f->vs.v[CP_VM_RA_ASYNC_CALLS], 1);
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC], 160);
+	assert_int_equal(ra.start, 640);
+	assert_int_equal(ra.size, 640);
+	assert_int_equal(ra.async_size, 640);
+	assert_int_equal(ra.order, 2);
+	assert_false(marked(f, id, 256));
+	assert_true(marked(f, id, 640));
+	assert_folio(f, id, 640, 2);
+	assert_folio(f, id, 1276, 2);
+
+	res = do_read(f, id, 512, 256, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 640);
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC], 200);
+	assert_int_equal(ra.order, 4);
+	assert_false(marked(f, id, 640));
+	assert_true(marked(f, id, 1280));
+	assert_folio(f, id, 1280, 4);
+	assert_false(resident(f, id, 1920));
+
+	res = do_read(f, id, 768, 512, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 0);
+	assert_int_equal(f->vs.v[CP_VM_RA_ASYNC_CALLS], 2);
+
+	res = do_read(f, id, 1280, 256, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 80);
+	assert_int_equal(ra.order, 6);
+	assert_folio(f, id, 1920, 6);
+	assert_folio(f, id, 1984, 4);
+	assert_true(marked(f, id, 1920));
+	assert_int_equal(f->vs.v[CP_VM_RA_SYNC_CALLS], 1);
+	fixture_free(f);
+}
+
+/*
+ * A miss in the middle of a read() (not next to where the previous one
+ * ended) goes by the cached history: pages [60, 302) cached, the
+ * previous read() ended at 100, a read() of [100, 359). The miss at 302
+ * has 57 pages of the request left; page_cache_prev_miss() finds 59
+ * missing: contig_count 242 > 57, so the window is [302, 302 +
+ * min(242 + 57, 640)) = [302, 601) with async_size 1: the mark on its
+ * last page, 600. ra->order 0: order-0 pages.
+ */
+static void markers_sync_miss_mid_read_sizes_the_window_from_the_cached_history(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true, .prev_end = 100, .prev_read = true };
+	uint32_t id = new_file(f, 4000, true);
+	struct cp_read_result res;
+
+	(void)state;
+	add_pages(f, id, 60, 302);
+	res = do_read(f, id, 100, 259, 640, &ra);
+	assert_int_equal(res.nr_cached_pages, 202);
+	assert_int_equal(res.nr_inserted_pages, 299);
+	assert_int_equal(ra.start, 302);
+	assert_int_equal(ra.size, 299);
+	assert_int_equal(ra.async_size, 1);
+	assert_true(marked(f, id, 600));
+	assert_false(marked(f, id, 302));
+	assert_false(resident(f, id, 601));
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC], 0);
+	fixture_free(f);
+}
+
+/*
+ * The window above, then the reader reaches its mark (read() of [359,
+ * 601)): expected round_down(302 + 299 - 1, 1) = 600, so start 601, size
+ * max(299, get_next_ra_size(299) = 598), ra->order 2; the end 1199 is
+ * trimmed to a multiple of 4: 1196, size 595, async_size 595. The walk
+ * at order 2: 601 is odd (__ffs 0): an order-0 page, marked (601 + 595 -
+ * 595); 602: __ffs 1, an order-1 folio (6.8+ has them); 148 folios of 4
+ * from 604. A read() of [601, 602) reaches that mark: start 1196, size
+ * max(595, 640) = 640, order 4, end 1836 trimmed to 1824 (size 628):
+ * 1196 has __ffs 2, a folio of 4 (marked), then 39 of 16 from 1200.
+ */
+static void markers_async_window_end_is_trimmed_to_its_order(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true, .prev_end = 100, .prev_read = true };
+	uint32_t id = new_file(f, 4000, true);
+	struct cp_read_result res;
+
+	(void)state;
+	add_pages(f, id, 60, 302);
+	do_read(f, id, 100, 259, 640, &ra);
+	res = do_read(f, id, 359, 242, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 595);
+	assert_int_equal(ra.start, 601);
+	assert_int_equal(ra.size, 595);
+	assert_int_equal(ra.async_size, 595);
+	assert_int_equal(ra.order, 2);
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC], 149);
+	assert_false(marked(f, id, 600));
+	assert_true(marked(f, id, 601));
+	assert_int_equal(f->pc.pages[cp_mapping_slot(&f->pc, id, 601)].order, 0);
+	assert_folio(f, id, 602, 1);
+	assert_folio(f, id, 604, 2);
+	assert_false(resident(f, id, 1196));
+
+	res = do_read(f, id, 601, 1, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 628);
+	assert_int_equal(ra.start, 1196);
+	assert_int_equal(ra.size, 628);
+	assert_int_equal(ra.order, 4);
+	assert_true(marked(f, id, 1196));
+	assert_folio(f, id, 1196, 2);
+	assert_folio(f, id, 1200, 4);
+	assert_folio(f, id, 1808, 4);
+	assert_false(resident(f, id, 1824));
+	fixture_free(f);
+}
+
+/*
+ * page_cache_prev_miss() running past index 0 (the file cached from its
+ * first page) doubles contig_count: [0, 100) cached, the previous read()
+ * ended at 10, a read() of [10, 130) misses at 100 with 30 pages left:
+ * contig 100, doubled 200 > 30, window min(200 + 30, 640) = 230 pages,
+ * [100, 330), marked at 329.
+ */
+static void markers_file_cached_from_its_start_doubles_the_history(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true, .prev_end = 10, .prev_read = true };
+	uint32_t id = new_file(f, 1000, true);
+	struct cp_read_result res;
+
+	(void)state;
+	add_pages(f, id, 0, 100);
+	res = do_read(f, id, 10, 120, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 230);
+	assert_int_equal(ra.size, 230);
+	assert_true(marked(f, id, 329));
+	assert_false(resident(f, id, 330));
+	fixture_free(f);
+}
+
+/*
+ * A standalone small random read: [280, 300) cached, the previous read()
+ * ended at 10, a read() of [280, 336) misses at 300 with 36 pages left
+ * and only 20 cached before it (279 missing): contig_count 20 <= 36, so
+ * do_page_cache_ra(36, 0) reads [300, 336) alone - no mark, and the
+ * readahead state is not touched.
+ */
+static void markers_small_random_read_reads_the_request_alone(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true, .prev_end = 10, .prev_read = true };
+	uint32_t id = new_file(f, 1000, true);
+	struct cp_read_result res;
+	uint32_t i;
+
+	(void)state;
+	add_pages(f, id, 280, 300);
+	res = do_read(f, id, 280, 56, 640, &ra);
+	assert_int_equal(res.nr_inserted_pages, 36);
+	assert_int_equal(f->vs.v[CP_VM_RA_SYNC_CALLS], 1);
+	assert_false(resident(f, id, 336));
+	for (i = 280; i < 336; i++)
+		assert_false(marked(f, id, i));
+	assert_int_equal(ra.start, 0);
+	assert_int_equal(ra.size, 0);
+	fixture_free(f);
+}
+
+/*
+ * A marked folio the state does not expect (another stream moved the
+ * window): ra_pages 64, a read() of [0, 16) at the file's start:
+ * get_init_ra_size(16, 64) = 32 (16 <= 64 / 4), async_size 16: [0, 32)
+ * marked at 16. The state then points elsewhere (start 1000). A read()
+ * of [16, 24) reaches the mark: round_down(1000 + 32 - 16, 1) is not 16,
+ * so page_cache_next_miss(17) finds 32: start 32, size
+ * get_next_ra_size(32 - 16 + 8 = 24, 64) = 48, order 2, end 80 a
+ * multiple of 4: [32, 80) in 12 folios of 4, marked at 32.
+ */
+static void markers_marked_folio_without_valid_state_reads_from_the_next_hole(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true };
+	uint32_t id = new_file(f, 400, true);
+	struct cp_read_result res;
+
+	(void)state;
+	res = do_read(f, id, 0, 16, 64, &ra);
+	assert_int_equal(res.nr_inserted_pages, 32);
+	assert_true(marked(f, id, 16));
+	ra.start = 1000;
+	res = do_read(f, id, 16, 8, 64, &ra);
+	assert_int_equal(res.nr_inserted_pages, 48);
+	assert_int_equal(ra.start, 32);
+	assert_int_equal(ra.size, 48);
+	assert_int_equal(f->vs.v[CP_VM_RA_FOLIO_ALLOC], 12);
+	assert_false(marked(f, id, 16));
+	assert_true(marked(f, id, 32));
+	assert_false(resident(f, id, 80));
+	fixture_free(f);
+}
+
+/* A freed page's flags go with it: the marked page evicted and read
+ * again by a plain insertion carries no PG_readahead. */
+static void markers_leave_with_the_evicted_page(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true };
+	uint32_t id = new_file(f, 2000, true);
+
+	(void)state;
+	do_read(f, id, 0, 256, 640, &ra);
+	assert_true(marked(f, id, 256));
+	evict_range(f, id, 256, 1);
+	assert_int_equal(cp_add_to_page_cache_lru(&f->pc, id, 256, &f->ctx), 0);
+	assert_false(marked(f, id, 256));
+	fixture_free(f);
+}
+
+/* The 6.17+ readahead came with 6.17: linux-6.x (6.18) has it,
+ * linux-6.1 and linux-4.11 keep the position rule. */
+static void profiles_follow_readahead_markers_from_6_17(void **state)
 {
 	(void)state;
-	assert_false(cp_kernel_profile_find("linux-4.11")->readahead_order_in_state);
-	assert_false(cp_kernel_profile_find("linux-6.1")->readahead_order_in_state);
-	assert_true(cp_kernel_profile_find("linux-6.x")->readahead_order_in_state);
+	assert_false(cp_kernel_profile_find("linux-4.11")->readahead_markers);
+	assert_false(cp_kernel_profile_find("linux-6.1")->readahead_markers);
+	assert_true(cp_kernel_profile_find("linux-6.x")->readahead_markers);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ra_order_ramps_from_the_marker_folio_over_consecutive_windows),
-		cmocka_unit_test(ra_order_6_17_ramps_0_2_4_6_6_in_64_page_windows),
-		cmocka_unit_test(ra_order_6_17_ramps_from_ra_order_not_the_marker_folio),
-		cmocka_unit_test(ra_order_6_17_sync_miss_restarts_at_0_and_async_end_is_aligned),
-		cmocka_unit_test(profiles_keep_ra_order_in_state_from_6_17),
+		cmocka_unit_test(markers_sync_window_at_the_start_marks_the_page_after_the_request),
+		cmocka_unit_test(markers_keep_readahead_a_window_ahead_and_ramp_the_order),
+		cmocka_unit_test(markers_sync_miss_mid_read_sizes_the_window_from_the_cached_history),
+		cmocka_unit_test(markers_async_window_end_is_trimmed_to_its_order),
+		cmocka_unit_test(markers_file_cached_from_its_start_doubles_the_history),
+		cmocka_unit_test(markers_small_random_read_reads_the_request_alone),
+		cmocka_unit_test(markers_marked_folio_without_valid_state_reads_from_the_next_hole),
+		cmocka_unit_test(markers_leave_with_the_evicted_page),
+		cmocka_unit_test(profiles_follow_readahead_markers_from_6_17),
 		cmocka_unit_test(cached_read_counts_each_folio_once),
 		cmocka_unit_test(write_folio_order_follows_the_write_length_and_alignment),
 		cmocka_unit_test(write_folio_falls_back_one_order_at_a_time),
