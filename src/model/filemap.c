@@ -72,12 +72,8 @@
 static int insert_page(struct cp_pagecache *pc, uint32_t id, uint32_t index,
 		       struct cp_alloc_ctx *ctx)
 {
-	unsigned gfp = ctx->gfp;
-	int rc;
+	int rc = cp_ra_add_page(pc, id, index, ctx);
 
-	ctx->gfp = gfp | CP_GFP_NORETRY;
-	rc = cp_add_to_page_cache_lru(pc, id, index, ctx);
-	ctx->gfp = gfp;
 	if (rc == -CP_ENOSPC)
 		rc = cp_add_to_page_cache_lru(pc, id, index, ctx);
 	return rc;
@@ -121,7 +117,6 @@ static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uin
 	cp_count(pc->vmstat, async ? CP_VM_RA_ASYNC_CALLS : CP_VM_RA_SYNC_CALLS, 1);
 	if (m->large_folios && ra_pages >= 4) {
 		unsigned new_order = ra_new_order(async ? ra->marker_order : 0, ra_pages);
-		unsigned gfp = ctx->gfp;
 
 		while (j < wend) {
 			unsigned order = cp_ra_folio_order(j, new_order, wend - 1, false);
@@ -133,22 +128,13 @@ static int read_window(struct cp_pagecache *pc, uint32_t id, uint32_t start, uin
 				if (rc)
 					goto out;
 			} else {
-				ctx->gfp = gfp | CP_GFP_NORETRY;
-				rc = cp_add_folio_to_page_cache_lru(pc, id, j, order, ctx);
-				ctx->gfp = gfp;
-				if (rc == -CP_ENOSPC)
-					cp_count(pc->vmstat, CP_VM_RA_FOLIO_FAIL, 1);
+				rc = cp_ra_add_folio(pc, id, j, order, ctx);
 				if (rc == -CP_ENOSPC || rc == -CP_EBUSY) {
 					rc = 0;
 					break;
 				}
 				if (rc)
 					goto out;
-				cp_count(pc->vmstat, CP_VM_RA_FOLIO_ALLOC, 1);
-				cp_count(pc->vmstat, CP_VM_RA_FOLIO_PAGES, 1ull << order);
-				cp_count(pc->vmstat,
-					 order >= 6 ? CP_VM_RA_PAGES_ORDER_6TO9 : CP_VM_RA_PAGES_ORDER_2TO5,
-					 1ull << order);
 			}
 			if (j == start)
 				marker_order = order;

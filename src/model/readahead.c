@@ -105,9 +105,7 @@ static void folio_set_readahead(struct cp_pagecache *pc, uint32_t head)
 	pc->pages[head].pflags |= CP_PG_READAHEAD;
 }
 
-/* readahead_gfp_mask(): the mapping's mask with __GFP_NORETRY. */
-static int add_ra_page(struct cp_pagecache *pc, uint32_t id, uint32_t index,
-		       struct cp_alloc_ctx *ctx)
+int cp_ra_add_page(struct cp_pagecache *pc, uint32_t id, uint32_t index, struct cp_alloc_ctx *ctx)
 {
 	unsigned gfp = ctx->gfp;
 	int rc;
@@ -116,6 +114,26 @@ static int add_ra_page(struct cp_pagecache *pc, uint32_t id, uint32_t index,
 	rc = cp_add_to_page_cache_lru(pc, id, index, ctx);
 	ctx->gfp = gfp;
 	return rc;
+}
+
+int cp_ra_add_folio(struct cp_pagecache *pc, uint32_t id, uint32_t index, unsigned order,
+		    struct cp_alloc_ctx *ctx)
+{
+	unsigned gfp = ctx->gfp;
+	int rc;
+
+	ctx->gfp = gfp | CP_GFP_NORETRY;
+	rc = cp_add_folio_to_page_cache_lru(pc, id, index, order, ctx);
+	ctx->gfp = gfp;
+	if (rc == -CP_ENOSPC)
+		cp_count(pc->vmstat, CP_VM_RA_FOLIO_FAIL, 1);
+	if (rc)
+		return rc;
+	cp_count(pc->vmstat, CP_VM_RA_FOLIO_ALLOC, 1);
+	cp_count(pc->vmstat, CP_VM_RA_FOLIO_PAGES, 1ull << order);
+	cp_count(pc->vmstat, order >= 6 ? CP_VM_RA_PAGES_ORDER_6TO9 : CP_VM_RA_PAGES_ORDER_2TO5,
+		 1ull << order);
+	return 0;
 }
 
 /*
@@ -142,7 +160,7 @@ static int do_page_cache_ra(struct cp_pagecache *pc, uint32_t id, uint32_t index
 	for (i = index; i < index + nr; i++) {
 		if (resident(pc, id, i))
 			continue;
-		rc = add_ra_page(pc, id, i, ctx);
+		rc = cp_ra_add_page(pc, id, i, ctx);
 		if (rc == -CP_ENOSPC)
 			return 0;
 		if (rc)
@@ -160,29 +178,17 @@ static int do_page_cache_ra(struct cp_pagecache *pc, uint32_t id, uint32_t index
 static int ra_alloc_folio(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32_t mark,
 			  unsigned order, struct cp_alloc_ctx *ctx, struct cp_ra_count *n)
 {
-	unsigned gfp = ctx->gfp;
 	int rc;
 
 	if (order == 0) {
 		if (resident(pc, id, index))
 			return -CP_EBUSY;
-		rc = add_ra_page(pc, id, index, ctx);
+		rc = cp_ra_add_page(pc, id, index, ctx);
 	} else {
-		ctx->gfp = gfp | CP_GFP_NORETRY;
-		rc = cp_add_folio_to_page_cache_lru(pc, id, index, order, ctx);
-		ctx->gfp = gfp;
-		if (rc == -CP_ENOSPC)
-			cp_count(pc->vmstat, CP_VM_RA_FOLIO_FAIL, 1);
+		rc = cp_ra_add_folio(pc, id, index, order, ctx);
 	}
 	if (rc)
 		return rc;
-	if (order) {
-		cp_count(pc->vmstat, CP_VM_RA_FOLIO_ALLOC, 1);
-		cp_count(pc->vmstat, CP_VM_RA_FOLIO_PAGES, 1ull << order);
-		cp_count(pc->vmstat,
-			 order >= 6 ? CP_VM_RA_PAGES_ORDER_6TO9 : CP_VM_RA_PAGES_ORDER_2TO5,
-			 1ull << order);
-	}
 	if (index == (mark & ~((1u << order) - 1)))
 		folio_set_readahead(pc, cp_mapping_slot(pc, id, index));
 	n->pages += 1u << order;

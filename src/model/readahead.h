@@ -75,6 +75,18 @@ int cp_page_cache_async_ra(struct cp_pagecache *pc, uint32_t id, uint32_t slot,
 			   uint32_t req_count, uint32_t ra_pages, struct cp_file_ra_state *ra,
 			   struct cp_alloc_ctx *ctx, struct cp_ra_count *n);
 
+/* A page of readahead (ra_alloc_folio / page_cache_ra_unbounded at
+ * order 0): cp_add_to_page_cache_lru() with readahead_gfp_mask(), the
+ * mapping's gfp and __GFP_NORETRY. Returns as that. */
+int cp_ra_add_page(struct cp_pagecache *pc, uint32_t id, uint32_t index, struct cp_alloc_ctx *ctx);
+
+/* A large folio of readahead: cp_add_folio_to_page_cache_lru() with
+ * readahead_gfp_mask(), counted (cp_ra_folio_alloc, cp_ra_folio_pages,
+ * ra_pages_order_*; cp_ra_folio_fail when no block of its order could be
+ * had). Returns as that. */
+int cp_ra_add_folio(struct cp_pagecache *pc, uint32_t id, uint32_t index, unsigned order,
+		    struct cp_alloc_ctx *ctx);
+
 /* The order of the folio at index in page_cache_ra_order()'s walk:
  * new_order, or __ffs(index) when index is not aligned to it, made
  * smaller until it does not pass last. With order1 false (before 6.8:
