@@ -175,6 +175,14 @@ out:
  * sequential reads a read never starts in the page the previous one
  * ended in, so only a re-read of the same single page would differ).
  */
+/* cp_folio_head() of page index of mapping m, which the caller knows:
+ * no lookup of the mapping (the read path's per-page step). */
+static uint32_t folio_head(const struct cp_pagecache *pc, const struct cp_mapping *m,
+			   uint32_t index)
+{
+	return m->base + (index & ~((1u << pc->pages[m->base + index].order) - 1));
+}
+
 struct read_marks {
 	uint32_t first;     /* the read()'s first index */
 	uint32_t last_head; /* head slot of the folio marked last, CP_NIL */
@@ -184,7 +192,7 @@ struct read_marks {
 static void mark_read(struct cp_pagecache *pc, const struct cp_mapping *m, uint32_t index,
 		      struct read_marks *rm, int cpu)
 {
-	uint32_t slot = m->base + index, head = cp_folio_head(pc, slot);
+	uint32_t slot = m->base + index, head = folio_head(pc, m, index);
 	unsigned order = pc->pages[slot].order;
 
 	if (head == rm->last_head)
@@ -292,13 +300,15 @@ static int filemap_read_markers(struct cp_pagecache *pc, uint32_t id, uint32_t i
 					note_window(&win, &one);
 				}
 			}
-		} else if (cp_folio_test_readahead(pc, slot)) {
-			uint32_t head = cp_folio_head(pc, slot);
+		} else {
+			uint32_t head = folio_head(pc, m, i);
 
-			rc = cp_page_cache_async_ra(pc, id, slot, end - (head - m->base), ra_pages, ra,
-						    ctx, &n);
-			note_ra(res, &n, sparse);
-			note_window(&win, &n);
+			if (cp_folio_test_readahead(pc, head)) {
+				rc = cp_page_cache_async_ra(pc, id, head, end - (head - m->base),
+							    ra_pages, ra, ctx, &n);
+				note_ra(res, &n, sparse);
+				note_window(&win, &n);
+			}
 		}
 		if (rc) {
 			*endp = i;

@@ -302,11 +302,11 @@ static uint32_t next_miss(const struct cp_pagecache *pc, uint32_t id, uint32_t i
 	return index + max;
 }
 
-int cp_page_cache_async_ra(struct cp_pagecache *pc, uint32_t id, uint32_t slot,
+int cp_page_cache_async_ra(struct cp_pagecache *pc, uint32_t id, uint32_t head,
 			   uint32_t req_count, uint32_t ra_pages, struct cp_file_ra_state *ra,
 			   struct cp_alloc_ctx *ctx, struct cp_ra_count *n)
 {
-	uint32_t head = cp_folio_head(pc, slot), nr = cp_folio_nr_pages(pc, head);
+	uint32_t nr = cp_folio_nr_pages(pc, head);
 	uint32_t index = head - pc->mappings[id].base;
 	uint32_t max = ra_pages ? ra_pages : 1, expected, end, aligned_end, align;
 	unsigned align_order;
@@ -324,7 +324,7 @@ int cp_page_cache_async_ra(struct cp_pagecache *pc, uint32_t id, uint32_t slot,
 		 * window): start at the next hole */
 		uint32_t start = next_miss(pc, id, index + 1, max);
 
-		if (!start || start - index > max)
+		if (start - index > max)
 			return 0;
 		ra->start = start;
 		ra->size = get_next_ra_size(start - index + req_count, max);

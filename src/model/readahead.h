@@ -48,10 +48,11 @@ struct cp_ra_count {
 };
 
 /* PG_readahead (shares its bit with PG_reclaim in the kernel) on the
- * folio holding slot: the reader reaching it starts the next window. */
-static inline bool cp_folio_test_readahead(const struct cp_pagecache *pc, uint32_t slot)
+ * folio whose first page is slot head (cp_folio_head()): the reader
+ * reaching it starts the next window. */
+static inline bool cp_folio_test_readahead(const struct cp_pagecache *pc, uint32_t head)
 {
-	return pc->pages[cp_folio_head(pc, slot)].pflags & CP_PG_READAHEAD;
+	return pc->pages[head].pflags & CP_PG_READAHEAD;
 }
 
 /*
@@ -66,12 +67,12 @@ int cp_page_cache_sync_ra(struct cp_pagecache *pc, uint32_t id, uint32_t index,
 			  struct cp_alloc_ctx *ctx, struct cp_ra_count *n);
 
 /*
- * page_cache_async_ra(): the reader reached the folio holding slot, which
- * carries PG_readahead, with req_count pages of its read() left from the
- * folio's first index: the marker is cleared and the next window read.
- * As cp_page_cache_sync_ra() otherwise.
+ * page_cache_async_ra(): the reader reached the folio whose first page is
+ * slot head, which carries PG_readahead, with req_count pages of its
+ * read() left from that page: the marker is cleared and the next window
+ * read. As cp_page_cache_sync_ra() otherwise.
  */
-int cp_page_cache_async_ra(struct cp_pagecache *pc, uint32_t id, uint32_t slot,
+int cp_page_cache_async_ra(struct cp_pagecache *pc, uint32_t id, uint32_t head,
 			   uint32_t req_count, uint32_t ra_pages, struct cp_file_ra_state *ra,
 			   struct cp_alloc_ctx *ctx, struct cp_ra_count *n);
 

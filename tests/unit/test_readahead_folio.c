@@ -563,7 +563,9 @@ static void profiles_give_xfs_large_folio_writes_from_6_6(void **state)
 /* PG_readahead on the folio holding index (readahead.c). */
 static bool marked(const struct fixture *f, uint32_t id, uint32_t index)
 {
-	return cp_folio_test_readahead(&f->pc, cp_mapping_slot(&f->pc, id, index));
+	uint32_t slot = cp_mapping_slot(&f->pc, id, index);
+
+	return cp_folio_test_readahead(&f->pc, cp_folio_head(&f->pc, slot));
 }
 
 static bool resident(const struct fixture *f, uint32_t id, uint32_t index)
