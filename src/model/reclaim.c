@@ -115,6 +115,16 @@ bool cp_kswapd_nap_end(struct cp_reclaim *r, bool woken, bool hopeless, unsigned
 	return false;
 }
 
+void cp_kswapd_loop_top(const struct cp_reclaim *r, struct cp_kswapd_orders *o)
+{
+	if (o->reclaim_order < o->alloc_order)
+		return;
+	o->alloc_order = o->reclaim_order = r->kswapd_order;
+	/* kswapd_highest_zoneidx(pgdat, prev): the one asked, else prev */
+	if (r->kswapd_highest_zoneidx != CP_KSWAPD_ZONE_UNSET)
+		o->highest_zoneidx = r->kswapd_highest_zoneidx;
+}
+
 /* pgdat_watermark_boosted(): any zone up to highest_zoneidx boosted. */
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r, unsigned highest_zoneidx)
 {

@@ -75,6 +75,29 @@ bool cp_prepare_kswapd_sleep(const struct cp_reclaim *r, bool hopeless, unsigned
 bool cp_kswapd_nap_end(struct cp_reclaim *r, bool woken, bool hopeless, unsigned reclaim_order,
 		       unsigned highest_zoneidx);
 
+/* The orders and zone index kswapd_try_to_sleep() gets after a
+ * balance_pgdat() run (kswapd(), every kernel since 4.8). */
+struct cp_kswapd_orders {
+	unsigned alloc_order;     /* the order kcompactd is woken for */
+	unsigned reclaim_order;   /* the order the sleep test checks */
+	unsigned highest_zoneidx;
+};
+
+/*
+ * kswapd()'s loop once balance_pgdat() returned: a run that ended below
+ * the order it was asked (compact_gap() reclaimed, sc.order dropped to
+ * 0) goes to kswapd_try_sleep with both orders as they were; a run that
+ * ended at its order goes round the loop, whose top reads the order and
+ * zone index asked since the run began into alloc_order and
+ * reclaim_order alike - without clearing them (only the read after the
+ * sleep does: kswapd_begin_run). So a high-order request that found
+ * kswapd running (wakeup_kswapd() raises pgdat->kswapd_order whether or
+ * not kswapd sleeps) is what the sleep test checks next: unless the
+ * node is balanced at that order there is no nap and the next run is
+ * at that order.
+ */
+void cp_kswapd_loop_top(const struct cp_reclaim *r, struct cp_kswapd_orders *o);
+
 /* pgdat_watermark_boosted(): a zone up to highest_zoneidx carries a
  * watermark boost. */
 bool cp_pgdat_watermark_boosted(const struct cp_reclaim *r, unsigned highest_zoneidx);

@@ -17,7 +17,11 @@
  * only if the node is still balanced - else it runs again unasked
  * (KSWAPD_HIGH_WMARK_HIT_QUICKLY, also counted when a run ends
  * unbalanced and the next follows at once; reclaim.c
- * cp_kswapd_nap_end).
+ * cp_kswapd_nap_end). A run that ended at the order it was asked is
+ * followed by the sleep test at the order asked while it ran (the top
+ * of kswapd()'s loop: reclaim.c cp_kswapd_loop_top): a readahead folio
+ * that found no free block of its order while kswapd ran keeps kswapd
+ * from its nap, and the next run is at that order.
  *
  * XFS (fs/xfs/xfs_icache.c, xfs_trans_ail.c, xfs_log.c, 4.11):
  * xfs_reclaim_worker frees clean reclaimable inodes every
@@ -83,19 +87,34 @@ struct kworker {
 	uint64_t backlog_ns; /* CPU work queued and not yet taken */
 };
 
+/* kswapd()'s loop after a run: the orders and zone index the sleep test
+ * and kcompactd get (reclaim.c cp_kswapd_loop_top). */
+static void kswapd_loop_top(struct kswapd *k)
+{
+	struct cp_kswapd_orders o = {
+		.alloc_order = k->alloc_order,
+		.reclaim_order = k->reclaim_order,
+		.highest_zoneidx = k->highest_zoneidx,
+	};
+
+	cp_kswapd_loop_top(&k->task.w->reclaim, &o);
+	k->alloc_order = o.alloc_order;
+	k->reclaim_order = o.reclaim_order;
+	k->highest_zoneidx = o.highest_zoneidx;
+}
+
 /* kswapd_try_to_sleep() once prepare_kswapd_sleep() allows it (balanced
- * at the order reclaim ended at, or hopeless): clear compaction's skip
- * hints where a direct compaction asked (reset_isolation_suitable), wake
- * kcompactd for alloc_order - kswapd() passes the order balance_pgdat()
- * was asked when it ended below it (compact_gap reclaimed), else the
- * order asked since - and nap HZ/10, wakeable (kswapd_nap_end). */
+ * at reclaim_order, or hopeless): clear compaction's skip hints where a
+ * direct compaction asked (reset_isolation_suitable), wake kcompactd for
+ * alloc_order - the order balance_pgdat() was asked when it ended below
+ * it (compact_gap reclaimed), else the order asked since
+ * (kswapd_loop_top) - and nap HZ/10, wakeable (kswapd_nap_end). */
 static void kswapd_nap(struct kswapd *k, bool hopeless, struct cp_step *out)
 {
 	struct cp_reclaim *r = &k->task.w->reclaim;
 
 	cp_reset_isolation_suitable(&k->task.w->compaction);
-	cp_reclaim_wake_kcompactd(r, k->reclaim_order < k->alloc_order ? k->alloc_order
-									: r->kswapd_order);
+	cp_reclaim_wake_kcompactd(r, k->alloc_order);
 	k->ran = false;
 	k->napping = true;
 	k->hopeless = hopeless;
@@ -151,6 +170,10 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	if (k->napping && kswapd_nap_end(k, out))
 		return 0;
 	if (!k->running) {
+		/* kswapd_try_to_sleep() right after the run: the orders asked
+		 * while it ran count (the loop's top) */
+		if (k->ran)
+			kswapd_loop_top(k);
 		if (k->ran && cp_prepare_kswapd_sleep(r, false, k->reclaim_order,
 						      k->highest_zoneidx)) {
 			k->failures = 0;
@@ -173,6 +196,7 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	k->ran = true;
 	if (k->run.sc.nr_reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
 		k->failures = 0;
+		kswapd_loop_top(k);
 		kswapd_nap(k, true, out);
 	}
 	return 0;

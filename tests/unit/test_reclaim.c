@@ -944,11 +944,81 @@ static void kswapd_unbalanced_after_its_nap_reclaims_unless_hopeless(void **stat
 	rig_free(g);
 }
 
+/* kswapd(): a run asked at order 0 ends at order 0 while a readahead
+ * folio of order 9 found kswapd running (wakeup_kswapd() raises
+ * pgdat->kswapd_order and returns: no waiter). The loop's top reads
+ * order 9 into alloc_order and reclaim_order alike, so
+ * prepare_kswapd_sleep() tests order 9: 600 free pages less the 2^9 - 1
+ * an order-9 block leaves unusable (__zone_watermark_ok) are not above
+ * the high watermark 456 - no nap, where the order-0 test (600 > 456)
+ * would nap; kswapd_order stays 9 for the next run to read. */
+static void kswapd_after_a_run_tests_sleep_at_the_order_asked_meanwhile(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	unsigned top = cp_reclaim_top_zone(&g->r);
+	struct cp_kswapd_orders o = { .alloc_order = 0, .reclaim_order = 0, .highest_zoneidx = top };
+
+	(void)state;
+	assert_int_equal(g->mem.wmark.high, 456);
+	fill(g, 99400);
+	g->r.kswapd_sleeping = false;
+	g->mem.hooks.wake_kswapd(g->mem.hooks.priv, 9, top);
+	assert_true(cp_prepare_kswapd_sleep(&g->r, false, 0, top));
+	cp_kswapd_loop_top(&g->r, &o);
+	assert_int_equal(o.alloc_order, 9);
+	assert_int_equal(o.reclaim_order, 9);
+	assert_int_equal(g->r.kswapd_order, 9);
+	assert_false(cp_prepare_kswapd_sleep(&g->r, false, o.reclaim_order, top));
+	rig_free(g);
+}
+
+/* kswapd(): a run asked at order 9 that reclaimed compact_gap(9) and
+ * dropped to order 0 goes to kswapd_try_sleep with its own orders (the
+ * goto skips the loop's top): sleep tested at 0, kcompactd woken for 9,
+ * whatever was asked meanwhile (order 2 here). */
+static void kswapd_after_a_fallen_back_run_keeps_its_orders(void **state)
+{
+	struct rig *g = rig_new("linux-6.1", 100000);
+	unsigned top = cp_reclaim_top_zone(&g->r);
+	struct cp_kswapd_orders o = { .alloc_order = 9, .reclaim_order = 0, .highest_zoneidx = top };
+
+	(void)state;
+	g->r.kswapd_order = 2;
+	cp_kswapd_loop_top(&g->r, &o);
+	assert_int_equal(o.alloc_order, 9);
+	assert_int_equal(o.reclaim_order, 0);
+	assert_int_equal(g->r.kswapd_order, 2);
+	rig_free(g);
+}
+
+/* kswapd_highest_zoneidx(pgdat, prev) at the loop's top: the zone index
+ * of the previous run (DMA32, 0) while no wake-up asked for one; the one
+ * asked (Normal, 1) once a wake-up did - not cleared either. */
+static void kswapd_after_a_run_takes_the_zone_asked_meanwhile(void **state)
+{
+	struct rig *g = rig_new_zones("linux-6.1", 200000, 100000);
+	struct cp_kswapd_orders o = { .alloc_order = 0, .reclaim_order = 0, .highest_zoneidx = 0 };
+
+	(void)state;
+	assert_int_equal(cp_reclaim_top_zone(&g->r), 1);
+	cp_kswapd_loop_top(&g->r, &o);
+	assert_int_equal(o.highest_zoneidx, 0);
+	g->r.kswapd_sleeping = false;
+	g->mem.hooks.wake_kswapd(g->mem.hooks.priv, 0, 1);
+	cp_kswapd_loop_top(&g->r, &o);
+	assert_int_equal(o.highest_zoneidx, 1);
+	assert_int_equal(g->r.kswapd_highest_zoneidx, 1);
+	rig_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kswapd_for_dma32_skips_normal_pages_and_counts_them),
 		cmocka_unit_test(kswapd_stops_at_high_watermark),
+		cmocka_unit_test(kswapd_after_a_run_tests_sleep_at_the_order_asked_meanwhile),
+		cmocka_unit_test(kswapd_after_a_fallen_back_run_keeps_its_orders),
+		cmocka_unit_test(kswapd_after_a_run_takes_the_zone_asked_meanwhile),
 		cmocka_unit_test(kswapd_step_evicts_one_swap_cluster_batch),
 		cmocka_unit_test(pages_activated_between_kswapd_steps_escape_eviction),
 		cmocka_unit_test(kswapd_steps_to_the_end_are_balance_pgdat),
