@@ -60,11 +60,12 @@
 struct kswapd {
 	struct cp_task task;
 	unsigned failures;
-	unsigned alloc_order;   /* the order the last balance_pgdat() was asked */
-	unsigned reclaim_order; /* sc.order balance_pgdat() ended at */
-	/* the highest_zoneidx of the last pass (kswapd() keeps it when no
-	 * wake-up since asked for one: kswapd_highest_zoneidx(pgdat, prev)) */
-	unsigned highest_zoneidx;
+	/* alloc_order: the order the last balance_pgdat() was asked;
+	 * reclaim_order: sc.order it ended at; highest_zoneidx: its zone
+	 * index (kswapd() keeps it when no wake-up since asked for one:
+	 * kswapd_highest_zoneidx(pgdat, prev)) - until the loop's top reads
+	 * what was asked meanwhile (cp_kswapd_loop_top) */
+	struct cp_kswapd_orders o;
 	bool ran;               /* balance_pgdat() ran since the last wake-up */
 	bool running;           /* a balance_pgdat() run is under way */
 	bool napping;           /* in kswapd_try_to_sleep()'s HZ/10 sleep */
@@ -87,34 +88,18 @@ struct kworker {
 	uint64_t backlog_ns; /* CPU work queued and not yet taken */
 };
 
-/* kswapd()'s loop after a run: the orders and zone index the sleep test
- * and kcompactd get (reclaim.c cp_kswapd_loop_top). */
-static void kswapd_loop_top(struct kswapd *k)
-{
-	struct cp_kswapd_orders o = {
-		.alloc_order = k->alloc_order,
-		.reclaim_order = k->reclaim_order,
-		.highest_zoneidx = k->highest_zoneidx,
-	};
-
-	cp_kswapd_loop_top(&k->task.w->reclaim, &o);
-	k->alloc_order = o.alloc_order;
-	k->reclaim_order = o.reclaim_order;
-	k->highest_zoneidx = o.highest_zoneidx;
-}
-
 /* kswapd_try_to_sleep() once prepare_kswapd_sleep() allows it (balanced
  * at reclaim_order, or hopeless): clear compaction's skip hints where a
  * direct compaction asked (reset_isolation_suitable), wake kcompactd for
  * alloc_order - the order balance_pgdat() was asked when it ended below
  * it (compact_gap reclaimed), else the order asked since
- * (kswapd_loop_top) - and nap HZ/10, wakeable (kswapd_nap_end). */
+ * (cp_kswapd_loop_top) - and nap HZ/10, wakeable (kswapd_nap_end). */
 static void kswapd_nap(struct kswapd *k, bool hopeless, struct cp_step *out)
 {
 	struct cp_reclaim *r = &k->task.w->reclaim;
 
 	cp_reset_isolation_suitable(&k->task.w->compaction);
-	cp_reclaim_wake_kcompactd(r, k->alloc_order);
+	cp_reclaim_wake_kcompactd(r, k->o.alloc_order);
 	k->ran = false;
 	k->napping = true;
 	k->hopeless = hopeless;
@@ -132,8 +117,8 @@ static bool kswapd_nap_end(struct kswapd *k, struct cp_step *out)
 	struct cp_reclaim *r = &k->task.w->reclaim;
 
 	k->napping = false;
-	if (!cp_kswapd_nap_end(r, r->kswapd_wanted, k->hopeless, k->reclaim_order,
-			       k->highest_zoneidx))
+	if (!cp_kswapd_nap_end(r, r->kswapd_wanted, k->hopeless, k->o.reclaim_order,
+			       k->o.highest_zoneidx))
 		return false;
 	r->kswapd_sleeping = true;
 	out->next = CP_STEP_BLOCK;
@@ -147,12 +132,12 @@ static void kswapd_begin_run(struct kswapd *k)
 {
 	struct cp_reclaim *r = &k->task.w->reclaim;
 
-	k->alloc_order = r->kswapd_order;
+	k->o.alloc_order = r->kswapd_order;
 	r->kswapd_order = 0;
 	if (r->kswapd_highest_zoneidx != CP_KSWAPD_ZONE_UNSET)
-		k->highest_zoneidx = r->kswapd_highest_zoneidx;
+		k->o.highest_zoneidx = r->kswapd_highest_zoneidx;
 	r->kswapd_highest_zoneidx = CP_KSWAPD_ZONE_UNSET;
-	cp_balance_pgdat_begin(r, &k->run, k->alloc_order, k->highest_zoneidx, &k->task.ctx);
+	cp_balance_pgdat_begin(r, &k->run, k->o.alloc_order, k->o.highest_zoneidx, &k->task.ctx);
 	k->running = true;
 }
 
@@ -173,9 +158,9 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 		/* kswapd_try_to_sleep() right after the run: the orders asked
 		 * while it ran count (the loop's top) */
 		if (k->ran)
-			kswapd_loop_top(k);
-		if (k->ran && cp_prepare_kswapd_sleep(r, false, k->reclaim_order,
-						      k->highest_zoneidx)) {
+			cp_kswapd_loop_top(r, &k->o);
+		if (k->ran && cp_prepare_kswapd_sleep(r, false, k->o.reclaim_order,
+						      k->o.highest_zoneidx)) {
 			k->failures = 0;
 			kswapd_nap(k, false, out);
 			return 0;
@@ -192,11 +177,11 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	cp_count(&w->vs, CP_VM_KSWAPD_CPU_NS, out->cpu_ns);
 	if (k->running)
 		return 0;
-	k->reclaim_order = k->run.order;
+	k->o.reclaim_order = k->run.order;
 	k->ran = true;
 	if (k->run.sc.nr_reclaimed == 0 && ++k->failures >= KSWAPD_MAX_FAILURES) {
 		k->failures = 0;
-		kswapd_loop_top(k);
+		cp_kswapd_loop_top(r, &k->o);
 		kswapd_nap(k, true, out);
 	}
 	return 0;
@@ -560,7 +545,7 @@ int cp_daemons_start(struct cp_world *w)
 	if (rc)
 		return rc;
 	/* kswapd() starts with highest_zoneidx MAX_NR_ZONES - 1: the top */
-	d->kswapd.highest_zoneidx = cp_reclaim_top_zone(&w->reclaim);
+	d->kswapd.o.highest_zoneidx = cp_reclaim_top_zone(&w->reclaim);
 	w->reclaim.wake_kswapd = cp_engine_waker_wake;
 	w->reclaim.wake_priv = &w->kswapd_waker;
 	rc = add_sleeper(w, &kcompactd_ops, &d->kcompactd, &d->kcompactd.task, "kcompactd0",
