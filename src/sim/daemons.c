@@ -155,19 +155,19 @@ static int kswapd_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 	if (k->napping && kswapd_nap_end(k, out))
 		return 0;
 	if (!k->running) {
-		/* kswapd_try_to_sleep() right after the run: the orders asked
-		 * while it ran count (the loop's top) */
-		if (k->ran)
+		if (k->ran) {
+			/* kswapd_try_to_sleep() right after the run: the
+			 * orders asked while it ran count (the loop's top) */
 			cp_kswapd_loop_top(r, &k->o);
-		if (k->ran && cp_prepare_kswapd_sleep(r, false, k->o.reclaim_order,
-						      k->o.highest_zoneidx)) {
-			k->failures = 0;
-			kswapd_nap(k, false, out);
-			return 0;
-		}
-		/* a run that ended unbalanced: the next follows at once */
-		if (k->ran)
+			if (cp_prepare_kswapd_sleep(r, false, k->o.reclaim_order,
+						    k->o.highest_zoneidx)) {
+				k->failures = 0;
+				kswapd_nap(k, false, out);
+				return 0;
+			}
+			/* a run that ended unbalanced: the next follows at once */
 			cp_count(&w->vs, CP_VM_KSWAPD_HIGH_WMARK_HIT_QUICKLY, 1);
+		}
 		kswapd_begin_run(k);
 	}
 	cp_task_begin(&k->task);

@@ -675,6 +675,18 @@ static void markers_keep_readahead_a_window_ahead_and_ramp_the_order(void **stat
 	fixture_free(f);
 }
 
+/* The set-up of the next two tests: a 4000-page file with markers,
+ * pages [60, 302) cached, the previous read() ended at 100; then a
+ * read() of [100, 359), whose result is returned. */
+static struct cp_read_result mid_read_miss(struct fixture *f, struct cp_file_ra_state *ra,
+					   uint32_t *id)
+{
+	*ra = (struct cp_file_ra_state){ .markers = true, .prev_end = 100, .prev_read = true };
+	*id = new_file(f, 4000, true);
+	add_pages(f, *id, 60, 302);
+	return do_read(f, *id, 100, 259, 640, ra);
+}
+
 /*
  * A miss in the middle of a read() (not next to where the previous one
  * ended) goes by the cached history: pages [60, 302) cached, the
@@ -687,13 +699,12 @@ static void markers_keep_readahead_a_window_ahead_and_ramp_the_order(void **stat
 static void markers_sync_miss_mid_read_sizes_the_window_from_the_cached_history(void **state)
 {
 	struct fixture *f = fixture_new(16384, 128);
-	struct cp_file_ra_state ra = { .markers = true, .prev_end = 100, .prev_read = true };
-	uint32_t id = new_file(f, 4000, true);
+	struct cp_file_ra_state ra;
+	uint32_t id;
 	struct cp_read_result res;
 
 	(void)state;
-	add_pages(f, id, 60, 302);
-	res = do_read(f, id, 100, 259, 640, &ra);
+	res = mid_read_miss(f, &ra, &id);
 	assert_int_equal(res.nr_cached_pages, 202);
 	assert_int_equal(res.nr_inserted_pages, 299);
 	assert_int_equal(ra.start, 302);
@@ -720,13 +731,12 @@ static void markers_sync_miss_mid_read_sizes_the_window_from_the_cached_history(
 static void markers_async_window_end_is_trimmed_to_its_order(void **state)
 {
 	struct fixture *f = fixture_new(16384, 128);
-	struct cp_file_ra_state ra = { .markers = true, .prev_end = 100, .prev_read = true };
-	uint32_t id = new_file(f, 4000, true);
+	struct cp_file_ra_state ra;
+	uint32_t id;
 	struct cp_read_result res;
 
 	(void)state;
-	add_pages(f, id, 60, 302);
-	do_read(f, id, 100, 259, 640, &ra);
+	mid_read_miss(f, &ra, &id);
 	res = do_read(f, id, 359, 242, 640, &ra);
 	assert_int_equal(res.nr_inserted_pages, 595);
 	assert_int_equal(ra.start, 601);
