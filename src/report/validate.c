@@ -99,6 +99,16 @@ static const struct counter_row counter_rows[] = {
 	{ "compact_daemon_wake", { .counter = "compact_daemon_wake" },
 	  { .counter = "compact_daemon_wake" }, "compact_daemon_wake (kcompactd runs)",
 	  "/proc/vmstat compact_daemon_wake (delta)" },
+	/* what compaction moved: the kernel's kcompactd makes DMA32's
+	 * order-9 blocks in the pressure (docs/fidelity.md, session 43) */
+	{ "pgmigrate_success", { .counter = "pgmigrate_success" },
+	  { .counter = "pgmigrate_success" },
+	  "pgmigrate_success (pages compaction migrated, from the measured phase on)",
+	  "/proc/vmstat pgmigrate_success (delta)" },
+	{ "kcompactd migrate scanned", { .counter = "compact_daemon_migrate_scanned" },
+	  { .counter = "compact_daemon_migrate_scanned" },
+	  "compact_daemon_migrate_scanned (pages kcompactd's migration scanner passed)",
+	  "/proc/vmstat compact_daemon_migrate_scanned (delta)" },
 	{ "pgdeactivate", { .counter = "pgdeactivate" }, { .counter = "pgdeactivate" },
 	  "pgdeactivate", "/proc/vmstat pgdeactivate (delta)" },
 	{ "kswapd runs", { .counter = "pageoutrun" }, { .counter = "pageoutrun" },
