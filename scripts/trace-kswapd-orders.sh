@@ -2,7 +2,7 @@
 # trace-kswapd-orders.sh - which allocations wake kswapd, at which order,
 # and how much kswapd reclaims for each, while one command runs (root).
 #
-#   scripts/trace-kswapd-orders.sh [-o TRACE_FILE] [-f] [-s] -- COMMAND [ARG...]
+#   scripts/trace-kswapd-orders.sh [-o TRACE_FILE] [-f] [-s] [-c] -- COMMAND [ARG...]
 #
 # e.g. scripts/trace-kswapd-orders.sh -- build/cachepressure real seed \
 #          --mem 2G --confine global
@@ -38,19 +38,27 @@
 # freed objects and lowest priority, and the superblock shrinker's calls
 # by priority (docs/fidelity.md, session 25; a global 1G run: some 35 K
 # events).
+# -c also records compaction's runs (compaction:mm_compaction_end,
+# _migratepages, _finished, _suitable, _wakeup_kcompactd, _kcompactd_wake)
+# and prints scripts/compaction-summary.py's view: each compact_zone() run
+# by who ran it, zone, order and outcome with the pages it migrated, the
+# suitability checks, and who woke kcompactd (docs/fidelity.md, session
+# 43: a global 1G run, some 5 K events).
 # Exits with the command's status (130 on SIGINT/SIGTERM, after stopping it).
 set -eu
 out=
 files=
 sched=
+compact=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) [ $# -ge 2 ] || { echo "trace-kswapd-orders: -o needs a file" >&2; exit 2; }
 	    out=$2; shift 2 ;;
 	-f) files=1; shift ;;
 	-s) sched=1; shift ;;
+	-c) compact=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "trace-kswapd-orders: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -97,6 +105,13 @@ if [ -n "$sched" ]; then
 	echo "pid == $kswapd" > "$I/events/sched/sched_wakeup/filter"
 	echo 1 > "$I/events/sched/sched_switch/enable"
 	echo 1 > "$I/events/sched/sched_wakeup/enable"
+fi
+if [ -n "$compact" ]; then
+	for e in compaction/mm_compaction_end compaction/mm_compaction_migratepages \
+		 compaction/mm_compaction_finished compaction/mm_compaction_suitable \
+		 compaction/mm_compaction_wakeup_kcompactd compaction/mm_compaction_kcompactd_wake; do
+		echo 1 > "$I/events/$e/enable"
+	done
 fi
 echo 1 > "$I/tracing_on"
 rc=0
@@ -181,5 +196,9 @@ END {
 if [ -n "$sched" ]; then
 	python3 "$(dirname "$0")/trace-reclaim-summary.py" --kswapd-pid "$kswapd" "$raw" ||
 		echo "trace-kswapd-orders: -s: no summary (above); the command's status stands" >&2
+fi
+if [ -n "$compact" ]; then
+	python3 "$(dirname "$0")/compaction-summary.py" "$raw" ||
+		echo "trace-kswapd-orders: -c: no summary (above); the command's status stands" >&2
 fi
 exit "$rc"
