@@ -21,23 +21,13 @@ of the trace (the measured phase is the run's end; default: all).
 """
 import argparse
 import collections
-import gzip
 import re
 import signal
 import sys
 
-LINE = re.compile(r'^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[\d+\]\s+\S+\s+(?P<t>\d+\.\d+): '
-                  r'(?P<ev>\w+): (?P<rest>.*)$')
+from tracefile import events
+
 KV = re.compile(r'(\w+)=(\S+)')
-
-
-def events(path):
-    opener = gzip.open if path.endswith('.gz') else open
-    with opener(path, 'rt', errors='replace') as f:
-        for line in f:
-            m = LINE.match(line)
-            if m:
-                yield float(m['t']), m['comm'], m['pid'], m['ev'], m['rest']
 
 
 def actor(comm):

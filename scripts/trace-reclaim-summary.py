@@ -12,23 +12,19 @@ measured phase is the run's end: fs_mark's files; default: all).
 """
 import argparse
 import collections
-import gzip
 import re
 import sys
 
-LINE = re.compile(r'^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[\d+\]\s+\S+\s+(?P<t>\d+\.\d+): '
-                  r'(?P<ev>\w+): (?P<rest>.*)$')
+import tracefile
+
 SWITCH = re.compile(r'prev_pid=(\d+) .*prev_state=(\S+) ==> .*next_pid=(\d+)')
 KV = re.compile(r'(\w+)=(\S+)')
 
 
 def events(path):
-    opener = gzip.open if path.endswith('.gz') else open
-    with opener(path, 'rt', errors='replace') as f:
-        for line in f:
-            m = LINE.match(line)
-            if m:
-                yield float(m['t']), m['pid'], m['ev'], m['rest']
+    """(seconds, pid, event, rest) of each event (tracefile.py)."""
+    for t, _comm, pid, ev, rest in tracefile.events(path):
+        yield t, pid, ev, rest
 
 
 def number(rest, name):
