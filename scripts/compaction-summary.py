@@ -23,9 +23,8 @@ import argparse
 import collections
 import re
 import signal
-import sys
 
-from tracefile import events
+from tracefile import load
 
 KV = re.compile(r'(\w+)=(\S+)')
 
@@ -70,16 +69,7 @@ def main():
     a = ap.parse_args()
     if a.last < 0:
         ap.error('--last must be 0 or more seconds, not %g' % a.last)
-    try:
-        evs = list(events(a.trace))
-    except OSError as e:
-        sys.exit('compaction-summary: %s: %s' % (a.trace, e.strerror))
-    if not evs:
-        sys.exit('compaction-summary: %s: no trace events in it' % a.trace)
-    if a.last:
-        end = evs[-1][0]
-        evs = [e for e in evs if e[0] >= end - a.last]
-    print('# %s: %.2f s of trace, %d events' % (a.trace, evs[-1][0] - evs[0][0], len(evs)))
+    evs = load(a.trace, 'compaction-summary', a.last)
 
     rs = runs(evs)
     agg = collections.defaultdict(lambda: [0, 0, 0])

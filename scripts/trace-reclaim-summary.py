@@ -13,18 +13,11 @@ measured phase is the run's end: fs_mark's files; default: all).
 import argparse
 import collections
 import re
-import sys
 
 import tracefile
 
 SWITCH = re.compile(r'prev_pid=(\d+) .*prev_state=(\S+) ==> .*next_pid=(\d+)')
 KV = re.compile(r'(\w+)=(\S+)')
-
-
-def events(path):
-    """(seconds, pid, event, rest) of each event (tracefile.py)."""
-    for t, _comm, pid, ev, rest in tracefile.events(path):
-        yield t, pid, ev, rest
 
 
 def number(rest, name):
@@ -131,16 +124,8 @@ def main():
     a = ap.parse_args()
     if a.last < 0:
         ap.error('--last %g: not a duration' % a.last)
-    try:
-        evs = sorted(events(a.trace), key=lambda e: e[0])
-    except OSError as e:
-        sys.exit('trace-reclaim-summary: %s: %s' % (a.trace, e.strerror))
-    if not evs:
-        sys.exit('trace-reclaim-summary: %s: no trace events in it' % a.trace)
-    if a.last:
-        evs = [e for e in evs if e[0] >= evs[-1][0] - a.last]
-    span = evs[-1][0] - evs[0][0]
-    print('# %s: %.2f s of trace, %d events' % (a.trace, span, len(evs)))
+    evs = [(t, pid, ev, rest) for t, _comm, pid, ev, rest in
+           tracefile.load(a.trace, 'trace-reclaim-summary', a.last)]
 
     on, wait, stints, lat, preempted = scheduling(evs, a.kswapd_pid)
     if on + wait:
