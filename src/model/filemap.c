@@ -57,6 +57,16 @@
  * read batch stops at it) calls page_cache_async_ra() before it is
  * copied. The position rule and its SIMPLIFIED notes above are the 4.11
  * and 6.1 profiles' only.
+ *
+ * Held folios (every profile): while a read() runs, the folios it
+ * inserts are locked (readahead's folio lock, until the read completes)
+ * and the marked folio it starts async readahead from is referenced by
+ * its read batch (filemap_get_read_batch()'s folio_try_get()), so the
+ * reclaim its own allocations enter cannot free them (CP_PG_HELD,
+ * vmscan.c) and it copies what it read. SIMPLIFIED: the hold lasts until
+ * the read() returns, where the kernel's folio lock ends at I/O
+ * completion; other cached folios of the request are not held (the
+ * kernel's batch holds up to a folio_batch of them at a time).
  */
 #include "model/filemap.h"
 
@@ -304,6 +314,9 @@ static int filemap_read_markers(struct cp_pagecache *pc, uint32_t id, uint32_t i
 			uint32_t head = folio_head(pc, m, i);
 
 			if (cp_folio_test_readahead(pc, head)) {
+				/* the read batch holds the marked folio while
+				 * readahead allocates (and may reclaim) */
+				cp_pagecache_hold_folio(pc, head);
 				rc = cp_page_cache_async_ra(pc, id, head, end - (head - m->base),
 							    ra_pages, ra, ctx, &n);
 				note_ra(res, &n, sparse);
@@ -338,6 +351,8 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 		end = m->nr_index;
 	if (ra_pages == 0)
 		ra_pages = 1;
+	/* the folios this read() inserts are locked until it has read them */
+	cp_pagecache_read_begin(pc, id);
 	if (ra && ra->markers) {
 		rc = filemap_read_markers(pc, id, index, &end, ra_pages, sparse, ra, ctx, res);
 		i = end;
@@ -374,6 +389,7 @@ int cp_filemap_read(struct cp_pagecache *pc, uint32_t id, uint32_t index, uint32
 			i = wend < end ? wend : end;
 		}
 	}
+	cp_pagecache_read_end(pc);
 	/* ra->prev_pos: where this read() stopped copying */
 	if (ra && end > index) {
 		ra->prev_end = end;

@@ -92,6 +92,7 @@ int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params 
 	pc->params = *p;
 	pc->mem = mem;
 	pc->vmstat = vmstat;
+	pc->read_id = CP_NIL;
 	for (i = 0; i < CP_NR_LRU; i++)
 		cp_lru_list_init(&pc->lruvec.lists[i]);
 	return 0;
@@ -305,6 +306,8 @@ static void page_cache_add_folio(struct cp_pagecache *pc, uint32_t id, uint32_t 
 	}
 	m->nrpages += nr;
 	lru_cache_add(pc, head, cpu);
+	if (id == pc->read_id)
+		cp_pagecache_hold_folio(pc, head);
 }
 
 int cp_add_to_page_cache_lru(struct cp_pagecache *pc, uint32_t id, uint32_t index,
@@ -450,6 +453,38 @@ static void mapping_maybe_emptied(struct cp_pagecache *pc, uint32_t id)
 		pc->mapping_emptied(pc->mapping_emptied_priv, pc->mappings[id].host);
 }
 
+void cp_pagecache_read_begin(struct cp_pagecache *pc, uint32_t id)
+{
+	CP_BUG_ON(pc->read_id != CP_NIL || id >= pc->nr_mappings);
+	pc->read_id = id;
+	pc->held_lo = UINT32_MAX;
+	pc->held_hi = 0;
+}
+
+void cp_pagecache_hold_folio(struct cp_pagecache *pc, uint32_t slot)
+{
+	uint32_t head = cp_folio_head(pc, slot), index;
+
+	CP_BUG_ON(pc->read_id == CP_NIL || !(pc->pages[head].flags & CP_PG_RESIDENT) ||
+		  cp_pagecache_slot_mapping(pc, head) != pc->read_id);
+	pc->pages[head].pflags |= CP_PG_HELD;
+	index = head - pc->mappings[pc->read_id].base;
+	if (index < pc->held_lo)
+		pc->held_lo = index;
+	if (index + cp_folio_nr_pages(pc, head) > pc->held_hi)
+		pc->held_hi = index + cp_folio_nr_pages(pc, head);
+}
+
+void cp_pagecache_read_end(struct cp_pagecache *pc)
+{
+	uint32_t i;
+
+	CP_BUG_ON(pc->read_id == CP_NIL);
+	for (i = pc->held_lo; i < pc->held_hi; i++)
+		pc->pages[pc->mappings[pc->read_id].base + i].pflags &= (uint8_t)~CP_PG_HELD;
+	pc->read_id = CP_NIL;
+}
+
 void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot)
 {
 	uint32_t id = cp_pagecache_slot_mapping(pc, slot);
@@ -564,7 +599,7 @@ bool cp_pagecache_pfn_folio_migratable(const struct cp_pagecache *pc, uint32_t p
 	if (slot == CP_NIL || cp_folio_head(pc, slot) != slot)
 		return false;
 	f = pc->pages[slot].flags;
-	if (!(f & CP_PG_LRU) || (f & CP_PG_ISOLATED))
+	if (!(f & CP_PG_LRU) || (f & CP_PG_ISOLATED) || cp_folio_held(pc, slot))
 		return false;
 	nr = cp_folio_nr_pages(pc, slot);
 	for (i = 0; i < nr; i++)

@@ -42,6 +42,13 @@ enum cp_page_flags {
 #define CP_PG_WRITEBACK (1u << 1)
 /* pflags: PG_readahead, on a folio's first page (readahead.c) */
 #define CP_PG_READAHEAD (1u << 2)
+/* pflags, on a folio's first page: the read() in progress holds the
+ * folio - readahead's folio lock until the read completes (the folios
+ * that read() inserted) or filemap_get_read_batch()'s reference (the
+ * folio it is copying when it starts async readahead). Reclaim keeps it
+ * (shrink_folio_list(): folio_trylock() fails, or __remove_mapping()
+ * cannot freeze the refcount) and compaction does not take it. */
+#define CP_PG_HELD (1u << 3)
 
 /* 20 bytes (16 before pages were placed: the pfn adds 4, 16 MiB per 4M
  * slots). Invariants: RESIDENT and SHADOW exclusive; LRU implies
@@ -59,7 +66,7 @@ struct cp_page {
 	};
 	uint32_t pfn;        /* its order-0 block in the buddy when RESIDENT */
 	uint8_t flags;       /* enum cp_page_flags */
-	uint8_t pflags;      /* CP_PG_PRIVATE, CP_PG_WRITEBACK, CP_PG_READAHEAD */
+	uint8_t pflags;      /* CP_PG_PRIVATE, CP_PG_WRITEBACK, CP_PG_READAHEAD, CP_PG_HELD */
 	uint8_t order;       /* folio_order() of the folio it belongs to */
 	uint8_t pad;
 };
@@ -137,6 +144,11 @@ struct cp_pagecache {
 	 * cp_pagecache_migrate_folio(). */
 	uint32_t *pfn_slot;
 	uint32_t nr_pfns;
+	/* The read() in progress (cp_pagecache_read_begin): its mapping,
+	 * CP_NIL when none, and the index range of the folios it holds
+	 * (CP_PG_HELD), which cp_pagecache_read_end() releases. A folio
+	 * inserted while it runs is held: readahead's lock. */
+	uint32_t read_id, held_lo, held_hi;
 };
 
 int cp_pagecache_init(struct cp_pagecache *pc, const struct cp_pagecache_params *p,
@@ -236,6 +248,22 @@ void cp_pagecache_evict(struct cp_pagecache *pc, uint32_t slot);
  * range); each page's memory is freed and uncharged. Returns the pages
  * evicted. */
 uint32_t cp_pagecache_evict_folio(struct cp_pagecache *pc, uint32_t slot);
+
+/* A read() of mapping id begins: from now on every folio inserted into
+ * it is held (CP_PG_HELD) until cp_pagecache_read_end(). */
+void cp_pagecache_read_begin(struct cp_pagecache *pc, uint32_t id);
+
+/* The read() in progress holds the resident folio slot belongs to (its
+ * reference from filemap_get_read_batch()). */
+void cp_pagecache_hold_folio(struct cp_pagecache *pc, uint32_t slot);
+
+/* The read() returns: the folios it held are unlocked and put. */
+void cp_pagecache_read_end(struct cp_pagecache *pc);
+
+static inline bool cp_folio_held(const struct cp_pagecache *pc, uint32_t head)
+{
+	return pc->pages[head].pflags & CP_PG_HELD;
+}
 
 /* lru_add_drain(): this CPU's batch onto the LRU. */
 void cp_lru_add_drain(struct cp_pagecache *pc, int cpu);

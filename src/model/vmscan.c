@@ -19,7 +19,9 @@
  *    even past the batch, deactivated or evicted as a unit;
  *  - an isolated inactive page is reclaimed whether or not it was
  *    referenced (page_check_references gives RECLAIM_CLEAN for a
- *    referenced unmapped file page, and it is clean);
+ *    referenced unmapped file page, and it is clean), unless the read()
+ *    in progress holds its folio (readahead's lock, the read batch's
+ *    reference: CP_PG_HELD), which goes back to the inactive head;
  *  - kswapd and memcg reclaim stop once nr_to_reclaim is met; direct
  *    reclaim at DEF_PRIORITY scans its whole target (scan_adjusted);
  *  - 4.11's memcg reclaim forces at least SWAP_CLUSTER_MAX pages when the
@@ -189,8 +191,8 @@ uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 {
 	struct cp_pagecache *pc = vm->pc;
 	uint32_t slots[CP_SWAP_CLUSTER_MAX];
-	unsigned nf, i, j;
-	uint64_t n, scanned;
+	unsigned nf, nr_freed = 0, i, j;
+	uint64_t n, scanned, kept = 0;
 
 	cp_lru_add_drain(pc, sc->ctx ? sc->ctx->cpu : 0);
 	if (nr_to_scan > CP_SWAP_CLUSTER_MAX)
@@ -198,21 +200,30 @@ uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 	n = isolate_lru_pages(vm, sc, CP_LRU_INACTIVE_FILE, (unsigned)nr_to_scan, slots, &nf,
 			      &scanned);
 	/* shrink_page_list() / shrink_folio_list(): clean, unmapped:
-	 * reclaim, referenced or not; the folio leaves whole */
+	 * reclaim, referenced or not; the folio leaves whole - unless the
+	 * read() in progress holds it (folio_trylock() fails on readahead's
+	 * lock, or __remove_mapping() cannot freeze the reference): keep,
+	 * back to the head of the inactive list (move_folios_to_lru) */
 	for (i = 0; i < nf; i++) {
 		uint32_t head = slots[i], np = cp_folio_nr_pages(pc, head);
 
 		for (j = 0; j < np; j++)
 			pc->pages[head + j].flags &= (uint8_t)~(CP_PG_ISOLATED | CP_PG_REFERENCED);
+		if (cp_folio_held(pc, head)) {
+			cp_lru_add_folio_head(pc, head);
+			kept += np;
+			continue;
+		}
 		cp_pagecache_evict_folio(pc, head);
+		nr_freed++;
 	}
 	/* sc->nr_scanned: the pages shrink_folio_list() saw; pgscan: all
-	 * the isolation walked past */
+	 * the isolation walked past; pgsteal: the pages freed */
 	sc->nr_scanned += n;
-	count_scan(vm, sc, scanned, n);
+	count_scan(vm, sc, scanned, n - kept);
 	if (sc->ctx && sc->ctx->work)
-		sc->ctx->work->nr_reclaimed_folios += nf;
-	return n;
+		sc->ctx->work->nr_reclaimed_folios += nr_freed;
+	return n - kept;
 }
 
 /* get_scan_count() for file pages only: how many pages of each list

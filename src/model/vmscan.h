@@ -68,8 +68,9 @@ uint64_t cp_shrink_active_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 
 /* shrink_inactive_list(): isolate whole folios while fewer than
  * nr_to_scan (at most SWAP_CLUSTER_MAX) pages are taken, from the
- * inactive tail and reclaim the clean unmapped ones (all of ours).
- * Returns pages reclaimed. */
+ * inactive tail and reclaim the clean unmapped ones (all of ours) but
+ * those the read() in progress holds (CP_PG_HELD), which go back to the
+ * inactive head. Returns pages reclaimed. */
 uint64_t cp_shrink_inactive_list(struct cp_vmscan *vm, uint64_t nr_to_scan,
 				 struct cp_scan_control *sc);
 

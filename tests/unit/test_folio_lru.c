@@ -156,6 +156,83 @@ static void test_isolate_lru_folios_takes_whole_folio_counts_nr_pages(void **sta
 }
 
 /*
+ * shrink_folio_list() cannot free a folio the read() in progress holds
+ * (folio_trylock() fails on readahead's lock, or __remove_mapping()
+ * cannot freeze the reference filemap_get_read_batch() took): keep, and
+ * move_folios_to_lru() puts it back at the head of the inactive list.
+ * Pages 0 - 63 inactive, page 0 at the tail, held: a 32-page batch
+ * isolates pages 0 - 31, frees 1 - 31 (pgscan 32, pgsteal 31, reclaimed
+ * 31) and page 0 stays resident, on the inactive head. Once the read()
+ * returns the hold is gone and page 0 is reclaimable again.
+ */
+static void test_shrink_inactive_list_keeps_a_folio_the_read_holds(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t a = new_file(f, 64);
+	uint32_t held = slot_of(f, a, 0);
+	uint64_t n;
+
+	(void)state;
+	add_pages(f, a, 0, 64);
+	cp_lru_add_drain_all(&f->pc);
+	assert_int_equal(cp_lru_tail(&f->pc, CP_LRU_INACTIVE_FILE), held);
+	cp_pagecache_read_begin(&f->pc, a);
+	cp_pagecache_hold_folio(&f->pc, held);
+	n = cp_shrink_inactive_list(&f->vm, CP_SWAP_CLUSTER_MAX, &f->sc);
+	assert_int_equal(n, 31);
+	assert_int_equal(f->sc.nr_scanned, 32);
+	assert_int_equal(f->vs.v[CP_VM_PGSCAN_DIRECT], 32);
+	assert_int_equal(f->vs.v[CP_VM_PGSTEAL_DIRECT], 31);
+	assert_pages_have(f, a, 0, 1, CP_PG_RESIDENT | CP_PG_LRU);
+	assert_pages_lack(f, a, 0, 1, CP_PG_ISOLATED | CP_PG_ACTIVE);
+	assert_pages_have(f, a, 1, 31, CP_PG_SHADOW);
+	assert_int_equal(f->pc.lruvec.lists[CP_LRU_INACTIVE_FILE].head, held);
+	assert_int_equal(cp_lru_size(&f->pc, CP_LRU_INACTIVE_FILE), 33);
+	cp_pagecache_read_end(&f->pc);
+	assert_false(cp_folio_held(&f->pc, held));
+	f->sc.nr_scanned = 0;
+	n = cp_shrink_inactive_list(&f->vm, 64, &f->sc);
+	assert_int_equal(n, 32);
+	n = cp_shrink_inactive_list(&f->vm, 64, &f->sc);
+	assert_int_equal(n, 1);
+	assert_pages_have(f, a, 0, 1, CP_PG_SHADOW);
+	assert_true(cp_pagecache_check(&f->pc));
+	fixture_free(f);
+}
+
+/*
+ * A folio inserted while a read() of its mapping runs is held
+ * (readahead's folio lock) until the read() returns; one of another
+ * mapping is not. A held folio is not compaction's to move
+ * (migrate_folio() fails on the extra reference):
+ * cp_pagecache_pfn_folio_migratable() refuses it while held, takes it
+ * after.
+ */
+static void test_read_holds_the_folios_it_inserts_until_it_returns(void **state)
+{
+	struct fixture *f = fixture_new();
+	uint32_t a = new_file(f, 8), b = new_file(f, 8);
+	unsigned order;
+
+	(void)state;
+	cp_pagecache_read_begin(&f->pc, a);
+	add_pages(f, a, 3, 1);
+	add_pages(f, b, 3, 1);
+	cp_lru_add_drain_all(&f->pc);
+	assert_true(cp_folio_held(&f->pc, slot_of(f, a, 3)));
+	assert_false(cp_folio_held(&f->pc, slot_of(f, b, 3)));
+	assert_false(cp_pagecache_pfn_folio_migratable(&f->pc, f->pc.pages[slot_of(f, a, 3)].pfn,
+							&order));
+	assert_true(cp_pagecache_pfn_folio_migratable(&f->pc, f->pc.pages[slot_of(f, b, 3)].pfn,
+						       &order));
+	cp_pagecache_read_end(&f->pc);
+	assert_false(cp_folio_held(&f->pc, slot_of(f, a, 3)));
+	assert_true(cp_pagecache_pfn_folio_migratable(&f->pc, f->pc.pages[slot_of(f, a, 3)].pfn,
+						       &order));
+	fixture_free(f);
+}
+
+/*
  * folio_mark_accessed() twice on one page of a 512-page folio: the
  * first sets PG_referenced on the folio, the second activates it: all
  * 512 pages move to the active list together (pgactivate 512, the
@@ -378,6 +455,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_isolate_lru_folios_takes_whole_folio_counts_nr_pages),
+		cmocka_unit_test(test_shrink_inactive_list_keeps_a_folio_the_read_holds),
+		cmocka_unit_test(test_read_holds_the_folios_it_inserts_until_it_returns),
 		cmocka_unit_test(test_folio_activate_moves_whole_folio_contiguous),
 		cmocka_unit_test(test_shrink_active_list_deactivates_whole_folio),
 		cmocka_unit_test(test_filemap_read_pos_same_folio_marks_once_per_pass),

@@ -38,6 +38,7 @@
 #include "model/pagecache.h"
 #include "model/profile.h"
 #include "model/readahead.h"
+#include "model/vmscan.h"
 
 struct fixture {
 	struct cp_vmstat vs;
@@ -866,6 +867,74 @@ static void markers_leave_with_the_evicted_page(void **state)
 	fixture_free(f);
 }
 
+/* Direct reclaim that goes over the whole inactive list (try_to_free_pages
+ * at its deepest), for the test below; then the process that squeezed
+ * memory exits, so the rest of the read has room. */
+struct reclaim_all {
+	struct fixture *f;
+	struct cp_vmscan vm;
+	unsigned nr_calls;
+	uint64_t taken; /* process pages that squeezed memory, given back */
+};
+
+static uint64_t reclaim_all_inactive(void *priv, struct cp_alloc_ctx *ctx, uint64_t nr_pages)
+{
+	struct reclaim_all *r = priv;
+	struct cp_scan_control sc = { .priority = 0, .nr_to_reclaim = UINT64_MAX, .ctx = ctx };
+	uint64_t size = cp_lru_size(&r->f->pc, CP_LRU_INACTIVE_FILE), done = 0;
+
+	(void)nr_pages;
+	r->nr_calls++;
+	/* the list once over: held folios come back to its head */
+	while (sc.nr_scanned < size)
+		done += cp_shrink_inactive_list(&r->vm, CP_SWAP_CLUSTER_MAX, &sc);
+	if (r->taken) {
+		cp_mem_free(&r->f->mem, CP_OWNER_PROCESS, r->taken, NULL);
+		r->taken = 0;
+	}
+	return done;
+}
+
+/*
+ * filemap_get_pages(): the read batch holds a reference on the folio
+ * marked PG_readahead while page_cache_async_ra() allocates the next
+ * window, and readahead's folios stay locked until the read is done, so
+ * reclaim that allocation enters cannot take them (shrink_folio_list():
+ * keep). A read of 0 - 255 leaves the marker on page 256; with free
+ * memory under the min watermark, the read of 256 - 511 reaches it and
+ * the async window's allocation reclaims directly - the whole inactive
+ * list here: the marked folio stays and is copied, the read completes.
+ */
+static void markers_async_readahead_reclaim_keeps_the_folio_being_read(void **state)
+{
+	struct fixture *f = fixture_new(16384, 128);
+	struct cp_file_ra_state ra = { .markers = true };
+	struct reclaim_all r = { .f = f };
+	struct cp_mem_hooks hooks = { .wake_kswapd = fake_wake_kswapd, .priv = f };
+	uint32_t id = new_file(f, 2000, true);
+
+	(void)state;
+	r.vm.pc = &f->pc;
+	r.vm.vmstat = &f->vs;
+	r.vm.profile = cp_kernel_profile_find("linux-6.x");
+	assert_non_null(r.vm.profile);
+	do_read(f, id, 0, 256, 640, &ra);
+	assert_true(marked(f, id, 256));
+	cp_lru_add_drain_all(&f->pc);
+	/* free pages 20, under min (32): the next allocation reclaims */
+	r.taken = f->mem.free_pages - 20;
+	assert_int_equal(cp_mem_take(&f->mem, CP_OWNER_PROCESS, r.taken), 0);
+	hooks.direct_reclaim = reclaim_all_inactive;
+	hooks.priv = &r;
+	cp_mem_set_hooks(&f->mem, &hooks);
+	do_read(f, id, 256, 256, 640, &ra);
+	assert_int_equal(r.nr_calls, 1);
+	assert_true(resident(f, id, 256));
+	assert_false(cp_folio_held(&f->pc, cp_folio_head(&f->pc, cp_mapping_slot(&f->pc, id, 256))));
+	assert_true(cp_pagecache_check(&f->pc));
+	fixture_free(f);
+}
+
 /* The 6.17+ readahead came with 6.17: linux-6.x (6.18) has it,
  * linux-6.1 and linux-4.11 keep the position rule. */
 static void profiles_follow_readahead_markers_from_6_17(void **state)
@@ -888,6 +957,7 @@ int main(void)
 		cmocka_unit_test(markers_small_random_read_reads_the_request_alone),
 		cmocka_unit_test(markers_marked_folio_without_valid_state_reads_from_the_next_hole),
 		cmocka_unit_test(markers_leave_with_the_evicted_page),
+		cmocka_unit_test(markers_async_readahead_reclaim_keeps_the_folio_being_read),
 		cmocka_unit_test(profiles_follow_readahead_markers_from_6_17),
 		cmocka_unit_test(cached_read_counts_each_folio_once),
 		cmocka_unit_test(write_folio_order_follows_the_write_length_and_alignment),
