@@ -24,7 +24,13 @@
 
 struct cp_diag;
 
-#define CP_VALIDATE_MAX_ROWS 40
+/* A table's rows: a row per reader path (at most
+ * CP_VALIDATE_MAX_READER_ROWS: SIMPLIFIED, more readers are not shown),
+ * the total and the re-read rate, and every counter row (validate.c
+ * asserts they fit in CP_VALIDATE_MAX_COUNTER_ROWS). */
+#define CP_VALIDATE_MAX_READER_ROWS 16
+#define CP_VALIDATE_MAX_COUNTER_ROWS 64
+#define CP_VALIDATE_MAX_ROWS (CP_VALIDATE_MAX_READER_ROWS + 2 + CP_VALIDATE_MAX_COUNTER_ROWS)
 #define CP_VALIDATE_NAME_MAX 128
 
 enum cp_validate_kind {

@@ -223,6 +223,109 @@ static void reread_rate_divides_total_by_fs_mark_time(void **state)
 	assert_string_equal(t.rows[3].name, "re-read B per fs_mark s");
 }
 
+/* The CPUs fs_mark had: fs_mark_cpu_ns * 1000 / fs_mark_ns. Model 1.5 s
+ * of CPU in 2 s = 750 per mille; real 0.8 s in 1 s = 800 and 3 s in 4 s
+ * = 750 (mean 775); a run without fs_mark's time (0) is left out. */
+static void fs_mark_cpus_are_its_cpu_time_over_its_run_time(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	const struct cp_validate_row *r;
+
+	assert_int_equal(cp_run_result_set_counter(&f->model, "fs_mark_ns", 2000000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->model, "fs_mark_cpu_ns", 1500000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[0], "fs_mark_ns", 1000000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[0], "fs_mark_cpu_ns", 800000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[1], "fs_mark_ns", 4000000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[1], "fs_mark_cpu_ns", 3000000000), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[2], "fs_mark_ns", 0), 0);
+	assert_int_equal(cp_run_result_set_counter(&f->real[2], "fs_mark_cpu_ns", 5), 0);
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 3, &t, NULL), 0);
+	r = row_named(&t, "fs_mark CPUs per mille");
+	assert_non_null(r);
+	assert_int_equal(r->model, 750);
+	assert_int_equal(r->real.n, 2);
+	assert_int_equal(r->real.min, 750);
+	assert_int_equal(r->real.max, 800);
+	assert_true(r->real.mean == 775.0);
+}
+
+/* Every counter either side's rows read (validate.c counter_rows[]). */
+static const char *const every_counter[] = {
+	"allocstall", "allocstall_movable", "allocstall_normal", "compact_daemon_migrate_scanned",
+	"compact_daemon_wake", "compact_stall", "cp_dentries_allocated", "cp_dentries_freed",
+	"cp_extfrag", "cp_inodes_evicted", "cp_inodes_init", "cp_kcompactd_cpu_ns",
+	"cp_kswapd_cpu_ns", "cp_kswapd_run_delay_ns", "cp_memcg_reclaim_restarts",
+	"cp_memcg_reclaimed_fs", "cp_memcg_reclaims", "cp_memcg_reclaims_deep",
+	"cp_memcg_reclaims_fs", "cp_memcg_reclaims_fs_deep", "cp_memcg_reclaims_fs_prio12",
+	"cp_memcg_reclaims_prio12", "cp_pgscan_memcg", "cp_pgsteal_memcg", "cp_sb_objects_freed",
+	"cpu_busy_ns", "extfrag", "extfrag_claim", "extfrag_claim_movable", "fs_mark_cpu_ns",
+	"fs_mark_ns", "kcompactd_cpu_ns", "kswapd_cpu_ns", "kswapd_high_wmark_hit_quickly",
+	"kswapd_low_wmark_hit_quickly", "kswapd_run_delay_ns", "memcg_reclaim_restarts",
+	"memcg_reclaimed", "memcg_reclaimed_fs", "memcg_reclaims", "memcg_reclaims_deep",
+	"memcg_reclaims_fs", "memcg_reclaims_fs_deep", "memcg_reclaims_fs_prio12",
+	"memcg_reclaims_prio12", "normal_below_min_pm", "normal_boost_mean_pages",
+	"normal_boosted_pm", "nr_dentry_end", "nr_inodes_end", "pageoutrun", "pgalloc_dma32",
+	"pgalloc_normal", "pgdeactivate", "pgmigrate_success", "pgscan_direct", "pgscan_file",
+	"pgscan_kswapd", "ra_async_calls", "ra_pages_order_2to5", "ra_pages_order_6to9",
+	"ra_sync_calls", "readers_cpu_ns", "sb_deep_calls", "sb_deep_fs_calls", "sb_deep_scan",
+	"sb_shrinker_freed", "slabs_scanned", "workingset_refault_file",
+};
+
+/* With every counter on both sides each counter row has its place: the
+ * table runs to its last rows (before session 44 it stopped at 40 rows
+ * and left the last counters out without a word). */
+static void every_counter_row_has_its_place(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	size_t i, k;
+
+	for (k = 0; k < sizeof(every_counter) / sizeof(every_counter[0]); k++) {
+		assert_int_equal(cp_run_result_set_counter(&f->model, every_counter[k], 1000), 0);
+		for (i = 0; i < 2; i++)
+			assert_int_equal(
+				cp_run_result_set_counter(&f->real[i], every_counter[k], 1000), 0);
+	}
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 3, &t, NULL), 0);
+	assert_true(t.nr_rows > 40);
+	assert_non_null(row_named(&t, "fs_mark CPUs per mille"));
+	assert_non_null(row_named(&t, "readers CPU ns"));
+	assert_non_null(row_named(&t, "CPUs busy ns"));
+	assert_non_null(row_named(&t, "dentries added"));
+}
+
+/* A table has a row for each reader path up to
+ * CP_VALIDATE_MAX_READER_ROWS (more are not shown) and still every
+ * counter row after them: with 2 + 18 readers on both sides the reader
+ * rows stop at 16, the total and pgscan_kswapd (model 900, real mean
+ * 1150) come after them; the counter rows never run out of room. */
+static void counter_rows_stay_after_many_readers(void **state)
+{
+	struct fixture *f = *state;
+	struct cp_validate_table t;
+	const struct cp_validate_row *r;
+	struct cp_reader_result *rd;
+	char path[32];
+	size_t i, k, readers = 0;
+
+	for (k = 0; k < 18; k++) {
+		snprintf(path, sizeof(path), "/mnt/extra%zu", k);
+		assert_int_equal(cp_run_result_add_reader(&f->model, path, &rd), 0);
+		for (i = 0; i < 2; i++)
+			assert_int_equal(cp_run_result_add_reader(&f->real[i], path, &rd), 0);
+	}
+	assert_int_equal(cp_validate_table_build(&f->model, f->real, 3, &t, NULL), 0);
+	for (i = 0; i < t.nr_rows; i++)
+		readers += t.rows[i].kind == CP_VALIDATE_READER;
+	assert_int_equal(readers, CP_VALIDATE_MAX_READER_ROWS);
+	assert_non_null(row_named(&t, "total"));
+	r = row_named(&t, "pgscan_kswapd");
+	assert_non_null(r);
+	assert_int_equal(r->model, 900);
+	assert_true(r->real.mean == 1150.0);
+}
+
 /* Without fs_mark's time on the model side there is no rate row. */
 static void reread_rate_needs_fs_mark_time(void **state)
 {
@@ -534,7 +637,12 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(reread_rate_divides_total_by_fs_mark_time, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(fs_mark_cpus_are_its_cpu_time_over_its_run_time, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(reread_rate_needs_fs_mark_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(counter_rows_stay_after_many_readers, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(every_counter_row_has_its_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(readahead_rows_pair_the_same_counters, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(every_real_run_failed_is_refused, setup, teardown),
