@@ -31,8 +31,12 @@
  * are one task group and a kernel thread competes with the group's
  * per-CPU share, not with each of its tasks: sched_share.c gives the two
  * rates (a kernel thread beside four tasks on 2 CPUs: 2/3 of a CPU,
- * each task 1/3). Each class keeps the GPS property: its actors progress
- * at the same rate, so the order of its queue holds when the rates change.
+ * each task 1/3). Tasks added with CP_ACTOR_LIGHT are a third class
+ * that gets cp_engine_set_light_share() of another task's rate while
+ * both are runnable (sched_share.c cp_sched_split_light(): the share the
+ * load balance leaves fs_mark's workers). Each class keeps the GPS
+ * property: its actors progress at the same rate, so the order of its
+ * queue holds when the rates change.
  *
  * SIMPLIFIED: no time slices, no context switch or migration cost, no
  * wake-up preemption or latency, no nice values, no CPU affinity: CPU
@@ -89,11 +93,12 @@ struct actor {
 
 	struct cp_actor_stats stats;
 	bool copying;            /* in CP_ACTOR_CPU with a step that copies */
-	unsigned cls;            /* CLS_KTHREAD or CLS_TASK */
+	unsigned cls;            /* CLS_KTHREAD, CLS_TASK or CLS_LIGHT */
 };
 
-/* The two classes of actors the CPUs are shared between (sched_share.h). */
-enum { CLS_KTHREAD, CLS_TASK, NR_CLS };
+/* The classes of actors the CPUs are shared between (sched_share.h): the
+ * light tasks are the group's too, at a smaller share. */
+enum { CLS_KTHREAD, CLS_TASK, CLS_LIGHT, NR_CLS };
 
 /* One class's fluid: the service each of its runnable actors has had. */
 struct cpu_class {
@@ -119,6 +124,7 @@ struct cp_engine {
 	struct cp_pq timeq;      /* key: time of the actor's next event */
 	struct cpu_class cls[NR_CLS];
 	bool autogroup;          /* the tasks are one group (sched_share.h) */
+	struct cp_share light;   /* a light task's rate over another task's */
 	unsigned nr_runnable;    /* invariant: actors in CP_ACTOR_CPU, both classes */
 	unsigned nr_copying;     /* of those, the ones whose step copies */
 
@@ -159,6 +165,7 @@ int cp_engine_create(struct cp_engine **out, unsigned nr_cpus)
 		return -CP_ENOMEM;
 	e->nr_cpus = nr_cpus;
 	e->current = -1;
+	e->light = (struct cp_share){ 1, 1 };
 	cp_pq_init(&e->timeq);
 	for (c = 0; c < NR_CLS; c++) {
 		cp_pq_init(&e->cls[c].cpuq);
@@ -197,7 +204,9 @@ static int add_actor(struct cp_engine *e, const struct cp_actor_ops *ops, void *
 	unsigned n = e->nr_actors;
 
 	if (!ops || !ops->name || !ops->step ||
-	    (flags & ~(CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED | CP_ACTOR_KTHREAD)))
+	    (flags & ~(CP_ACTOR_DAEMON | CP_ACTOR_START_BLOCKED | CP_ACTOR_KTHREAD |
+		       CP_ACTOR_LIGHT)) ||
+	    ((flags & CP_ACTOR_KTHREAD) && (flags & CP_ACTOR_LIGHT)))
 		return -CP_EINVAL;
 	if (n == e->cap_actors) {
 		unsigned cap = e->cap_actors ? 2 * e->cap_actors : 8;
@@ -217,7 +226,9 @@ static int add_actor(struct cp_engine *e, const struct cp_actor_ops *ops, void *
 	a->ops = ops;
 	a->priv = priv;
 	a->flags = flags;
-	a->cls = flags & CP_ACTOR_KTHREAD ? CLS_KTHREAD : CLS_TASK;
+	a->cls = flags & CP_ACTOR_KTHREAD ? CLS_KTHREAD
+		 : flags & CP_ACTOR_LIGHT ? CLS_LIGHT
+					  : CLS_TASK;
 	a->period_ns = period_ns;
 	if (flags & CP_ACTOR_START_BLOCKED)
 		a->state = CP_ACTOR_BLOCKED;
@@ -267,6 +278,14 @@ void cp_engine_set_autogroup(struct cp_engine *e, bool on)
 {
 	CP_BUG_ON(e->nr_runnable);
 	e->autogroup = on;
+}
+
+int cp_engine_set_light_share(struct cp_engine *e, uint64_t num, uint64_t den)
+{
+	if (!num || num > den || den > UINT32_MAX || e->nr_runnable)
+		return -CP_EINVAL;
+	e->light = (struct cp_share){ num, den };
+	return 0;
 }
 
 void cp_engine_set_time_limit(struct cp_engine *e, uint64_t limit_ns)
@@ -342,17 +361,20 @@ static void advance_to(struct cp_engine *e, uint64_t t)
 	e->now_ns = t;
 }
 
-/* Class c's runnable count changes by delta: both classes' rates change
+/* Class c's runnable count changes by delta: every class's rate changes
  * with it (sched_share.c), and the remainders' units with them. */
 static void set_runnable(struct cp_engine *e, unsigned c, int delta)
 {
-	struct cpu_class *k = &e->cls[CLS_KTHREAD], *t = &e->cls[CLS_TASK];
+	struct cpu_class *k = &e->cls[CLS_KTHREAD], *t = &e->cls[CLS_TASK],
+			 *l = &e->cls[CLS_LIGHT];
+	struct cp_share task;
 
 	e->cls[c].nr_runnable += (unsigned)delta;
 	e->nr_runnable += (unsigned)delta;
-	cp_sched_shares(e->nr_cpus, k->nr_runnable, t->nr_runnable, e->autogroup, &k->rate,
-			&t->rate);
-	k->vservice_rem = t->vservice_rem = 0;
+	cp_sched_shares(e->nr_cpus, k->nr_runnable, t->nr_runnable + l->nr_runnable, e->autogroup,
+			&k->rate, &task);
+	cp_sched_split_light(task, t->nr_runnable, l->nr_runnable, e->light, &t->rate, &l->rate);
+	k->vservice_rem = t->vservice_rem = l->vservice_rem = 0;
 }
 
 /* An actor's CPU work ends (done, or the actor stopped). */
@@ -887,6 +909,6 @@ bool cp_engine_check(const struct cp_engine *e)
 	for (c = 0; c < NR_CLS; c++)
 		if (nr_cpu[c] != e->cls[c].nr_runnable)
 			return false;
-	return nr_cpu[CLS_KTHREAD] + nr_cpu[CLS_TASK] == e->nr_runnable &&
+	return nr_cpu[CLS_KTHREAD] + nr_cpu[CLS_TASK] + nr_cpu[CLS_LIGHT] == e->nr_runnable &&
 	       nr_live == e->nr_live_workers;
 }

@@ -90,6 +90,8 @@ struct cp_actor_ops {
 #define CP_ACTOR_START_BLOCKED 0x2u /* starts blocked: first step when woken */
 #define CP_ACTOR_KTHREAD 0x4u /* a kernel thread: in the root task group, outside
 			       * the run's autogroup (cp_engine_set_autogroup()) */
+#define CP_ACTOR_LIGHT 0x8u   /* a task at cp_engine_set_light_share() of another
+			       * task's rate (not with CP_ACTOR_KTHREAD) */
 
 enum cp_actor_state {
 	CP_ACTOR_READY,    /* its next step is due now, or the step is running */
@@ -192,6 +194,17 @@ int cp_engine_stop_on_finish(struct cp_engine *e, unsigned trigger, unsigned tar
  * does CPU work.
  */
 void cp_engine_set_autogroup(struct cp_engine *e, bool on);
+
+/*
+ * The tasks added with CP_ACTOR_LIGHT progress at num/den (0 < num <=
+ * den) of another task's rate while both are runnable, the CPUs they
+ * leave going to the others (sched_share.h cp_sched_split_light()): the
+ * share the machine's load balancing gave fs_mark's workers beside the
+ * readers, which a fluid without per-CPU runqueues cannot place. 1/1
+ * (the default): as any task. Returns 0, or -CP_EINVAL (a bad fraction,
+ * or an actor doing CPU work already).
+ */
+int cp_engine_set_light_share(struct cp_engine *e, uint64_t num, uint64_t den);
 
 /* Ends the run at the current time, after the current step. */
 void cp_engine_stop(struct cp_engine *e);

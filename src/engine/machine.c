@@ -70,6 +70,10 @@ static const struct cp_key keys[] = {
 	/* /proc/sys/kernel/sched_autogroup_enabled; absent = no, as a kernel
 	 * built without CONFIG_SCHED_AUTOGROUP (init/Kconfig's default) */
 	KEY("cpu", "sched_autogroup", CP_KEY_BOOL, sched_autogroup, OPT, 0, 1),
+	/* per mille of a CPU: two fs_mark workers and two readers beside them
+	 * (calibrate); absent or 0 = not measured, both or neither */
+	KEY("cpu", "fs_mark_cpus_beside_readers", CP_KEY_COUNT, fs_mark_cpus_pm, OPT, 0, 2000),
+	KEY("cpu", "readers_cpus_beside_fs_mark", CP_KEY_COUNT, readers_cpus_pm, OPT, 0, 2000),
 
 	KEY("device", "model", CP_KEY_TEXT, device_model, OPT, 0, 0),
 	KEY("device", "read_bandwidth", CP_KEY_RATE, read_bandwidth_bps, REQ, 1, NOLIMIT),
@@ -138,6 +142,9 @@ int cp_machine_validate(const struct cp_machine *m, struct cp_diag *diag)
 				   "keys 'xfs_create_kworker_ns' and 'xfs_create_ns' in [cpu]: the kworkers' part (%llu ns) is more than the whole create (%llu ns)",
 				   (unsigned long long)m->xfs_create_kworker_ns,
 				   (unsigned long long)m->xfs_create_ns);
+	if (!m->fs_mark_cpus_pm != !m->readers_cpus_pm)
+		return cp_diag_set(diag, -CP_EINVAL,
+				   "keys 'fs_mark_cpus_beside_readers' and 'readers_cpus_beside_fs_mark' in [cpu]: one without the other (they are measured together)");
 	if (m->max_request_bytes % 512)
 		return cp_diag_set(diag, -CP_EINVAL,
 				   "key 'max_request' in [device]: %llu bytes is not a whole number of 512-byte sectors",

@@ -57,6 +57,13 @@ struct cp_machine {
 	uint64_t xfs_create_kworker_ns; /* optional: of xfs_create_ns, the part run
 					 * by kworkers and interrupts, not by fs_mark
 					 * (calibrate); 0 = none */
+	/* fs_mark_cpus_beside_readers, readers_cpus_beside_fs_mark: optional,
+	 * both or neither (0: not measured): the CPUs, per mille, fs_mark's
+	 * two workers and two cached readers had running side by side
+	 * (calibrate): a worker's share over a reader's is what the load
+	 * balancing gives fs_mark's workers (engine.h
+	 * cp_engine_set_light_share) */
+	uint64_t fs_mark_cpus_pm, readers_cpus_pm;
 	bool sched_autogroup;         /* sched_autogroup: optional, default no: the
 				       * run's tasks form one task group beside the
 				       * kernel threads (the engine's CPU shares) */

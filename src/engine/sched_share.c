@@ -16,7 +16,13 @@
  *
  * SIMPLIFIED: weights from the instantaneous runnable counts (the kernel
  * uses PELT load averages, which lag by tens of ms); every kernel thread
- * and task at nice 0; one autogroup; no wake-up latency or slices.
+ * and task at nice 0; one autogroup; no wake-up latency or slices. No
+ * per-CPU runqueues: the load balance (sched_balance_rq()) that leaves
+ * tasks stacked on one CPU while another runs one task alone is not
+ * simulated; cp_sched_split_light() gives the tasks it disfavours - in
+ * the seed, fs_mark's workers, forked anew each loop and stacked beside
+ * a reader for a fifth of fs_mark's time (docs/fidelity.md, sessions 37
+ * and 44) - the share the machine gave them, as calibrate measures it.
  */
 #include "engine/sched_share.h"
 
@@ -85,4 +91,27 @@ void cp_sched_shares(unsigned nr_cpus, unsigned nr_kthreads, unsigned nr_tasks, 
 	*kthread = share(on_free * a * b + r * (q + 1) * m * a + (m - r) * q * m * b,
 			 a * b * nr_kthreads);
 	*task = share(r * a + (m - r) * b, a * b * nr_tasks);
+}
+
+void cp_sched_split_light(struct cp_share task, unsigned nr_heavy, unsigned nr_light,
+			  struct cp_share light, struct cp_share *heavy_rate,
+			  struct cp_share *light_rate)
+{
+	uint64_t n = (uint64_t)nr_heavy + nr_light, u_num, u_den;
+
+	CP_BUG_ON(!light.num || light.num > light.den);
+	*heavy_rate = *light_rate = task;
+	if (!nr_heavy || !nr_light)
+		return;
+	/* u, the rate per unit weight: the group's CPUs over the weights */
+	u_num = task.num * n * light.den;
+	u_den = task.den * (nr_heavy * light.den + nr_light * light.num);
+	if (u_num <= u_den) {
+		*heavy_rate = share(u_num, u_den);
+		*light_rate = share(task.num * n * light.num, u_den);
+		return;
+	}
+	/* the heavy tasks at one CPU each, the light ones the rest */
+	*heavy_rate = share(1, 1);
+	*light_rate = share(task.num * n - task.den * nr_heavy, task.den * nr_light);
 }

@@ -36,4 +36,19 @@ struct cp_share {
 void cp_sched_shares(unsigned nr_cpus, unsigned nr_kthreads, unsigned nr_tasks, bool autogroup,
 		     struct cp_share *kthread, struct cp_share *task);
 
+/*
+ * The group's CPUs (task x (nr_heavy + nr_light), task from
+ * cp_sched_shares()) split when nr_light of its tasks get `light` (<= 1)
+ * of another task's rate while both are runnable: the share the
+ * machine's load balancing leaves fs_mark's freshly forked workers
+ * beside the readers, which a fluid cannot place (engine.c
+ * cp_engine_set_light_share()). Filled like water: in proportion to the
+ * weights (1 and light) while no task passes one CPU, else the others at
+ * one CPU each and the light ones the rest. Rates of a class with no
+ * task are `task`.
+ */
+void cp_sched_split_light(struct cp_share task, unsigned nr_heavy, unsigned nr_light,
+			  struct cp_share light, struct cp_share *heavy_rate,
+			  struct cp_share *light_rate);
+
 #endif /* CP_SCHED_SHARE_H */

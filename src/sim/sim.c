@@ -753,6 +753,26 @@ static int setup_readers(struct run *r, struct cp_diag *diag)
 	return 0;
 }
 
+/* fs_mark's workers run light (engine.h cp_engine_set_light_share) when
+ * the machine profile measured them getting less of the CPUs than the
+ * readers beside them. */
+static bool creator_light_share(const struct cp_machine *m, uint64_t *num, uint64_t *den)
+{
+	if (!m->fs_mark_cpus_pm || m->fs_mark_cpus_pm >= m->readers_cpus_pm)
+		return false;
+	/* two workers and two readers: a worker's rate over a reader's */
+	*num = m->fs_mark_cpus_pm;
+	*den = m->readers_cpus_pm;
+	return true;
+}
+
+static unsigned creator_light(const struct cp_machine *m)
+{
+	uint64_t num, den;
+
+	return creator_light_share(m, &num, &den) ? CP_ACTOR_LIGHT : 0;
+}
+
 static int setup_creators(struct run *r, struct cp_diag *diag)
 {
 	const struct cp_scenario *sc = r->sc;
@@ -805,7 +825,8 @@ static int setup_creators(struct run *r, struct cp_diag *diag)
 			 * (model/memory.h cp_memcg_stepped) */
 			cw->stepped.sc = &cw->stepped_sc;
 			cw->task.ctx.stepped = &cw->stepped;
-			rc = cp_engine_add_actor(r->w.e, &cp_creator_ops, cw, CP_ACTOR_START_BLOCKED,
+			rc = cp_engine_add_actor(r->w.e, &cp_creator_ops, cw,
+						 CP_ACTOR_START_BLOCKED | creator_light(r->w.cfg->machine),
 						 &cw->task.id);
 			if (rc)
 				return rc;
@@ -1348,8 +1369,12 @@ int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struc
 	if (!rc)
 		rc = cp_engine_create(&r->w.e, cfg->machine->nr_cpus);
 	if (!rc) {
+		uint64_t num, den;
+
 		cp_engine_set_autogroup(r->w.e, cfg->machine->sched_autogroup);
 		cp_engine_set_cancel(r->w.e, cfg->cancelled, cfg->cancel_priv);
+		if (creator_light_share(cfg->machine, &num, &den))
+			rc = cp_engine_set_light_share(r->w.e, num, den);
 	}
 	if (!rc) {
 		cp_blockdev_params_from_machine(&bp, cfg->machine);

@@ -363,6 +363,37 @@ static void autogroup_without_kthreads_shares_equally(void **state)
 	cp_engine_destroy(e);
 }
 
+/* cp_engine_set_light_share(): two tasks and two light ones at 4/5 on 2
+ * CPUs, 900 ms of work each. Together the tasks go at 5/9 of a CPU, the
+ * light ones at 4/9 (sched_share.c): the tasks end at 900 / (5/9) =
+ * 1620 ms, the light ones have done 720 ms then and finish the last 180
+ * ms alone on the two CPUs, at 1800 ms. Flags: light and kthread at
+ * once, or a bad fraction, are refused. */
+static void light_tasks_progress_at_their_share(void **state)
+{
+	struct script s[4];
+	struct cp_engine *e;
+	unsigned i, id;
+
+	(void)state;
+	assert_int_equal(cp_engine_create(&e, 2), 0);
+	assert_int_equal(cp_engine_set_light_share(e, 0, 5), -CP_EINVAL);
+	assert_int_equal(cp_engine_set_light_share(e, 6, 5), -CP_EINVAL);
+	assert_int_equal(cp_engine_set_light_share(e, 4, 5), 0);
+	for (i = 0; i < 4; i++) {
+		script_init(&s[i], NULL);
+		script_push(&s[i], 900 * MS, CP_STEP_STOP, 0);
+		add(e, &s[i], i >= 2 ? CP_ACTOR_LIGHT : 0);
+	}
+	assert_int_equal(cp_engine_add_actor(e, &script_ops, &s[0],
+					     CP_ACTOR_LIGHT | CP_ACTOR_KTHREAD, &id),
+			 -CP_EINVAL);
+	assert_int_equal(run(e), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(s[i].stopped_ns, i >= 2 ? 1800 * MS : 1620 * MS);
+	cp_engine_destroy(e);
+}
+
 /* The CPUs' busy time is the work the steps reported, not the time
  * sharing stretched it to: 3 actors of 1 ms each on 2 CPUs keep them
  * busy 3 ms (over 1.5 ms of wall time, both CPUs full). */
@@ -1188,6 +1219,7 @@ int main(void)
 		cmocka_unit_test(periodic_timer_requeues_after_its_work),
 		cmocka_unit_test(autogroup_gives_a_kthread_the_groups_per_cpu_share),
 		cmocka_unit_test(autogroup_without_kthreads_shares_equally),
+		cmocka_unit_test(light_tasks_progress_at_their_share),
 		cmocka_unit_test(sampler_rows_every_interval_and_at_the_end),
 		cmocka_unit_test(sampler_runs_through_idle_time_and_can_stop_the_run),
 		cmocka_unit_test(sampler_installed_during_the_run_starts_then),

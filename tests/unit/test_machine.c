@@ -304,6 +304,30 @@ static void autogroup_and_the_creates_kworker_part(void **state)
 	assert_memory_equal(&m, &before, sizeof(m));
 }
 
+/* fs_mark_cpus_beside_readers and readers_cpus_beside_fs_mark are
+ * optional (0: not measured), per mille of a CPU up to two CPUs, and
+ * come together: one alone is refused, naming both. */
+static void fs_mark_and_readers_cpus_come_together(void **state)
+{
+	struct cp_machine m, before;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_good(&m);
+	assert_int_equal(m.fs_mark_cpus_pm, 0);
+	assert_int_equal(m.readers_cpus_pm, 0);
+	before = m;
+	assert_int_equal(cp_machine_set(&m, "cpu.fs_mark_cpus_beside_readers", "864", &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "'fs_mark_cpus_beside_readers' and "
+				      "'readers_cpus_beside_fs_mark'"));
+	assert_memory_equal(&m, &before, sizeof(m));
+	assert_int_equal(cp_machine_set(&m, "cpu.readers_cpus_beside_fs_mark", "2001", &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "readers_cpus_beside_fs_mark"));
+	assert_memory_equal(&m, &before, sizeof(m));
+}
+
 /* memory_bandwidth is optional (0: no limit shared by the copying CPUs,
  * engine/work.c cp_copy_bandwidth) and a rate like copy_bandwidth. */
 static void memory_bandwidth_is_an_optional_rate(void **state)
@@ -422,6 +446,7 @@ int main(void)
 		cmocka_unit_test(set_rejects_bad_input_and_leaves_machine_unchanged),
 		cmocka_unit_test(dma32_is_optional_and_at_most_ram_and_4g),
 		cmocka_unit_test(autogroup_and_the_creates_kworker_part),
+		cmocka_unit_test(fs_mark_and_readers_cpus_come_together),
 		cmocka_unit_test(resolve_turns_bare_name_into_search_dir_path),
 		cmocka_unit_test(resolve_reports_missing_and_bad_names),
 	};

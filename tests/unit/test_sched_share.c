@@ -89,6 +89,47 @@ static void threads_spread_as_evenly_as_the_cpus_allow(void **state)
 	expect(2, 3, 2, true, 22, 45, 4, 15);
 }
 
+static void expect_split(struct cp_share task, unsigned heavy, unsigned light, uint64_t ln,
+			 uint64_t ld, uint64_t hn, uint64_t hd, uint64_t lrn, uint64_t lrd)
+{
+	struct cp_share h, l;
+
+	cp_sched_split_light(task, heavy, light, (struct cp_share){ ln, ld }, &h, &l);
+	assert_int_equal(h.num, hn);
+	assert_int_equal(h.den, hd);
+	assert_int_equal(l.num, lrn);
+	assert_int_equal(l.den, lrd);
+}
+
+/* Two readers and two light workers (4/5 of a reader's rate) on 2 CPUs,
+ * 1/2 a task: 2 CPUs over weights 1 + 1 + 4/5 + 4/5 = 18/5 give 5/9 a
+ * unit - each reader 5/9 of a CPU, each worker 4/9 (together 2 CPUs). */
+static void light_tasks_share_in_proportion_to_their_weight(void **state)
+{
+	(void)state;
+	expect_split((struct cp_share){ 1, 2 }, 2, 2, 4, 5, 5, 9, 4, 9);
+}
+
+/* Water filling: a task never runs on more than one CPU. One reader and
+ * two workers at 1/4 on 2 CPUs (2/3 a task): 2 / (1 + 1/2) = 4/3 a unit
+ * would put the reader above one CPU, so it gets 1 and the workers the
+ * other CPU, 1/2 each. One of each on 2 CPUs: both a whole CPU. */
+static void a_task_is_never_given_more_than_one_cpu(void **state)
+{
+	(void)state;
+	expect_split((struct cp_share){ 2, 3 }, 1, 2, 1, 4, 1, 1, 1, 2);
+	expect_split((struct cp_share){ 1, 1 }, 1, 1, 4, 5, 1, 1, 1, 1);
+}
+
+/* Light tasks alone, or none, or a share of 1/1: the group's rate. */
+static void without_both_kinds_the_group_rate_holds(void **state)
+{
+	(void)state;
+	expect_split((struct cp_share){ 2, 3 }, 0, 3, 1, 2, 2, 3, 2, 3);
+	expect_split((struct cp_share){ 2, 3 }, 3, 0, 1, 2, 2, 3, 2, 3);
+	expect_split((struct cp_share){ 1, 2 }, 2, 2, 1, 1, 1, 2, 1, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +140,9 @@ int main(void)
 		cmocka_unit_test(four_cpus_four_tasks_match_the_flat_share),
 		cmocka_unit_test(one_class_alone_shares_the_cpus_equally),
 		cmocka_unit_test(threads_spread_as_evenly_as_the_cpus_allow),
+		cmocka_unit_test(light_tasks_share_in_proportion_to_their_weight),
+		cmocka_unit_test(a_task_is_never_given_more_than_one_cpu),
+		cmocka_unit_test(without_both_kinds_the_group_rate_holds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
