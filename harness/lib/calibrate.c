@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -81,6 +82,8 @@ static const struct {
 	{ "cpu", "xfs_create_ns", true },
 	{ "cpu", "xfs_create_kworker_ns", true },
 	{ "cpu", "sched_autogroup", false },
+	{ "cpu", "fs_mark_cpus_beside_readers", true },
+	{ "cpu", "readers_cpus_beside_fs_mark", true },
 	{ "machine", "tasks_in_child_memcg", false },
 	{ "device", "model", false },
 	{ "device", "read_bandwidth", true },
@@ -852,6 +855,123 @@ static int xfs_create_cost(struct ctx *x, struct cp_diag *diag)
 	return 0;
 }
 
+/* utime + stime of task pid, in clock ticks; false when unreadable. */
+static bool task_cpu_ticks(pid_t pid, uint64_t *ticks)
+{
+	char path[64], *text;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (cp_kfile_read(path, &text, NULL))
+		return false;
+	ok = cp_proc_stat_cpu_ticks(text, ticks) == 0;
+	cp_free(text);
+	return ok;
+}
+
+/* The seed's fs_mark as its 1G rows run it: two workers, 6 250 files a
+ * worker a loop, a new pair of workers each of its 20 loops. */
+#define SHARE_FILES_PER_LOOP 6250
+#define SHARE_LOOPS 20
+
+/*
+ * The CPUs fs_mark's workers and two readers have side by side, no
+ * reclaim: the seed's fs_mark as at 1G (-D 5000 -S0 -s 0 -L 20 -n 6250,
+ * two workers in new directories: 250 000 files) while two processes
+ * loop over the halves of the cached data file with 1 MiB read()s. fs_mark's CPU is its reaped user +
+ * system time, the readers' the utime + stime of /proc/PID/stat over the
+ * same span, each over fs_mark's wall time. What the kernel's load
+ * balancing gives them, which the model's fluid cannot place
+ * (engine.h cp_engine_set_light_share(); docs/fidelity.md sessions 37 and
+ * 44: the workers, forked anew each loop, are left beside a reader part
+ * of the time). The readers are this process's children, killed and
+ * reaped on every path.
+ */
+static int fs_mark_beside_readers(struct ctx *x, struct cp_diag *diag)
+{
+	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "fsr0", "fsr1" },
+				     .files_per_loop = SHARE_FILES_PER_LOOP, .loops = SHARE_LOOPS,
+				     .subdirs = 5000, .sync_method = 0, .file_size = 0 };
+	uint64_t half = x->file_bytes / 2, r0[2] = { 0, 0 }, r1[2] = { 0, 0 };
+	uint64_t t0 = 0, t1 = 0, own0 = 0, own1 = 0;
+	uint64_t files, readers_ns, hz = (uint64_t)sysconf(_SC_CLK_TCK);
+	char out[8192], how[sizeof(x->c->v[0].how)], cmd[256], c;
+	int ready[2], go[2], k, started = 0, rc = 0;
+	pid_t pid[2] = { -1, -1 };
+
+	files = cp_fs_mark_total_files(&a);
+	say(x, "fs_mark beside two readers: the CPUs each side gets");
+	sync();
+	if (cp_proc_pipe(ready))
+		return cp_diag_set(diag, -CP_ESYS, "pipe: %s", strerror(errno));
+	if (cp_proc_pipe(go)) {
+		close(ready[0]);
+		close(ready[1]);
+		return cp_diag_set(diag, -CP_ESYS, "pipe: %s", strerror(errno));
+	}
+	for (k = 0; k < 2; k++) {
+		pid[k] = fork();
+		if (pid[k] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			loop_part(x->file, (off_t)((uint64_t)k * half), half, INT32_MAX, ready[1],
+				  go[0]);
+		}
+		if (pid[k] < 0) {
+			rc = cp_diag_set(diag, -CP_ESYS, "fork: %s", strerror(errno));
+			break;
+		}
+		started++;
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (k = 0; !rc && k < started; k++) /* both warm: the file cached */
+		if (read(ready[0], &c, 1) != 1)
+			rc = cp_diag_set(diag, -CP_ESYS, "a reader of %s ended early", x->file);
+	close(go[1]); /* go */
+	close(ready[0]);
+	for (k = 0; !rc && k < 2; k++)
+		if (!task_cpu_ticks(pid[k], &r0[k]))
+			rc = cp_diag_set(diag, -CP_ESYS, "/proc/%d/stat: not readable", (int)pid[k]);
+	if (!rc) {
+		own0 = children_cpu_ns();
+		t0 = cp_proc_now_ns();
+		rc = run_fs_mark(x, &a, out, sizeof(out), cmd, sizeof(cmd), diag);
+		t1 = cp_proc_now_ns();
+		own1 = children_cpu_ns();
+	}
+	for (k = 0; !rc && k < 2; k++)
+		if (!task_cpu_ticks(pid[k], &r1[k]))
+			rc = cp_diag_set(diag, -CP_ESYS, "/proc/%d/stat: not readable", (int)pid[k]);
+	for (k = 0; k < started; k++) {
+		int st;
+
+		kill(pid[k], SIGKILL);
+		waitpid(pid[k], &st, 0);
+	}
+	if (rc)
+		return rc;
+	if (t1 <= t0 || own1 <= own0 || !hz)
+		return cp_diag_set(diag, -CP_ESYS, "fs_mark took no time or no CPU beside the readers");
+	readers_ns = (r1[0] - r0[0] + r1[1] - r0[1]) * (1000000000ull / hz);
+	cp_calib_text(how, sizeof(how),
+		      "fs_mark's own user + system time (getrusage RUSAGE_CHILDREN: %.2f s) over "
+		      "its wall time (%.2f s), per mille of a CPU: `%s` (%" PRIu64 " files) on a "
+		      "fresh xfs on %s beside two processes reading the halves of a cached %" PRIu64
+		      " MiB file in a loop, 1 MiB read()s%s",
+		      secs(own1 - own0), secs(t1 - t0), cmd, files, x->dev_desc,
+		      x->file_bytes >> 20, x->tag);
+	set(x->c, "cpu", "fs_mark_cpus_beside_readers", NULL, how, "%" PRIu64,
+	    ((own1 - own0) * 1000 + (t1 - t0) / 2) / (t1 - t0));
+	cp_calib_text(how, sizeof(how),
+		      "the same run's two readers' utime + stime (/proc/PID/stat: %.2f s) over "
+		      "fs_mark's wall time, per mille of a CPU%s",
+		      secs(readers_ns), x->tag);
+	set(x->c, "cpu", "readers_cpus_beside_fs_mark", NULL, how, "%" PRIu64,
+	    (readers_ns * 1000 + (t1 - t0) / 2) / (t1 - t0));
+	return 0;
+}
+
 /* ---- facts from /proc and /sys --------------------------------------- */
 
 static uint64_t installed_ram(uint64_t mem_total)
@@ -1181,6 +1301,10 @@ int cp_calibrate_run(const struct cp_calibrate_opts *o, const char *command,
 		rc = stopped(diag);
 	if (!rc)
 		rc = fs_mark_rate(&x, diag);
+	if (!rc)
+		rc = stopped(diag);
+	if (!rc)
+		rc = fs_mark_beside_readers(&x, diag);
 	if (!rc)
 		rc = stopped(diag);
 	free(x.buf);

@@ -23,7 +23,8 @@ wait_cp
 P=$T/p.ini
 kernel=$(uname -r)
 for key in cpus ram thp nr_zones min_free_kbytes copy_bandwidth memory_bandwidth read_syscall_ns \
-	read_bandwidth write_bandwidth read_latency write_latency max_request read_ahead_kb; do
+	read_bandwidth write_bandwidth read_latency write_latency max_request read_ahead_kb \
+	fs_mark_cpus_beside_readers readers_cpus_beside_fs_mark; do
 	grep -q "^$key = ." "$P" || fail "no value for $key"
 	# the comment block right above the key names the kernel and the date
 	above=$(awk -v k="$key" '/^;/ { b = b $0 "\n"; next }
