@@ -403,6 +403,9 @@ struct report_head {
 	/* the copy rates (run_rates()): false with --profile-rates */
 	bool rates_from_runs;
 	uint64_t profile_copy_bps, profile_memory_bps;
+	/* the machine profile's fs_mark_cpus_beside_readers and
+	 * readers_cpus_beside_fs_mark (0: not measured) */
+	uint64_t fs_mark_cpus_pm, readers_cpus_pm;
 	uint64_t pooled_bps;            /* over all real runs (0: none measured) */
 	uint64_t run_bps[CP_VALIDATE_MAX_RUNS]; /* each real run's own (0: none) */
 	unsigned nr_run_bps;
@@ -604,6 +607,8 @@ static void rates_begin(struct report_head *h, const struct validate_opts *vo,
 {
 	h->rates_from_runs = !vo->profile_rates;
 	h->profile_copy_bps = profile->copy_bandwidth_bps;
+	h->fs_mark_cpus_pm = profile->fs_mark_cpus_pm;
+	h->readers_cpus_pm = profile->readers_cpus_pm;
 	h->profile_memory_bps = profile->memory_bandwidth_bps;
 }
 
@@ -1007,6 +1012,22 @@ static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_resu
 }
 
 /* Which copy rates the model had: the runs' own or the profile's. */
+/* How the model shares the CPUs between fs_mark's workers and the other
+ * tasks (sim.c creator_light_share(), engine.h cp_engine_set_light_share). */
+static void print_cpu_shares(const struct report_head *h)
+{
+	if (h->fs_mark_cpus_pm && h->fs_mark_cpus_pm < h->readers_cpus_pm)
+		printf("# model CPUs: fs_mark's workers at %" PRIu64 "/%" PRIu64 " of another "
+		       "task's rate while both run, as the machine profile measured them beside "
+		       "two readers (fs_mark_cpus_beside_readers, readers_cpus_beside_fs_mark: "
+		       "the kernel's load balancing leaves them short)\n",
+		       h->fs_mark_cpus_pm, h->readers_cpus_pm);
+	else
+		printf("# model CPUs: every task shares alike (the machine profile %s)\n",
+		       h->fs_mark_cpus_pm ? "measured fs_mark no shorter than the readers"
+					  : "has no fs_mark_cpus_beside_readers");
+}
+
 static void print_rates(const struct report_head *h)
 {
 	unsigned k;
@@ -1097,6 +1118,7 @@ static int report(const struct report_head *h, const struct cp_run_result *model
 		       "recorded no /proc/pagetypeinfo)\n");
 	print_readahead(h, runs);
 	print_rates(h);
+	print_cpu_shares(h);
 	print_setup(model, runs, h->nr_real);
 	print_measured_free(model, runs, h->nr_real);
 	print_slabs(h);

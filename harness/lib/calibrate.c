@@ -555,52 +555,89 @@ static void loop_part(const char *file, off_t off, uint64_t len, int loops, int 
 	_exit(0);
 }
 
+/* Children reading the parts of the cached file in a loop (loop_part). */
+struct loopers {
+	pid_t pid[MAX_PARTS];
+	int started; /* forked */
+	int go;      /* closing it starts them */
+};
+
+/* Forks nr children that read the nr parts of the cached file loops
+ * times each, and returns once every one has read its part once (warm):
+ * 0, with l->go open (loopers_go() starts them), or -1 (l->go closed;
+ * l->started children to reap). */
+static int loopers_start(struct ctx *x, int nr, int loops, struct loopers *l)
+{
+	uint64_t part = x->file_bytes / (uint64_t)nr;
+	int ready[2], go[2], k, ok = 1;
+	char c;
+
+	l->started = 0;
+	l->go = -1;
+	if (nr < 1 || nr > MAX_PARTS || pipe(ready))
+		return -1;
+	if (pipe(go)) {
+		close(ready[0]);
+		close(ready[1]);
+		return -1;
+	}
+	for (k = 0; k < nr; k++) {
+		l->pid[k] = fork();
+		if (l->pid[k] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			loop_part(x->file, (off_t)((uint64_t)k * part), part, loops, ready[1], go[0]);
+		}
+		if (l->pid[k] < 0) {
+			ok = 0;
+			break;
+		}
+		l->started++;
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (k = 0; ok && k < l->started; k++) /* every child warm */
+		if (read(ready[0], &c, 1) != 1)
+			ok = 0;
+	close(ready[0]);
+	l->go = go[1];
+	if (ok && l->started == nr)
+		return 0;
+	close(l->go);
+	l->go = -1;
+	return -1;
+}
+
+/* Go: the children's read() of go returns 0. */
+static void loopers_go(struct loopers *l)
+{
+	close(l->go);
+	l->go = -1;
+}
+
 /* nr processes read the nr parts of the cached file loops times each,
  * started together once all are warm (loop_part). Returns the wall time
  * of the loops in ns, 0 on error. */
 static uint64_t parts_loops(struct ctx *x, int nr, int loops)
 {
-	uint64_t part = x->file_bytes / (uint64_t)nr, t = 0;
-	int ready[2], go[2], k, started = 0, ok = 1;
-	pid_t pid[MAX_PARTS];
-	char c;
+	struct loopers l;
+	uint64_t t = 0;
+	int k, ok = loopers_start(x, nr, loops, &l) == 0;
 
-	if (nr < 1 || nr > MAX_PARTS || pipe(ready))
-		return 0;
-	if (pipe(go)) {
-		close(ready[0]);
-		close(ready[1]);
-		return 0;
-	}
-	for (k = 0; k < nr; k++) {
-		pid[k] = fork();
-		if (pid[k] == 0) {
-			close(ready[0]);
-			close(go[1]);
-			loop_part(x->file, (off_t)((uint64_t)k * part), part, loops, ready[1], go[0]);
-		}
-		if (pid[k] < 0) {
-			ok = 0;
-			break;
-		}
-		started++;
-	}
-	close(ready[1]);
-	close(go[0]);
-	for (k = 0; ok && k < started; k++) /* every child warm */
-		if (read(ready[0], &c, 1) != 1)
-			ok = 0;
 	t = cp_proc_now_ns();
-	close(go[1]); /* go: the children's read() returns 0 */
-	for (k = 0; k < started; k++) {
+	if (ok)
+		loopers_go(&l);
+	for (k = 0; k < l.started; k++) {
 		int st;
 
-		if (waitpid(pid[k], &st, 0) != pid[k] || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		if (!ok)
+			kill(l.pid[k], SIGKILL);
+		if (waitpid(l.pid[k], &st, 0) != l.pid[k] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st) != 0)
 			ok = 0;
 	}
 	t = cp_proc_now_ns() - t;
-	close(ready[0]);
-	return ok && started == nr ? t : 0;
+	return ok ? t : 0;
 }
 
 /* One pass: nr processes read the nr parts of the file at once, after
@@ -892,47 +929,22 @@ static int fs_mark_beside_readers(struct ctx *x, struct cp_diag *diag)
 	struct cp_fs_mark_args a = { .nr_dirs = 2, .dirs = { "fsr0", "fsr1" },
 				     .files_per_loop = SHARE_FILES_PER_LOOP, .loops = SHARE_LOOPS,
 				     .subdirs = 5000, .sync_method = 0, .file_size = 0 };
-	uint64_t half = x->file_bytes / 2, r0[2] = { 0, 0 }, r1[2] = { 0, 0 };
-	uint64_t t0 = 0, t1 = 0, own0 = 0, own1 = 0;
-	uint64_t files, readers_ns, hz = (uint64_t)sysconf(_SC_CLK_TCK);
-	char out[8192], how[sizeof(x->c->v[0].how)], cmd[256], c;
-	int ready[2], go[2], k, started = 0, rc = 0;
-	pid_t pid[2] = { -1, -1 };
+	uint64_t r0[2] = { 0, 0 }, r1[2] = { 0, 0 }, t0 = 0, t1 = 0, own0 = 0, own1 = 0;
+	uint64_t files = cp_fs_mark_total_files(&a), readers_ns;
+	uint64_t hz = (uint64_t)sysconf(_SC_CLK_TCK);
+	char out[8192], how[sizeof(x->c->v[0].how)], cmd[256];
+	struct loopers l;
+	int k, rc = 0;
 
-	files = cp_fs_mark_total_files(&a);
 	say(x, "fs_mark beside two readers: the CPUs each side gets");
 	sync();
-	if (cp_proc_pipe(ready))
-		return cp_diag_set(diag, -CP_ESYS, "pipe: %s", strerror(errno));
-	if (cp_proc_pipe(go)) {
-		close(ready[0]);
-		close(ready[1]);
-		return cp_diag_set(diag, -CP_ESYS, "pipe: %s", strerror(errno));
-	}
-	for (k = 0; k < 2; k++) {
-		pid[k] = fork();
-		if (pid[k] == 0) {
-			close(ready[0]);
-			close(go[1]);
-			loop_part(x->file, (off_t)((uint64_t)k * half), half, INT32_MAX, ready[1],
-				  go[0]);
-		}
-		if (pid[k] < 0) {
-			rc = cp_diag_set(diag, -CP_ESYS, "fork: %s", strerror(errno));
-			break;
-		}
-		started++;
-	}
-	close(ready[1]);
-	close(go[0]);
-	for (k = 0; !rc && k < started; k++) /* both warm: the file cached */
-		if (read(ready[0], &c, 1) != 1)
-			rc = cp_diag_set(diag, -CP_ESYS, "a reader of %s ended early", x->file);
-	close(go[1]); /* go */
-	close(ready[0]);
+	if (loopers_start(x, 2, INT32_MAX, &l))
+		rc = cp_diag_set(diag, -CP_ESYS, "two readers of %s did not start", x->file);
+	else
+		loopers_go(&l);
 	for (k = 0; !rc && k < 2; k++)
-		if (!task_cpu_ticks(pid[k], &r0[k]))
-			rc = cp_diag_set(diag, -CP_ESYS, "/proc/%d/stat: not readable", (int)pid[k]);
+		if (!task_cpu_ticks(l.pid[k], &r0[k]))
+			rc = cp_diag_set(diag, -CP_ESYS, "/proc/%d/stat: not readable", (int)l.pid[k]);
 	if (!rc) {
 		own0 = children_cpu_ns();
 		t0 = cp_proc_now_ns();
@@ -941,13 +953,13 @@ static int fs_mark_beside_readers(struct ctx *x, struct cp_diag *diag)
 		own1 = children_cpu_ns();
 	}
 	for (k = 0; !rc && k < 2; k++)
-		if (!task_cpu_ticks(pid[k], &r1[k]))
-			rc = cp_diag_set(diag, -CP_ESYS, "/proc/%d/stat: not readable", (int)pid[k]);
-	for (k = 0; k < started; k++) {
+		if (!task_cpu_ticks(l.pid[k], &r1[k]))
+			rc = cp_diag_set(diag, -CP_ESYS, "/proc/%d/stat: not readable", (int)l.pid[k]);
+	for (k = 0; k < l.started; k++) { /* the readers loop until killed */
 		int st;
 
-		kill(pid[k], SIGKILL);
-		waitpid(pid[k], &st, 0);
+		kill(l.pid[k], SIGKILL);
+		waitpid(l.pid[k], &st, 0);
 	}
 	if (rc)
 		return rc;

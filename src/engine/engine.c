@@ -125,7 +125,7 @@ struct cp_engine {
 	struct cpu_class cls[NR_CLS];
 	bool autogroup;          /* the tasks are one group (sched_share.h) */
 	struct cp_share light;   /* a light task's rate over another task's */
-	unsigned nr_runnable;    /* invariant: actors in CP_ACTOR_CPU, both classes */
+	unsigned nr_runnable;    /* invariant: actors in CP_ACTOR_CPU, every class */
 	unsigned nr_copying;     /* of those, the ones whose step copies */
 
 	struct stop_rule *rules; /* owned */
