@@ -607,8 +607,6 @@ static void rates_begin(struct report_head *h, const struct validate_opts *vo,
 {
 	h->rates_from_runs = !vo->profile_rates;
 	h->profile_copy_bps = profile->copy_bandwidth_bps;
-	h->fs_mark_cpus_pm = profile->fs_mark_cpus_pm;
-	h->readers_cpus_pm = profile->readers_cpus_pm;
 	h->profile_memory_bps = profile->memory_bandwidth_bps;
 }
 
@@ -1295,6 +1293,8 @@ static int validate_from_file(const struct validate_opts *vo)
 		goto out_setup;
 	h.machine_name = ms.machine.name;
 	h.model_ra_kb = ms.machine.read_ahead_kb;
+	h.fs_mark_cpus_pm = ms.machine.fs_mark_cpus_pm;
+	h.readers_cpus_pm = ms.machine.readers_cpus_pm;
 	h.seed = ms.seed;
 	cp_run_result_init(&model);
 	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
@@ -1516,6 +1516,8 @@ static int validate_cmd(int argc, char **argv, struct validate_opts *vo)
 	h.release = un.release;
 	h.machine_name = ms.machine.name;
 	h.model_ra_kb = ms.machine.read_ahead_kb;
+	h.fs_mark_cpus_pm = ms.machine.fs_mark_cpus_pm;
+	h.readers_cpus_pm = ms.machine.readers_cpus_pm;
 	h.seed = ms.seed;
 	h.vcp = vcp;
 	if (!h.paired) {
