@@ -403,9 +403,8 @@ struct report_head {
 	/* the copy rates (run_rates()): false with --profile-rates */
 	bool rates_from_runs;
 	uint64_t profile_copy_bps, profile_memory_bps;
-	/* the machine profile's fs_mark_cpus_beside_readers and
-	 * readers_cpus_beside_fs_mark (0: not measured) */
-	uint64_t fs_mark_cpus_pm, readers_cpus_pm;
+	/* the machine profile, for how the model shares the CPUs */
+	const struct cp_machine *machine;
 	uint64_t pooled_bps;            /* over all real runs (0: none measured) */
 	uint64_t run_bps[CP_VALIDATE_MAX_RUNS]; /* each real run's own (0: none) */
 	unsigned nr_run_bps;
@@ -1009,23 +1008,25 @@ static long model_from_start(struct cp_sim_config *cfg, const struct cp_run_resu
 	return (long)nr_start;
 }
 
-/* Which copy rates the model had: the runs' own or the profile's. */
 /* How the model shares the CPUs between fs_mark's workers and the other
- * tasks (sim.c creator_light_share(), engine.h cp_engine_set_light_share). */
+ * tasks (sim.h cp_sim_creator_light_share()). */
 static void print_cpu_shares(const struct report_head *h)
 {
-	if (h->fs_mark_cpus_pm && h->fs_mark_cpus_pm < h->readers_cpus_pm)
+	uint64_t num, den;
+
+	if (cp_sim_creator_light_share(h->machine, &num, &den))
 		printf("# model CPUs: fs_mark's workers at %" PRIu64 "/%" PRIu64 " of another "
 		       "task's rate while both run, as the machine profile measured them beside "
 		       "two readers (fs_mark_cpus_beside_readers, readers_cpus_beside_fs_mark: "
 		       "the kernel's load balancing leaves them short)\n",
-		       h->fs_mark_cpus_pm, h->readers_cpus_pm);
+		       num, den);
 	else
 		printf("# model CPUs: every task shares alike (the machine profile %s)\n",
-		       h->fs_mark_cpus_pm ? "measured fs_mark no shorter than the readers"
-					  : "has no fs_mark_cpus_beside_readers");
+		       h->machine->fs_mark_cpus_pm ? "measured fs_mark no shorter than the readers"
+						   : "has no fs_mark_cpus_beside_readers");
 }
 
+/* Which copy rates the model had: the runs' own or the profile's. */
 static void print_rates(const struct report_head *h)
 {
 	unsigned k;
@@ -1293,8 +1294,7 @@ static int validate_from_file(const struct validate_opts *vo)
 		goto out_setup;
 	h.machine_name = ms.machine.name;
 	h.model_ra_kb = ms.machine.read_ahead_kb;
-	h.fs_mark_cpus_pm = ms.machine.fs_mark_cpus_pm;
-	h.readers_cpus_pm = ms.machine.readers_cpus_pm;
+	h.machine = &ms.machine;
 	h.seed = ms.seed;
 	cp_run_result_init(&model);
 	cli_run_config(&ms, CP_POLICY_PATCHED, &cfg);
@@ -1516,8 +1516,7 @@ static int validate_cmd(int argc, char **argv, struct validate_opts *vo)
 	h.release = un.release;
 	h.machine_name = ms.machine.name;
 	h.model_ra_kb = ms.machine.read_ahead_kb;
-	h.fs_mark_cpus_pm = ms.machine.fs_mark_cpus_pm;
-	h.readers_cpus_pm = ms.machine.readers_cpus_pm;
+	h.machine = &ms.machine;
 	h.seed = ms.seed;
 	h.vcp = vcp;
 	if (!h.paired) {

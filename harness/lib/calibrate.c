@@ -19,8 +19,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -915,9 +915,10 @@ static bool task_cpu_ticks(pid_t pid, uint64_t *ticks)
  * The CPUs fs_mark's workers and two readers have side by side, no
  * reclaim: the seed's fs_mark as at 1G (-D 5000 -S0 -s 0 -L 20 -n 6250,
  * two workers in new directories: 250 000 files) while two processes
- * loop over the halves of the cached data file with 1 MiB read()s. fs_mark's CPU is its reaped user +
- * system time, the readers' the utime + stime of /proc/PID/stat over the
- * same span, each over fs_mark's wall time. What the kernel's load
+ * loop over the halves of the cached data file with 1 MiB read()s.
+ * fs_mark's CPU is its reaped user + system time, the readers' the
+ * utime + stime of /proc/PID/stat over the same span, each over
+ * fs_mark's wall time. What the kernel's load
  * balancing gives them, which the model's fluid cannot place
  * (engine.h cp_engine_set_light_share(); docs/fidelity.md sessions 37 and
  * 44: the workers, forked anew each loop, are left beside a reader part

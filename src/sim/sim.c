@@ -753,10 +753,7 @@ static int setup_readers(struct run *r, struct cp_diag *diag)
 	return 0;
 }
 
-/* fs_mark's workers run light (engine.h cp_engine_set_light_share) when
- * the machine profile measured them getting less of the CPUs than the
- * readers beside them. */
-static bool creator_light_share(const struct cp_machine *m, uint64_t *num, uint64_t *den)
+bool cp_sim_creator_light_share(const struct cp_machine *m, uint64_t *num, uint64_t *den)
 {
 	if (!m->fs_mark_cpus_pm || m->fs_mark_cpus_pm >= m->readers_cpus_pm)
 		return false;
@@ -766,16 +763,11 @@ static bool creator_light_share(const struct cp_machine *m, uint64_t *num, uint6
 	return true;
 }
 
-static unsigned creator_light(const struct cp_machine *m)
-{
-	uint64_t num, den;
-
-	return creator_light_share(m, &num, &den) ? CP_ACTOR_LIGHT : 0;
-}
-
 static int setup_creators(struct run *r, struct cp_diag *diag)
 {
 	const struct cp_scenario *sc = r->sc;
+	uint64_t num, den;
+	unsigned light = cp_sim_creator_light_share(r->w.cfg->machine, &num, &den) ? CP_ACTOR_LIGHT : 0;
 	size_t g;
 	unsigned i;
 	int rc;
@@ -826,7 +818,7 @@ static int setup_creators(struct run *r, struct cp_diag *diag)
 			cw->stepped.sc = &cw->stepped_sc;
 			cw->task.ctx.stepped = &cw->stepped;
 			rc = cp_engine_add_actor(r->w.e, &cp_creator_ops, cw,
-						 CP_ACTOR_START_BLOCKED | creator_light(r->w.cfg->machine),
+						 CP_ACTOR_START_BLOCKED | light,
 						 &cw->task.id);
 			if (rc)
 				return rc;
@@ -1373,7 +1365,7 @@ int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struc
 
 		cp_engine_set_autogroup(r->w.e, cfg->machine->sched_autogroup);
 		cp_engine_set_cancel(r->w.e, cfg->cancelled, cfg->cancel_priv);
-		if (creator_light_share(cfg->machine, &num, &den))
+		if (cp_sim_creator_light_share(cfg->machine, &num, &den))
 			rc = cp_engine_set_light_share(r->w.e, num, den);
 	}
 	if (!rc) {

@@ -76,4 +76,13 @@ int cp_confine_parse(const char *name, enum cp_confine *out);
  */
 int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struct cp_diag *diag);
 
+/*
+ * Whether a run with machine profile m gives fs_mark's workers a smaller
+ * share of the CPUs (engine.h cp_engine_set_light_share): when the
+ * profile measured them beside two readers getting less than the readers
+ * ([cpu] fs_mark_cpus_beside_readers < readers_cpus_beside_fs_mark).
+ * Then *num / *den is a worker's rate over a reader's.
+ */
+bool cp_sim_creator_light_share(const struct cp_machine *m, uint64_t *num, uint64_t *den);
+
 #endif /* CP_SIM_H */
