@@ -112,6 +112,21 @@ int cp_xfs_ig_parse(const char *text, uint64_t ig[7])
 	return -CP_ENOENT;
 }
 
+int cp_block_stat_parse(const char *text, struct cp_block_stat *st)
+{
+	uint64_t v[10];
+
+	if (sscanf(text,
+		   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+		   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) != 10)
+		return -CP_EINVAL;
+	*st = (struct cp_block_stat){ .read_ios = v[0], .read_sectors = v[2],
+				      .write_ios = v[4], .write_sectors = v[6],
+				      .io_ticks_ms = v[9] };
+	return 0;
+}
+
 /* The 11 free-block counts (orders 0..10) that end a line of
  * /proc/buddyinfo or /proc/pagetypeinfo, read from q up to eol (NULL: the
  * end of the text). True when all 11 are there. */
@@ -376,6 +391,49 @@ static int read_ig(const char *path, uint64_t ig[7])
 	return rc;
 }
 
+static int set(struct cp_run_result *r, const char *name, int64_t v, struct cp_diag *diag);
+
+static int read_block_stat(const char *path, struct cp_block_stat *st)
+{
+	char *text;
+	int rc;
+
+	if (!path[0] || cp_kfile_read(path, &text, NULL))
+		return -CP_ENOENT;
+	rc = cp_block_stat_parse(text, st);
+	cp_free(text);
+	return rc;
+}
+
+/* The loop device's I/O over the measured phase: what the model's block
+ * device did is set beside it (cp_device_*). */
+static int record_block_stat(const struct cp_sampler *s, struct cp_run_result *r,
+			     struct cp_diag *diag)
+{
+	struct cp_block_stat now;
+	const struct cp_block_stat *b = &s->dev0;
+	int rc;
+
+	if (!s->have_dev || read_block_stat(s->block_stat, &now) ||
+	    now.read_sectors < b->read_sectors || now.write_sectors < b->write_sectors ||
+	    now.read_ios < b->read_ios || now.write_ios < b->write_ios ||
+	    now.io_ticks_ms < b->io_ticks_ms)
+		return 0; /* no device, or its counters were reset */
+	rc = set(r, "device_read_bytes", (int64_t)((now.read_sectors - b->read_sectors) * 512),
+		 diag);
+	if (!rc)
+		rc = set(r, "device_write_bytes",
+			 (int64_t)((now.write_sectors - b->write_sectors) * 512), diag);
+	if (!rc)
+		rc = set(r, "device_read_ios", (int64_t)(now.read_ios - b->read_ios), diag);
+	if (!rc)
+		rc = set(r, "device_write_ios", (int64_t)(now.write_ios - b->write_ios), diag);
+	if (!rc)
+		rc = set(r, "device_busy_ns",
+			 (int64_t)((now.io_ticks_ms - b->io_ticks_ms) * 1000000), diag);
+	return rc;
+}
+
 /* First number of a /proc/sys/fs file. */
 static int64_t first_number(const char *path)
 {
@@ -383,8 +441,6 @@ static int64_t first_number(const char *path)
 
 	return cp_kfile_read_u64(path, &v, NULL) ? -1 : (int64_t)v;
 }
-
-static int set(struct cp_run_result *r, const char *name, int64_t v, struct cp_diag *diag);
 
 /* Free blocks by order when the measured phase starts (the model records
  * the same, buddyinfo_start_order_N); a kernel without the file gives
@@ -785,10 +841,13 @@ int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct
 	s->t0_ns = t0_ns;
 	if (confine == CP_CONFINE_MEMCG && !cg)
 		return cp_diag_set(diag, -CP_EINVAL, "memcg sampling without a cgroup");
-	if (loopdev && strncmp(loopdev, "/dev/", 5) == 0)
+	if (loopdev && strncmp(loopdev, "/dev/", 5) == 0) {
 		snprintf(s->xfs_stats, sizeof(s->xfs_stats), "/sys/fs/xfs/%s/stats/stats",
 			 loopdev + 5);
+		snprintf(s->block_stat, sizeof(s->block_stat), "/sys/block/%s/stat", loopdev + 5);
+	}
 	s->have_ig = read_ig(s->xfs_stats, s->ig0) == 0;
+	s->have_dev = read_block_stat(s->block_stat, &s->dev0) == 0;
 	kthread_times(s->kthread_ticks0, s->have_kthread_cpu, s->kthread_delay0,
 			  s->have_kthread_delay);
 	s->have_busy = busy_ticks(&s->busy_ticks0) == 0;
@@ -1055,6 +1114,8 @@ int cp_sampler_end(struct cp_sampler *s, struct cp_run_result *r, struct cp_diag
 	}
 	if (!rc && s->have_busy && busy_ticks(&ticks) == 0 && ticks >= s->busy_ticks0)
 		rc = set(r, "cpu_busy_ns", (int64_t)ticks_ns(ticks - s->busy_ticks0), diag);
+	if (!rc)
+		rc = record_block_stat(s, r, diag);
 	if (!rc && s->zw.samples) {
 		rc = cp_zonewatch_counters(&s->zw, r);
 		if (rc)

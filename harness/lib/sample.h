@@ -25,6 +25,12 @@ enum { CP_KTHREAD_KSWAPD, CP_KTHREAD_KCOMPACTD, CP_NR_KTHREADS };
 
 #define CP_SAMPLER_MAX_READERS 64
 
+/* A block device's I/O so far (cp_block_stat_parse). */
+struct cp_block_stat {
+	uint64_t read_ios, read_sectors, write_ios, write_sectors;
+	uint64_t io_ticks_ms; /* time with at least one request in flight */
+};
+
 struct cp_sampler {
 	enum cp_confine confine;
 	const struct cp_cgroup *cg;   /* memcg mode: the run's cgroup */
@@ -33,6 +39,9 @@ struct cp_sampler {
 	struct cp_kv memcg0;          /* memory.stat at begin (memcg mode) */
 	uint64_t ig0[7];              /* XFS "ig" line at begin */
 	bool have_ig;
+	char block_stat[128];         /* /sys/block/<dev>/stat, or "" */
+	struct cp_block_stat dev0;    /* its numbers at begin */
+	bool have_dev;
 	/* the kswapd and the kcompactd threads' utime + stime at begin */
 	uint64_t kthread_ticks0[CP_NR_KTHREADS];
 	bool have_kthread_cpu[CP_NR_KTHREADS];
@@ -60,7 +69,7 @@ void cp_sampler_add_reader(struct cp_sampler *s, pid_t pid);
 const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_version, size_t *nr);
 
 /* Defines r's series columns and takes the start snapshots. loopdev is
- * "/dev/loopN" (for the XFS statistics) or NULL. */
+ * "/dev/loopN" (for the XFS statistics and the device's I/O) or NULL. */
 int cp_sampler_begin(struct cp_sampler *s, enum cp_confine confine, const struct cp_cgroup *cg,
 		     const char *loopdev, uint64_t t0_ns, struct cp_run_result *r,
 		     struct cp_diag *diag);
@@ -93,6 +102,9 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
  * kswapd_run_delay_ns and kcompactd_run_delay_ns, the time those threads
  * waited for a CPU while runnable (cp_proc_schedstat_run_delay);
  * cpu_busy_ns, the time all CPUs were busy (cp_proc_stat_busy_ticks);
+ * device_read_bytes, device_write_bytes, device_read_ios,
+ * device_write_ios and device_busy_ns, the run's loop device's I/O
+ * (cp_block_stat_parse; io_ticks for the busy time);
  * the zone watch's counters (cp_zonewatch_counters) when it sampled;
  * and end
  * values nr_dentry_end, nr_inodes_end, nr_slab_reclaimable_end (pages). */
@@ -125,6 +137,14 @@ void cp_sampler_release(struct cp_sampler *s);
 /* XFS "ig" statistics line: attempts found frecycle missed dup reclaims
  * attrchg. Returns 0 or -CP_ENOENT. */
 int cp_xfs_ig_parse(const char *text, uint64_t ig[7]);
+
+/* /sys/block/<dev>/stat (Documentation/block/stat.rst, block/genhd.c
+ * part_stat_show): read I/Os, read merges, read sectors, read ticks,
+ * write I/Os, write merges, write sectors, write ticks, in_flight,
+ * io_ticks (ms with at least one request in flight), time_in_queue, ...;
+ * sectors are 512 bytes whatever the device's. Returns 0, or -CP_EINVAL
+ * when the first ten numbers are not there. */
+int cp_block_stat_parse(const char *text, struct cp_block_stat *st);
 
 /* /proc/buddyinfo (mm/vmstat.c frag_show): one line per zone, "Node N,
  * zone NAME" and the free blocks of order 0..10. out[o] gets the sum over

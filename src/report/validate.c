@@ -219,6 +219,26 @@ static const struct counter_row counter_rows[] = {
 	  { .counter = "ra_pages_order_6to9" },
 	  "ra_pages_order_6to9 (pages read in folios of order 6-9)",
 	  "ra_pages_order_6to9: the same, order 6 and more" },
+	/* the device under the readers' misses and fs_mark's log: the
+	 * real run's loop device (/sys/block/loopN/stat) against the
+	 * model's block device (engine/blockdev.c) */
+	{ "device read bytes", { .counter = "cp_device_read_bytes" },
+	  { .counter = "device_read_bytes" },
+	  "cp_device_read_bytes (what the readers, the walkers and the filesystem read)",
+	  "device_read_bytes: the loop device's sectors read * 512 (/sys/block/loopN/stat, "
+	  "delta)" },
+	{ "device read requests", { .counter = "cp_device_read_requests" },
+	  { .counter = "device_read_ios" },
+	  "cp_device_read_requests (reads after splitting at max_request)",
+	  "device_read_ios: the loop device's reads completed (delta)" },
+	{ "device write bytes", { .counter = "cp_device_write_bytes" },
+	  { .counter = "device_write_bytes" },
+	  "cp_device_write_bytes (the log, metadata and data the model writes)",
+	  "device_write_bytes: the loop device's sectors written * 512 (delta)" },
+	{ "device busy ns", { .counter = "cp_device_busy_ns" }, { .counter = "device_busy_ns" },
+	  "cp_device_busy_ns (time with a request in flight)",
+	  "device_busy_ns: the loop device's io_ticks (ms with a request in flight) * 1e6 "
+	  "(delta)" },
 	/* the machine's speed on the day shows here first: the real runs'
 	 * fs_mark varies with the VM's CPU, the model's follows the fs
 	 * profile's create cost */

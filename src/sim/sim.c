@@ -257,6 +257,7 @@ struct run {
 	uint64_t refetched_bytes;       /* bytes it read back */
 	uint64_t refetch_ns;            /* how long it took */
 	uint64_t device_read0, device_write0; /* device bytes then */
+	uint64_t device_read_rq0, device_write_rq0, device_busy0; /* its requests, busy time */
 	uint64_t cpu_busy0;                   /* the CPUs' work then */
 	unsigned *measured_ids;         /* actors started when they are done */
 	size_t nr_measured;
@@ -576,6 +577,9 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 	r->have_setup = true;
 	r->device_read0 = w->nr_device_read_bytes;
 	r->device_write0 = w->nr_device_write_bytes;
+	r->device_read_rq0 = w->dev.nr_read_requests;
+	r->device_write_rq0 = w->dev.nr_write_requests;
+	r->device_busy0 = cp_blockdev_busy_ns(&w->dev, now_ns);
 	r->cpu_busy0 = cp_engine_cpu_busy_ns(w->e);
 	w->t0_ns = now_ns;
 	if (!r->nr_writers)
@@ -1126,6 +1130,11 @@ static int fill_counters(struct run *r)
 		/* the device's bytes from the measured phase on */
 		{ "cp_device_read_bytes", w->nr_device_read_bytes - r->device_read0 },
 		{ "cp_device_write_bytes", w->nr_device_write_bytes - r->device_write0 },
+		{ "cp_device_read_requests", w->dev.nr_read_requests - r->device_read_rq0 },
+		{ "cp_device_write_requests", w->dev.nr_write_requests - r->device_write_rq0 },
+		/* time with a request in flight: the kernel's io_ticks */
+		{ "cp_device_busy_ns",
+		  cp_blockdev_busy_ns(&w->dev, cp_engine_now(w->e)) - r->device_busy0 },
 		/* the real harness's names: CPU work over the measured phase */
 		{ "cpu_busy_ns", cp_engine_cpu_busy_ns(w->e) - r->cpu_busy0 },
 		{ "readers_cpu_ns", readers_cpu_ns(r) },

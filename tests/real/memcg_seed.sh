@@ -22,6 +22,12 @@ if grep -q 'tracefs$' /proc/filesystems; then
 	grep -q '"sb_shrinker_freed"' "$JSON" ||
 		fail "no sb_shrinker_freed in the JSON (tracefs at /sys/kernel/tracing: $(mountpoint -q /sys/kernel/tracing && echo mounted || echo not mounted))"
 fi
+# The loop device's I/O over the measured phase (/sys/block/loopN/stat):
+# the readers read back what the cgroup's reclaim took, and fs_mark's
+# creates write the log, so both byte counts are above zero.
+for c in device_read_bytes device_write_bytes device_read_ios device_busy_ns; do
+	grep -Eq "\"$c\":[[:space:]]*[1-9]" "$JSON" || fail "no $c above zero in the JSON"
+done
 grep -q 'memory cgroup v[12] .*cachepressure-' "$ERR" || fail "no cgroup message"
 check_nothing_left
 echo "PASS: memcg seed at 256M: $(text_totals | tr '\n' ' ')"

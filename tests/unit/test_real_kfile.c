@@ -87,6 +87,38 @@ static void xfs_ig_line_is_found_among_others(void **state)
 	assert_int_equal(cp_xfs_ig_parse("dir 1 2 3 4\nigx 1\n", ig), -CP_ENOENT);
 }
 
+/* Documentation/block/stat.rst: fields 1, 3, 5, 7 and 10 are read I/Os,
+ * read sectors, write I/Os, write sectors and io_ticks; the rest (merges,
+ * ticks, in_flight, time_in_queue, discards, flushes) are skipped. */
+static void block_stat_takes_ios_sectors_and_io_ticks(void **state)
+{
+	struct cp_block_stat st;
+
+	(void)state;
+	assert_int_equal(cp_block_stat_parse("   41833        2  8562048    19320     2361"
+					     "      107   149870     5710        3    14080"
+					     "    25030        0        0        0        0"
+					     "      12        4\n",
+					     &st),
+			 0);
+	assert_int_equal(st.read_ios, 41833);
+	assert_int_equal(st.read_sectors, 8562048);
+	assert_int_equal(st.write_ios, 2361);
+	assert_int_equal(st.write_sectors, 149870);
+	assert_int_equal(st.io_ticks_ms, 14080);
+}
+
+/* A short or garbled stat file is an error, not zeros. */
+static void block_stat_refuses_a_short_line(void **state)
+{
+	struct cp_block_stat st;
+
+	(void)state;
+	assert_int_equal(cp_block_stat_parse("1 2 3 4 5 6 7 8 9\n", &st), -CP_EINVAL);
+	assert_int_equal(cp_block_stat_parse("", &st), -CP_EINVAL);
+	assert_int_equal(cp_block_stat_parse("1 2 x 4 5 6 7 8 9 10\n", &st), -CP_EINVAL);
+}
+
 /* mm/vmstat.c frag_show(): "Node N, zone NAME" then 11 counts; the
  * counts of every zone are summed by order; a short line is no zone. */
 static void buddyinfo_sums_the_zones_by_order(void **state)
@@ -833,6 +865,8 @@ int main(void)
 		cmocka_unit_test(balloon_topup_locks_the_excess_over_size),
 		cmocka_unit_test(kfile_write_never_creates_files),
 		cmocka_unit_test(sampler_columns_start_with_time),
+		cmocka_unit_test(block_stat_takes_ios_sectors_and_io_ticks),
+		cmocka_unit_test(block_stat_refuses_a_short_line),
 		cmocka_unit_test(zoneinfo_watermarks_of_the_named_zone),
 		cmocka_unit_test(sbtrace_counts_the_deep_superblock_calls),
 		cmocka_unit_test(sbtrace_counts_memcg_reclaims_and_their_gfp),

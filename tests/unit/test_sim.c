@@ -116,6 +116,31 @@ static void reader_counts_device_bytes_per_completed_pass(void **state)
 	rig_free(&g);
 }
 
+/* The device's counters are the loop device's /sys/block/loopN/stat
+ * deltas (engine/blockdev.c): the 16 MiB the reader reads go out in
+ * requests of at most max_request (128 KiB: at least 128 of them), and
+ * the device is busy at least their transfer at read_bandwidth (1000M:
+ * 1000 MiB/s, 16 ms for 16 MiB) plus one request's latency (20 us), and
+ * at most the run's time. */
+static void device_counters_are_requests_and_busy_time(void **state)
+{
+	struct rig g;
+	int64_t bytes, rq, busy;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	assert_false(g.res.failed);
+	bytes = cp_run_result_counter(&g.res, "cp_device_read_bytes", -1);
+	rq = cp_run_result_counter(&g.res, "cp_device_read_requests", -1);
+	busy = cp_run_result_counter(&g.res, "cp_device_busy_ns", -1);
+	assert_true(bytes >= 16777216);
+	assert_true(rq >= bytes / (128 * 1024));
+	assert_true(busy >= bytes * 1000 / 1048576 + 20000); /* 1000 MiB/s: 1.048576 B/ns */
+	assert_true((uint64_t)busy <= g.res.duration_ns);
+	assert_true(cp_run_result_counter(&g.res, "cp_device_write_requests", -1) >= 0);
+	rig_free(&g);
+}
+
 /* fs_mark -d a -d b -n 1500 -L 3 -D 10 -N 100: each worker makes 4500
  * files, moving to the next subdirectory every 100 files, so it uses all
  * 10 subdirectories: inodes = 2 x 10 subdirs + 2 x 4500 files = 20 +
@@ -607,6 +632,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reader_counts_device_bytes_per_completed_pass),
+		cmocka_unit_test(device_counters_are_requests_and_busy_time),
 		cmocka_unit_test(fsmark_creates_files_and_subdirectories),
 		cmocka_unit_test(fsmark_workers_fault_in_and_free_their_names),
 		cmocka_unit_test(runs_are_deterministic),
