@@ -48,7 +48,14 @@
 
 #define MIB (1024ULL * 1024ULL)
 #define SEC_NS 1000000000ULL
-#define SAMPLE_NS SEC_NS
+/* The series interval. Global runs: the model's (sim.c), short enough
+ * to see the half-second bursts of deactivation and refaults
+ * (docs/fidelity.md, session 45). Memcg runs: a second, because each
+ * sample reads the cgroup's memory.stat, which flushes the memcg
+ * statistics reclaim's heuristics read (the model's harness_memory_stat
+ * timer, sim/daemons.c, does it every second too). */
+#define SAMPLE_NS (SEC_NS / 10)
+#define SAMPLE_MEMCG_NS SEC_NS
 #define MAX_CHILDREN (CP_REAL_MAX_LOOPERS + CP_REAL_MAX_FILES + 4)
 #define LOOPER_STOP_NS (60 * SEC_NS)
 
@@ -367,12 +374,15 @@ static enum pump_end pump(struct run *R, uint64_t deadline_ns, pump_until_fn unt
 		}
 		now = cp_proc_now_ns();
 		if (R->sampling && now >= R->next_sample_ns) {
+			uint64_t period = R->s->opts.confine == CP_CONFINE_MEMCG ? SAMPLE_MEMCG_NS
+										  : SAMPLE_NS;
+
 			if (cp_sampler_sample(&R->smp, now, R->r, diag) == 0)
-				R->next_sample_ns += SAMPLE_NS;
+				R->next_sample_ns += period;
 			else
 				R->sampling = false;
 			if (R->next_sample_ns < now)
-				R->next_sample_ns = now + SAMPLE_NS;
+				R->next_sample_ns = now + period;
 		}
 		if (R->sampling) {
 			uint64_t due;

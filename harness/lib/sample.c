@@ -39,6 +39,8 @@ static const char *const cols_global[] = { "t_ns",
 					   "free_normal_pages",
 					   "pcp_pages",
 					   "slab_unreclaimable_bytes",
+					   "pgdeactivate",
+					   "workingset_refault_file",
 					   "cpu_busy_ns",
 					   "readers_cpu_ns" };
 static const char *const cols_v1[] = { "t_ns",
@@ -49,6 +51,8 @@ static const char *const cols_v1[] = { "t_ns",
 				       "inactive_file_bytes",
 				       "nr_dentry",
 				       "nr_inodes",
+				       "pgdeactivate",
+				       "workingset_refault_file",
 				       "cpu_busy_ns",
 				       "readers_cpu_ns" };
 static const char *const cols_v2[] = { "t_ns",
@@ -59,12 +63,35 @@ static const char *const cols_v2[] = { "t_ns",
 				       "inactive_file_bytes",
 				       "nr_dentry",
 				       "nr_inodes",
+				       "pgdeactivate",
+				       "workingset_refault_file",
 				       "cpu_busy_ns",
 				       "readers_cpu_ns" };
 
-/* Both layouts end with the CPU columns (cpu_columns()). */
-#define NR_COLS_MEMCG 10
-#define NR_COLS_GLOBAL 14
+/* Every layout ends with the vmstat columns (vmstat_columns()), then the
+ * CPU columns (cpu_columns()). */
+#define NR_COLS_MEMCG 12
+#define NR_COLS_GLOBAL 16
+
+/* The two vmstat columns: pgdeactivate and workingset_refault_file
+ * since the sampler began (the machine's /proc/vmstat in either
+ * confinement, as the counters are; the model's series has the same
+ * names), -1 where unreadable. */
+static void vmstat_columns(const struct cp_sampler *s, int64_t out[2])
+{
+	static const char *const names[2] = { "pgdeactivate", "workingset_refault_file" };
+	struct cp_kv vm = { 0 };
+	int64_t now, then;
+	int i;
+
+	out[0] = out[1] = -1;
+	if (cp_kv_read("/proc/vmstat", &vm, NULL))
+		return;
+	for (i = 0; i < 2; i++)
+		if (!cp_kv_get(&vm, names[i], &now) && !cp_kv_get(&s->vm0, names[i], &then))
+			out[i] = now - then;
+	cp_kv_release(&vm);
+}
 
 const char *const *cp_sampler_columns(enum cp_confine confine, int cgroup_version, size_t *nr)
 {
@@ -935,6 +962,7 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
 		row[5] = kv_or(&kv, "SReclaimable");
 		row[11] = kv_or(&kv, "SUnreclaim");
 		zone_columns(&row[8]);
+		vmstat_columns(s, &row[NR_COLS_GLOBAL - 4]);
 		cpu_columns(s, &row[NR_COLS_GLOBAL - 2]);
 	} else {
 		uint64_t v;
@@ -952,6 +980,7 @@ int cp_sampler_sample(struct cp_sampler *s, uint64_t now_ns, struct cp_run_resul
 		}
 		row[4] = kv_or(&kv, "active_file");
 		row[5] = kv_or(&kv, "inactive_file");
+		vmstat_columns(s, &row[NR_COLS_MEMCG - 4]);
 		cpu_columns(s, &row[NR_COLS_MEMCG - 2]);
 	}
 	cp_kv_release(&kv);

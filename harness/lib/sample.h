@@ -1,7 +1,8 @@
 /*
  * sample.h - what the real harness records while a run measures: a time
- * series sampled every second (the cgroup's memory.stat in memcg mode,
- * /proc/meminfo in global mode, plus dentry/inode counts), and counter
+ * series (run.c: every 100 ms, every second in memcg mode) of the
+ * cgroup's memory.stat in memcg mode or /proc/meminfo in global mode,
+ * plus dentry/inode counts and two /proc/vmstat counters, and counter
  * deltas over the measured phase with /proc/vmstat names.
  */
 #ifndef CP_SAMPLE_H

@@ -556,15 +556,21 @@ static void sampler_columns_start_with_time(void **state)
 	assert_string_equal(g[1], "mem_free_bytes");
 	assert_string_equal(v1[2], "kmem_bytes");
 	assert_string_equal(v2[2], "slab_reclaimable_bytes");
-	assert_int_equal(n, 10);
-	/* every layout ends with the CPU columns the model's series has too */
-	assert_string_equal(v2[8], "cpu_busy_ns");
-	assert_string_equal(v2[9], "readers_cpu_ns");
+	assert_int_equal(n, 12);
+	/* every layout ends with the vmstat and the CPU columns the model's
+	 * series has too */
+	assert_string_equal(v2[8], "pgdeactivate");
+	assert_string_equal(v2[9], "workingset_refault_file");
+	assert_string_equal(v2[10], "cpu_busy_ns");
+	assert_string_equal(v2[11], "readers_cpu_ns");
 	cp_sampler_columns(CP_CONFINE_GLOBAL, 0, &n);
-	assert_int_equal(n, 14);
-	assert_string_equal(g[12], "cpu_busy_ns");
-	assert_string_equal(g[13], "readers_cpu_ns");
-	assert_string_equal(v1[9], "readers_cpu_ns");
+	assert_int_equal(n, 16);
+	assert_string_equal(g[12], "pgdeactivate");
+	assert_string_equal(g[13], "workingset_refault_file");
+	assert_string_equal(g[14], "cpu_busy_ns");
+	assert_string_equal(g[15], "readers_cpu_ns");
+	assert_string_equal(v1[8], "pgdeactivate");
+	assert_string_equal(v1[11], "readers_cpu_ns");
 }
 
 /* The lines of a trace instance's file, summed as cp_sbtrace_end() does. */
