@@ -963,8 +963,11 @@ static void print_setup(const struct cp_run_result *model, const struct cp_run_r
 		print_item(model, runs, nr_real, name, names[i],
 			   "# writing the data files, real mean / model:", &any);
 	}
+	print_item(model, runs, nr_real, "cp_setup_write_ns", "write_ns",
+		   "# writing the data files, real mean / model:", &any);
 	end_line(any, "/proc/vmstat over the set-up; extfrag_claim*: kmem:mm_page_alloc_extfrag "
-		      "with change_ownership=1, all and MOVABLE requests, in the run's tracefs instance");
+		      "with change_ownership=1, all and MOVABLE requests, in the run's tracefs "
+		      "instance; write_ns: the writers' write()s, paced by balance_dirty_pages()");
 }
 
 /* The model again, from the free memory the real runs started with

@@ -759,7 +759,7 @@ static int setup_steps(struct run *R, struct cp_diag *diag)
 	struct writer wr[CP_REAL_MAX_FILES];
 	size_t i;
 	int64_t refetched = 0;
-	uint64_t refetch_t0;
+	uint64_t refetch_t0, write_t0;
 	int rc, fd;
 
 	/* the free memory the set-up starts from (after the balloon) */
@@ -778,6 +778,7 @@ static int setup_steps(struct run *R, struct cp_diag *diag)
 		if (rc)
 			return rc;
 	}
+	write_t0 = cp_proc_now_ns();
 	for (i = 0; i < p->nr_files; i++) {
 		snprintf(wr[i].path, sizeof(wr[i].path), "%s/%s", R->w.mnt.path, p->files[i].name);
 		wr[i].size_bytes = p->files[i].size_bytes;
@@ -792,6 +793,11 @@ static int setup_steps(struct run *R, struct cp_diag *diag)
 			 cp_real_plan_data_bytes(p) >> 20);
 	if (pump(R, 0, setup_done, NULL, diag) == PUMP_STOPPED)
 		return -CP_EBUSY;
+	/* the writers' start to their exit, before the syncfs: their write()s,
+	 * paced by balance_dirty_pages() (the model's cp_setup_write_ns) */
+	if (p->nr_files &&
+	    cp_run_result_set_counter(R->r, "cp_setup_write_ns", cp_proc_now_ns() - write_t0))
+		return cp_diag_set(diag, -CP_ENOMEM, "out of memory");
 	for (i = 0; i < R->w.nr_ch; i++) {
 		struct child *c = &R->w.ch[i];
 

@@ -38,6 +38,8 @@ static const struct cp_kernel_profile linux_4_11 = {
 	 * memory when an external fragmentation event occurs") */
 	.watermark_boost_factor = 0,
 	.compaction_proactiveness = 0,    /* proactive compaction came in 5.9 */
+	.dirty_ratio = 20,                /* mm/page-writeback.c vm_dirty_ratio */
+	.dirty_background_ratio = 10,     /* mm/page-writeback.c dirty_background_ratio */
 	.compaction_large_folios = false, /* 4.11 isolate_migratepages_block: PageCompound skipped */
 	/* 4.11 mm/compaction.c update_pageblock_skip(nr_isolated == 0 only),
 	 * kcompactd_do_work .ignore_skip_hint = true */
@@ -78,6 +80,8 @@ static const struct cp_kernel_profile linux_6_1 = {
 	.page_alloc_4_11 = false,
 	.watermark_boost_factor = 15000,   /* mm/page_alloc.c watermark_boost_factor */
 	.compaction_proactiveness = 20,    /* mm/compaction.c sysctl_compaction_proactiveness */
+	.dirty_ratio = 20,                 /* mm/page-writeback.c vm_dirty_ratio */
+	.dirty_background_ratio = 10,      /* mm/page-writeback.c dirty_background_ratio */
 	.compaction_large_folios = false, /* 6.1 isolate_migratepages_block: PageCompound skipped unless alloc_contig */
 	.compaction_skip_4_11 = false,     /* 6.1 test_and_set_skip, __reset_isolation_pfn (5.1+) */
 	.dname_reclaimable = true,         /* fs/dcache.c __d_alloc: | __GFP_RECLAIMABLE */
@@ -161,6 +165,10 @@ static const struct cp_kernel_profile linux_6_x = {
 	.pcp_auto_tune = true,
 	.watermark_boost_factor = 15000,   /* as 6.1 */
 	.compaction_proactiveness = 20,    /* as 6.1; /proc/sys/vm/compaction_proactiveness on 6.18.44 */
+	/* as 6.1; /proc/sys/vm/dirty_ratio 20 and dirty_background_ratio 10
+	 * on 6.18.44 (dirty_bytes and dirty_background_bytes 0) */
+	.dirty_ratio = 20,
+	.dirty_background_ratio = 10,
 	/* 6.9+ large-folio compaction (Zi Yan, LKML 2024-02-12 "[PATCH v4
 	 * 1/3] mm/compaction: enable compacting >0 order folios" and 2/3;
 	 * v6.18 compaction_alloc_noprof() splits the first free block of at

@@ -187,6 +187,11 @@ struct cp_kernel_profile {
 	bool compaction_skip_4_11;
 	/* mm/page_alloc.c watermark_boost_factor: 15000 (5.0+), 0 = none (4.11) */
 	unsigned watermark_boost_factor;
+	/* mm/page-writeback.c vm_dirty_ratio and dirty_background_ratio,
+	 * the global dirty limits a writer is paced by (page_writeback.c),
+	 * in % of the dirtyable memory: 20 and 10 in every version here */
+	unsigned dirty_ratio;
+	unsigned dirty_background_ratio;
 	/* fs/dcache.c __d_alloc: external names kmalloc'ed with
 	 * __GFP_RECLAIMABLE (kmalloc-rcl-*, RECLAIMABLE pageblocks; 4.20+)
 	 * rather than plain GFP_KERNEL_ACCOUNT (kmalloc-64, UNMOVABLE) */

@@ -256,6 +256,7 @@ struct run {
 	struct cp_refetcher refetcher;
 	uint64_t refetched_bytes;       /* bytes it read back */
 	uint64_t refetch_ns;            /* how long it took */
+	uint64_t write_ns;              /* the writers' write()s, first to last */
 	uint64_t device_read0, device_write0; /* device bytes then */
 	uint64_t device_read_rq0, device_write_rq0, device_busy0; /* its requests, busy time */
 	uint64_t cpu_busy0;                   /* the CPUs' work then */
@@ -591,6 +592,25 @@ static int measured_phase_begins(struct run *r, uint64_t now_ns)
 	return cp_engine_set_sampler(w->e, CP_SAMPLE_INTERVAL_NS, sample, r);
 }
 
+/* The set-up's write time: from the first writer's first write() to the
+ * last one's last, before their syncfs (the real harness's
+ * cp_setup_write_ns: its writers' start to their exit). */
+static uint64_t setup_write_ns(const struct run *r)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_writers; i++) {
+		const struct cp_writer *wr = &r->writers[i];
+
+		if (wr->started_ns < first)
+			first = wr->started_ns;
+		if (wr->written_ns != UINT64_MAX && wr->written_ns > last)
+			last = wr->written_ns;
+	}
+	return first != UINT64_MAX && last > first ? last - first : 0;
+}
+
 /* A writer has stopped: after the last (syncfs: every write done), the
  * files written to start on disk only leave the page cache
  * (POSIX_FADV_DONTNEED -> invalidate_mapping_pages(): clean pages go
@@ -607,6 +627,7 @@ static void writer_done(void *priv, uint64_t now_ns)
 	}
 	if (--r->nr_writing)
 		return;
+	r->write_ns = setup_write_ns(r);
 	for (i = 0; i < r->sc->nr_files; i++)
 		if (written_then_dropped(&r->sc->files[i]))
 			cp_invalidate_mapping_pages(&r->w.pc, cp_file_mapping(r->files[i]));
@@ -1141,6 +1162,7 @@ static int fill_counters(struct run *r)
 		{ "cp_kswapd_run_delay_ns", kswapd_run_delay_ns(w) - r->kswapd_run_delay0 },
 		{ "cp_setup_refetched_bytes", r->refetched_bytes },
 		{ "cp_setup_refetch_ns", r->refetch_ns },
+		{ "cp_setup_write_ns", r->write_ns },
 		{ "cp_pages_accessed", w->nr_pages_accessed },
 		{ "cp_sb_nr_deferred",
 		  w->sb.shrinker.nr_deferred[w->shrinkers.deferred_per_memcg && w->use_memcg
@@ -1341,6 +1363,7 @@ static void run_release(struct run *r)
 	cp_daemons_release(&r->w);
 	cp_engine_destroy(r->w.e);
 	cp_blockdev_release(&r->w.dev);
+	cp_wb_domain_release(&r->w.wb);
 	if (r->w.fs_ready)
 		cp_fs_release(&r->w.fs);
 	cp_pagecache_release(&r->w.pc);

@@ -17,6 +17,7 @@
 #include "model/compaction.h"
 #include "model/memory.h"
 #include "model/namei.h"
+#include "model/page_writeback.h"
 #include "model/pagecache.h"
 #include "model/reclaim.h"
 #include "model/shrinker.h"
@@ -63,6 +64,9 @@ struct cp_world {
 	struct cp_reclaim reclaim;
 	struct cp_engine *e;
 	struct cp_blockdev dev;
+	/* the set-up writers' pages not yet on the device (the global
+	 * domain's dirty + writeback pages, page_writeback.c) */
+	struct cp_wb_domain wb;
 	struct cp_work_cost cost;
 	/* of a create's CPU, the part a kworker runs (machine
 	 * xfs_create_kworker_ns; cost.create_cpu_ns holds the rest) */

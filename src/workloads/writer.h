@@ -19,6 +19,9 @@ struct cp_writer {
 	 * chunks before wb_next have ended their writeback */
 	uint64_t *chunk_done_ns;
 	uint32_t wb_next;
+	/* its first write() began / its last ended (the set-up's write
+	 * time, before the syncfs), UINT64_MAX until then */
+	uint64_t started_ns, written_ns;
 	/* called once it has stopped (its data on disk, or failed) */
 	void (*done)(void *priv, uint64_t now_ns);
 	void *done_priv;

@@ -628,6 +628,49 @@ static void setup_refetch_takes_device_time(void **state)
 	rig_free(&g);
 }
 
+/* balance_dirty_pages() (page_writeback.c): a 512 MiB cached file
+ * written in a 1 GiB box (machine-test: copy 1 GiB/s, device writes 500
+ * MiB/s). The dirty setpoint is (3 x 20 % + 10 %) / 4 = 17.5 % of the
+ * dirtyable memory, at most 179.2 MiB of the 1 GiB, so the writers wait
+ * for the device to write at least 512 - 179.2 = 332.8 MiB before their
+ * last write(): 0.666 s at least, where copying alone takes 0.5 s. */
+static void setup_writes_wait_for_the_device_past_the_dirty_setpoint(void **state)
+{
+	static const char *const text =
+		"[scenario]\nname = t\nram = 1G\nfs = xfs\nmount = /mnt/t\nseed = 7\n"
+		"[file f]\npath = /mnt/t/f\nsize = 512M\ncached = yes\n"
+		"[reader f]\nfile = f\nread_size = 1M\nstop_with = mark\n"
+		"[creator mark]\ndirs = /mnt/t/a\nfiles_per_loop = 1000\nloops = 1\n"
+		"file_size = 0\nsync = 0\nsubdirs = 0\nname_len = 40\n";
+	struct rig g;
+	double paced;
+
+	(void)state;
+	rig_run_on(&g, text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-6.x", "xfs");
+	assert_false(g.res.failed);
+	paced = (512.0 - 0.175 * 1024.0) * 1048576.0 * 1e9 / (double)g.m.write_bandwidth_bps;
+	assert_true((double)cp_run_result_counter(&g.res, "cp_setup_write_ns", -1) >= paced);
+	rig_free(&g);
+}
+
+/* A 16 MiB file is below the freerun ceiling of a 256 MiB box (15 % of
+ * its dirtyable memory, over 30 MiB): its writer never waits, and its
+ * write()s take their copies' time, less than the device's 16 MiB / 500
+ * MiB/s = 32 ms. */
+static void setup_writes_below_the_freerun_are_not_paced(void **state)
+{
+	struct rig g;
+	int64_t ns;
+
+	(void)state;
+	rig_run(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL);
+	assert_false(g.res.failed);
+	ns = cp_run_result_counter(&g.res, "cp_setup_write_ns", -1);
+	assert_true(ns > 0);
+	assert_true((double)ns < 16.0 * 1048576.0 * 1e9 / (double)g.m.write_bandwidth_bps);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +694,8 @@ int main(void)
 		cmocka_unit_test(uncached_file_is_written_then_dropped),
 		cmocka_unit_test(setup_refetch_ramps_the_readahead_order),
 		cmocka_unit_test(setup_refetch_takes_device_time),
+		cmocka_unit_test(setup_writes_wait_for_the_device_past_the_dirty_setpoint),
+		cmocka_unit_test(setup_writes_below_the_freerun_are_not_paced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
