@@ -16,8 +16,9 @@
  * (wb_position_ratio(), pos_ratio 1 there) and the task dirties at the
  * rate its device writes (the bdi's write bandwidth). So a dd of more
  * than the setpoint runs at the device's speed: on the 6.18 VM the
- * seed's 1 625 MiB at 2G took 2.6 s (docs/fidelity.md, session 46),
- * where a writer that never waits fills memory in tens of milliseconds.
+ * writers of the seed's 1 625 MiB at 2G took 1.17 s (cp_setup_write_ns,
+ * docs/fidelity.md session 46), where a writer that never waits fills
+ * memory in tens of milliseconds.
  *
  * SIMPLIFIED: the pacing is a wait until enough of the device's writes
  * complete to bring the pages back to the setpoint (the kernel's pauses

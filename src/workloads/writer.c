@@ -23,7 +23,7 @@
  * (page_writeback.c): once its pages not yet on the device pass the
  * dirty setpoint, it waits for the device, so a file larger than that
  * is written at the device's write bandwidth, as dd is (6.18: 1 625 MiB
- * in 2.6 s at 2G, docs/fidelity.md session 46), and memory fills at
+ * in 1.17 s at 2G, docs/fidelity.md session 46), and memory fills at
  * that pace rather than at once.
  *
  * SIMPLIFIED: no dirty state before writeback (the kernel's flusher
