@@ -54,6 +54,9 @@ static const struct cp_key keys[] = {
 	KEY("cpu", "copy_bandwidth", CP_KEY_RATE, copy_bandwidth_bps, REQ, 1, NOLIMIT),
 	/* optional: absent or 0 = no limit shared by the copying CPUs */
 	KEY("cpu", "memory_bandwidth", CP_KEY_RATE, memory_bandwidth_bps, OPT, 0, NOLIMIT),
+	/* optional: absent or 0 = a write() costs what a read() does */
+	KEY("cpu", "buffered_write_bandwidth", CP_KEY_RATE, buffered_write_bandwidth_bps, OPT, 0,
+	    NOLIMIT),
 	KEY("cpu", "read_syscall_ns", CP_KEY_NS, read_syscall_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "page_cached_ns", CP_KEY_NS, page_cached_ns, REQ, 0, NOLIMIT),
 	KEY("cpu", "page_insert_ns", CP_KEY_NS, page_insert_ns, REQ, 0, NOLIMIT),

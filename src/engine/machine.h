@@ -37,6 +37,10 @@ struct cp_machine {
 
 	/* [cpu] */
 	uint64_t copy_bandwidth_bps;  /* copy_bandwidth: page cache -> user, one core */
+	/* buffered_write_bandwidth: one task's 1 MiB write()s of a new file
+	 * into the page cache, the whole write path (0: not measured; a
+	 * write() then costs what a read() of the same pages does) */
+	uint64_t buffered_write_bandwidth_bps;
 	uint64_t memory_bandwidth_bps; /* memory_bandwidth: the same copy, all the
 					* copying CPUs together (optional; 0 = not
 					* known: no shared limit) */

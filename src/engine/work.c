@@ -115,6 +115,7 @@ void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *
 	*c = (struct cp_work_cost){
 		.copy_bandwidth_bps = m->copy_bandwidth_bps,
 		.memory_bandwidth_bps = m->memory_bandwidth_bps,
+		.buffered_write_bandwidth_bps = m->buffered_write_bandwidth_bps,
 		.read_syscall_ns = m->read_syscall_ns,
 		.page_cached_ns = m->page_cached_ns,
 		.page_insert_ns = m->page_insert_ns,
@@ -163,6 +164,11 @@ uint64_t cp_work_cpu_ns(const struct cp_work_cost *c, const struct cp_work *w)
 	ns = sat_add(ns, sat_mul(w->nr_mkdir_lookups, c->mkdir_lookup_ns));
 	ns = sat_add(ns, sat_mul(w->nr_stats, c->stat_cpu_ns));
 	ns = sat_add(ns, sat_mul(w->nr_inode_reads, c->inode_read_ns));
+	if (w->nr_written_bytes) {
+		CP_BUG_ON(!c->buffered_write_bandwidth_bps);
+		ns = sat_add(ns, cp_transfer_ns(w->nr_written_bytes,
+						c->buffered_write_bandwidth_bps));
+	}
 	return ns;
 }
 
@@ -183,4 +189,5 @@ void cp_work_add(struct cp_work *dst, const struct cp_work *src)
 	dst->nr_mkdir_lookups += src->nr_mkdir_lookups;
 	dst->nr_stats += src->nr_stats;
 	dst->nr_inode_reads += src->nr_inode_reads;
+	dst->nr_written_bytes += src->nr_written_bytes;
 }

@@ -33,6 +33,9 @@ struct cp_work {
 	uint64_t nr_mkdir_lookups;        /* failing mkdir() path lookups (fs_mark) */
 	uint64_t nr_stats;                /* stat() calls (path walk; misses add inode reads) */
 	uint64_t nr_inode_reads;          /* inodes read from disk (CPU side only) */
+	uint64_t nr_written_bytes;        /* buffered write()s into the page cache, the
+					   * whole write path (priced at
+					   * buffered_write_bandwidth_bps) */
 };
 
 /* Cost of one unit of each kind of work. */
@@ -40,6 +43,7 @@ struct cp_work_cost {
 	/* from the machine profile, [cpu] */
 	uint64_t copy_bandwidth_bps; /* > 0 */
 	uint64_t memory_bandwidth_bps; /* 0: no limit shared by the copying CPUs */
+	uint64_t buffered_write_bandwidth_bps; /* 0: not measured (nr_written_bytes unused) */
 	uint64_t read_syscall_ns;
 	uint64_t page_cached_ns;
 	uint64_t page_insert_ns;
@@ -62,8 +66,10 @@ void cp_work_cost_from_machine(struct cp_work_cost *c, const struct cp_machine *
 
 /*
  * CPU nanoseconds of w on one otherwise idle CPU: the sum of count x
- * unit cost, plus nr_copied_bytes at copy_bandwidth_bps rounded up to a
- * whole nanosecond. Saturates at UINT64_MAX instead of wrapping.
+ * unit cost, plus nr_copied_bytes at copy_bandwidth_bps and
+ * nr_written_bytes at buffered_write_bandwidth_bps (> 0 when there are
+ * any), each rounded up to a whole nanosecond. Saturates at UINT64_MAX
+ * instead of wrapping.
  */
 uint64_t cp_work_cpu_ns(const struct cp_work_cost *c, const struct cp_work *w);
 

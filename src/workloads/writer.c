@@ -177,12 +177,19 @@ static int writer_step(struct cp_engine *e, void *priv, uint64_t now_ns, struct 
 		out->next = CP_STEP_STOP;
 		return 0;
 	}
-	/* a write() costs what a read() of the same pages does: the system
-	 * call, the copy (here from user space) and the folio insertions */
-	work.nr_read_calls = 1;
-	work.nr_copied_bytes = (uint64_t)n * CP_PAGE_SIZE;
-	work.nr_inserted_folios = folios;
-	work.nr_inserted_pages = n;
+	/* the write path as calibrate timed it (buffered_write_bandwidth:
+	 * the system call, the delayed allocation, the copy from user space,
+	 * the new folios and their dirtying); not measured, a write() costs
+	 * what a read() of the same pages does (system call, copy, folio
+	 * insertions) */
+	if (w->cost.buffered_write_bandwidth_bps) {
+		work.nr_written_bytes = (uint64_t)n * CP_PAGE_SIZE;
+	} else {
+		work.nr_read_calls = 1;
+		work.nr_copied_bytes = (uint64_t)n * CP_PAGE_SIZE;
+		work.nr_inserted_folios = folios;
+		work.nr_inserted_pages = n;
+	}
 	cp_task_end(&wr->task, &work, now_ns, out);
 	wr->io_done_ns = cp_world_write(w, now_ns, (uint64_t)n * CP_PAGE_SIZE);
 	rc = cp_wb_domain_add(&w->wb, wr->io_done_ns, n);

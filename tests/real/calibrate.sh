@@ -22,7 +22,8 @@ wait_cp
 [ "$RC" = 0 ] || fail "exit status $RC"
 P=$T/p.ini
 kernel=$(uname -r)
-for key in cpus ram thp nr_zones min_free_kbytes copy_bandwidth memory_bandwidth read_syscall_ns \
+for key in cpus ram thp nr_zones min_free_kbytes copy_bandwidth memory_bandwidth \
+	buffered_write_bandwidth read_syscall_ns \
 	read_bandwidth write_bandwidth read_latency write_latency max_request read_ahead_kb \
 	fs_mark_cpus_beside_readers readers_cpus_beside_fs_mark; do
 	grep -q "^$key = ." "$P" || fail "no value for $key"

@@ -151,10 +151,29 @@ static void work_adds_field_by_field(void **state)
 	a.nr_stats = 2;
 	b.nr_copied_bytes = 10;
 	b.nr_inode_reads = 7;
+	b.nr_written_bytes = 5;
 	cp_work_add(&a, &b);
 	assert_int_equal(a.nr_copied_bytes, 11);
 	assert_int_equal(a.nr_stats, 2);
 	assert_int_equal(a.nr_inode_reads, 7);
+	assert_int_equal(a.nr_written_bytes, 5);
+}
+
+/* A buffered write() priced at the machine's buffered_write_bandwidth,
+ * the whole write path: 1 MiB at 700 MiB/s = ceil(2^20 * 1e9 / (700 *
+ * 2^20)) = ceil(1428571.43) = 1428572 ns, nothing else added. */
+static void buffered_write_costs_its_bytes_at_the_write_rate(void **state)
+{
+	struct cp_work_cost c;
+	struct cp_work w = { 0 };
+
+	(void)state;
+	machine_costs(&c);
+	c.buffered_write_bandwidth_bps = 700ULL << 20;
+	w.nr_written_bytes = 1 << 20;
+	assert_int_equal(cp_work_cpu_ns(&c, &w), 1428572);
+	w.nr_written_bytes = 0;
+	assert_int_equal(cp_work_cpu_ns(&c, &w), 0);
 }
 
 static void costs_saturate_instead_of_wrapping(void **state)
@@ -229,6 +248,7 @@ int main(void)
 		cmocka_unit_test(lru_work_costs_per_folio_plus_per_further_page),
 		cmocka_unit_test(machine_costs_leave_filesystem_costs_zero),
 		cmocka_unit_test(work_adds_field_by_field),
+		cmocka_unit_test(buffered_write_costs_its_bytes_at_the_write_rate),
 		cmocka_unit_test(costs_saturate_instead_of_wrapping),
 		cmocka_unit_test(transfer_time_rounds_up),
 		cmocka_unit_test(mul_div_is_exact_past_64_bits),

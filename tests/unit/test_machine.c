@@ -348,6 +348,25 @@ static void memory_bandwidth_is_an_optional_rate(void **state)
 	assert_memory_equal(&m, &before, sizeof(m));
 }
 
+/* buffered_write_bandwidth is optional (0: a write() costs what a read()
+ * of the same pages does, workloads/writer.c) and a rate. */
+static void buffered_write_bandwidth_is_an_optional_rate(void **state)
+{
+	struct cp_machine m, before;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_good(&m);
+	assert_int_equal(m.buffered_write_bandwidth_bps, 0);
+	assert_int_equal(cp_machine_set(&m, "cpu.buffered_write_bandwidth", "700M", &d), 0);
+	assert_int_equal(m.buffered_write_bandwidth_bps, 700ULL << 20);
+	before = m;
+	assert_int_equal(cp_machine_set(&m, "cpu.buffered_write_bandwidth", "quick", &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "key 'buffered_write_bandwidth' in [cpu]: bad value 'quick'"));
+	assert_memory_equal(&m, &before, sizeof(m));
+}
+
 /* [cpu] xfs_create_ns is optional (calibrate measures it; absent = the
  * xfs profile's own costs), a duration in ns, never negative. */
 static void xfs_create_ns_is_an_optional_duration(void **state)
@@ -442,6 +461,7 @@ int main(void)
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(set_overrides_one_key),
 		cmocka_unit_test(memory_bandwidth_is_an_optional_rate),
+		cmocka_unit_test(buffered_write_bandwidth_is_an_optional_rate),
 		cmocka_unit_test(xfs_create_ns_is_an_optional_duration),
 		cmocka_unit_test(set_rejects_bad_input_and_leaves_machine_unchanged),
 		cmocka_unit_test(dma32_is_optional_and_at_most_ram_and_4g),

@@ -671,6 +671,26 @@ static void setup_writes_below_the_freerun_are_not_paced(void **state)
 	rig_free(&g);
 }
 
+/* With the machine's buffered_write_bandwidth (calibrate's timing of a
+ * new file's buffered writes) a write() costs its bytes at that rate: the
+ * 16 MiB file of a 256 MiB box (below the freerun: never paced) at 100
+ * MiB/s takes 0.16 s of its writer's CPU, 16 steps of 10 ms. */
+static void setup_writes_cost_the_calibrated_write_rate(void **state)
+{
+	struct rig g;
+	int64_t ns;
+
+	(void)state;
+	rig_load(&g, scenario_text, CP_POLICY_PATCHED, CP_CONFINE_GLOBAL, "linux-4.11", "xfs");
+	g.m.buffered_write_bandwidth_bps = 100ULL << 20;
+	rig_start(&g);
+	assert_false(g.res.failed);
+	ns = cp_run_result_counter(&g.res, "cp_setup_write_ns", -1);
+	assert_true(ns >= 160000000);
+	assert_true(ns < 170000000);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +716,7 @@ int main(void)
 		cmocka_unit_test(setup_refetch_takes_device_time),
 		cmocka_unit_test(setup_writes_wait_for_the_device_past_the_dirty_setpoint),
 		cmocka_unit_test(setup_writes_below_the_freerun_are_not_paced),
+		cmocka_unit_test(setup_writes_cost_the_calibrated_write_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
