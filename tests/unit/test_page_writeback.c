@@ -51,17 +51,23 @@ static void background_not_below_the_limit_is_half_of_it(void **state)
 	assert_int_equal(l.bg_thresh, 1000);
 }
 
-/* Three writes of 256 pages completing at 100, 200 and 300 ns: 768
- * pages in flight at 0, 512 at 150 (the first done), none at 300. */
+/* Three writes of 256 pages completing at 100, 200 and 300 ns. */
+static void three_writes(struct cp_wb_domain *d)
+{
+	cp_wb_domain_init(d);
+	assert_int_equal(cp_wb_domain_add(d, 100, 256), 0);
+	assert_int_equal(cp_wb_domain_add(d, 200, 256), 0);
+	assert_int_equal(cp_wb_domain_add(d, 300, 256), 0);
+}
+
+/* The three writes: 768 pages in flight at 0, 512 at 150 (the first
+ * done), none at 300. */
 static void domain_counts_writes_until_they_complete(void **state)
 {
 	struct cp_wb_domain d;
 
 	(void)state;
-	cp_wb_domain_init(&d);
-	assert_int_equal(cp_wb_domain_add(&d, 100, 256), 0);
-	assert_int_equal(cp_wb_domain_add(&d, 200, 256), 0);
-	assert_int_equal(cp_wb_domain_add(&d, 300, 256), 0);
+	three_writes(&d);
 	assert_int_equal(cp_wb_domain_pages(&d, 0), 768);
 	assert_int_equal(cp_wb_domain_pages(&d, 150), 512);
 	assert_int_equal(cp_wb_domain_pages(&d, 300), 0);
@@ -76,10 +82,7 @@ static void balance_waits_for_the_completion_that_reaches_the_setpoint(void **st
 	struct cp_wb_domain d;
 
 	(void)state;
-	cp_wb_domain_init(&d);
-	assert_int_equal(cp_wb_domain_add(&d, 100, 256), 0);
-	assert_int_equal(cp_wb_domain_add(&d, 200, 256), 0);
-	assert_int_equal(cp_wb_domain_add(&d, 300, 256), 0);
+	three_writes(&d);
 	assert_int_equal(cp_balance_dirty_pages(&d, 300, 0), 200);
 	assert_int_equal(cp_balance_dirty_pages(&d, 768, 0), 0);
 	assert_int_equal(cp_balance_dirty_pages(&d, 300, 200), 0);
