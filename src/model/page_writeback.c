@@ -14,11 +14,12 @@
  * free, above it the pauses of balance_dirty_pages() pace it so that the
  * dirty pages hover at the setpoint (freerun + limit) / 2
  * (wb_position_ratio(), pos_ratio 1 there) and the task dirties at the
- * rate its device writes (the bdi's write bandwidth). So a dd of more
- * than the setpoint runs at the device's speed: on the 6.18 VM the
- * writers of the seed's 1 625 MiB at 2G took 1.17 s (cp_setup_write_ns,
- * docs/fidelity.md session 46), where a writer that never waits fills
- * memory in tens of milliseconds.
+ * rate its device writes (the bdi's write bandwidth). So a dd faster
+ * than its device runs at the device's speed once it has dirtied the
+ * setpoint. (On the 6.18 VM the seed's writers were not paced: their
+ * write path, about 0.6 GB/s each, is slower than the device's
+ * writeback, 1.3 GB/s, and the dirty pages stayed near the background
+ * threshold; docs/fidelity.md session 46.)
  *
  * SIMPLIFIED: the pacing is a wait until enough of the device's writes
  * complete to bring the pages back to the setpoint (the kernel's pauses

@@ -19,12 +19,14 @@
  * finds no free block of its order wakes them, and what they reclaim and
  * compact is there for the next write.
  *
- * Before each write() the writer meets balance_dirty_pages()
+ * A write() costs its bytes at the machine's buffered_write_bandwidth
+ * (calibrate's timing of one task's buffered writes of a new file: the
+ * whole write path), so memory fills at the writers' pace (6.18: two
+ * writers, 1 625 MiB in 1.17 - 1.75 s at 2G, docs/fidelity.md session
+ * 46). Before each write() the writer meets balance_dirty_pages()
  * (page_writeback.c): once its pages not yet on the device pass the
- * dirty setpoint, it waits for the device, so a file larger than that
- * is written at the device's write bandwidth, as dd is (6.18: 1 625 MiB
- * in 1.17 s at 2G, docs/fidelity.md session 46), and memory fills at
- * that pace rather than at once.
+ * dirty setpoint, it waits for the device, as a dd faster than its
+ * device does.
  *
  * SIMPLIFIED: no dirty state before writeback (the kernel's flusher
  * starts at the dirty background threshold; the model submits at once,
