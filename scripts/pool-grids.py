@@ -27,6 +27,8 @@ import re
 import shutil
 import sys
 
+import validatejson
+
 ROW = re.compile(r"^seed-([a-z]+)-([0-9]+[KMGT]?)\.json$")
 
 
@@ -36,14 +38,8 @@ def fail(msg):
 
 
 def real_runs(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        fail("%s: %s" % (path, getattr(e, "strerror", None) or e))
-    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
-        fail("%s: no \"runs\" list (not a validate JSON)" % path)
-    return [r for r in doc["runs"] if isinstance(r, dict) and r.get("source") == "real"]
+    return [r for r in validatejson.runs(path, "pool-grids")
+            if isinstance(r, dict) and r.get("source") == "real"]
 
 
 def main():

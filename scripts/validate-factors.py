@@ -29,8 +29,9 @@ own type or fall back (docs/fidelity.md, session 37). Failed runs
 are left out. Exits 2 on a missing or unreadable file, or one that is
 not a validate JSON.
 """
-import json
 import sys
+
+import validatejson
 
 STEPS = 10
 FLOWS = ("all", "refaults", "rest", "pc reclaim", "other frees", "free change")
@@ -42,19 +43,6 @@ ORDER_GROUPS = ((0, 1), (2, 3), (4, 7), (8, 10))
 def fail(msg):
     print("validate-factors: " + msg, file=sys.stderr)
     sys.exit(2)
-
-
-def load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as e:
-        fail("%s: %s" % (path, e.strerror))
-    except ValueError as e:
-        fail("%s: not JSON (%s)" % (path, e))
-    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
-        fail("%s: no \"runs\" list: not a validate JSON" % path)
-    return doc["runs"]
 
 
 def passes(run):
@@ -154,7 +142,7 @@ def main():
     if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(sys.argv) == 2 else 2
-    runs = [r for r in load(sys.argv[1]) if not r.get("failed")]
+    runs = [r for r in validatejson.runs(sys.argv[1], "validate-factors") if not r.get("failed")]
     sides = {s: side([r for r in runs if r.get("source") == s]) for s in ("real", "model")}
     if not sides["real"] and not sides["model"]:
         fail("%s: no run with fs_mark's time and reader passes" % sys.argv[1])
