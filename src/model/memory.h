@@ -270,6 +270,11 @@ struct cp_mem {
 	unsigned nr_owners;
 	uint64_t min_free_kbytes;
 	struct cp_watermarks wmark;
+	/* calculate_totalreserve_pages(): every zone's high watermark plus
+	 * its largest lowmem_reserve (cp_zone_totalreserve), as the
+	 * watermarks were set up: what the dirty limits and MemAvailable
+	 * hold back */
+	uint64_t totalreserve_pages;
 	unsigned memcg_reclaim_retries;
 	unsigned max_reclaim_retries;
 	struct cp_mem_hooks hooks;

@@ -357,6 +357,8 @@ int cp_mem_init(struct cp_mem *m, const struct cp_mem_params *p, struct cp_vmsta
 		m->wmark.min += z->wmark.min;
 		m->wmark.low += z->wmark.low;
 		m->wmark.high += z->wmark.high;
+		m->totalreserve_pages += cp_zone_totalreserve(z->managed_pages, z->wmark.high,
+							      z->lowmem_reserve);
 		/* SIZE is MemAvailable: the free pages are SIZE plus what
 		 * si_mem_available() holds back (a measured zone's share goes
 		 * to the highest zone: its free pages are the measured ones),

@@ -46,7 +46,6 @@
 #include "model/lru.h"
 #include "model/page_writeback.h"
 #include "model/pagecache.h"
-#include "model/zone.h"
 
 #define WRITE_PAGES 256u /* 1 MiB per write() */
 
@@ -128,16 +127,10 @@ static int write_chunk(struct cp_writer *wr, uint32_t n, uint32_t *folios)
 static uint64_t balance_dirty_pages(struct cp_world *w, uint64_t now_ns)
 {
 	const struct cp_kernel_profile *k = w->cfg->kernel;
-	uint64_t reserve = 0, dirtyable;
+	uint64_t dirtyable;
 	struct cp_dirty_limits l;
-	unsigned i;
 
-	for (i = 0; i < w->mem.nr_zones; i++) {
-		const struct cp_mem_zone *z = &w->mem.zones[i];
-
-		reserve += cp_zone_totalreserve(z->managed_pages, z->wmark.high, z->lowmem_reserve);
-	}
-	dirtyable = cp_global_dirtyable_memory(w->mem.free_pages, reserve,
+	dirtyable = cp_global_dirtyable_memory(w->mem.free_pages, w->mem.totalreserve_pages,
 					       cp_lru_size(&w->pc, CP_LRU_ACTIVE_FILE) +
 						       cp_lru_size(&w->pc, CP_LRU_INACTIVE_FILE));
 	cp_domain_dirty_limits(dirtyable, k->dirty_ratio, k->dirty_background_ratio, &l);

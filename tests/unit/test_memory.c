@@ -705,6 +705,8 @@ static void size_is_available_adds_the_high_watermark(void **state)
 	assert_int_equal(m.wmark.high, 150); /* as setup_mem: computed on SIZE */
 	assert_int_equal(m.total_pages, 11150);
 	assert_int_equal(m.free_pages, 10150);
+	/* calculate_totalreserve_pages(): the same high mark, kept */
+	assert_int_equal(m.totalreserve_pages, 150);
 	assert_true(cp_mem_check(&m));
 	cp_mem_release(&m);
 }
