@@ -24,6 +24,10 @@
  * prioritisation, latency independent of request size and of the
  * position on the device, no device cache; reads and writes share the
  * channel, each at its own bandwidth.
+ *
+ * A request transfers at the rate set when it was submitted
+ * (cp_blockdev_set_rate(): a VM's disk, slower while the vCPUs leave its
+ * emulation little of the host); a later change does not reach it.
  */
 #include "engine/blockdev.h"
 
@@ -64,6 +68,7 @@ int cp_blockdev_init(struct cp_blockdev *dev, const struct cp_blockdev_params *p
 	memset(dev, 0, sizeof(*dev));
 	dev->p = *p;
 	dev->done_ns = ring;
+	dev->rate_num = dev->rate_den = 1;
 	return 0;
 }
 
@@ -82,6 +87,11 @@ static uint64_t submit_one(struct cp_blockdev *dev, uint64_t now, uint64_t bytes
 	uint64_t bps = is_write ? dev->p.write_bandwidth_bps : dev->p.read_bandwidth_bps;
 	uint64_t dispatch, start, done;
 
+	if (dev->rate_num != dev->rate_den) {
+		bps = cp_mul_div_u64(bps, dev->rate_num, dev->rate_den);
+		if (!bps)
+			bps = 1;
+	}
 	/* the oldest of the last queue_depth requests must have completed */
 	dispatch = now > dev->done_ns[dev->pos] ? now : dev->done_ns[dev->pos];
 	start = dispatch + latency;
@@ -120,6 +130,13 @@ uint64_t cp_blockdev_submit(struct cp_blockdev *dev, uint64_t now_ns, uint64_t b
 	}
 	CP_DEBUG_CHECK(cp_blockdev_check(dev));
 	return done;
+}
+
+void cp_blockdev_set_rate(struct cp_blockdev *dev, uint64_t num, uint64_t den)
+{
+	CP_BUG_ON(!num || num > den);
+	dev->rate_num = num;
+	dev->rate_den = den;
 }
 
 uint64_t cp_blockdev_busy_ns(const struct cp_blockdev *dev, uint64_t now_ns)

@@ -35,6 +35,8 @@ struct cp_blockdev {
 	uint64_t last_submit_ns;      /* submissions are taken in time order */
 	uint64_t channel_free_ns;     /* the transfer channel is idle from here on;
 				       * = completion of the last request (FIFO) */
+	uint64_t rate_num, rate_den;  /* the next transfers' share of the bandwidth
+				       * (cp_blockdev_set_rate(); 1/1 at init) */
 
 	/* counters */
 	uint64_t nr_read_requests;    /* after splitting */
@@ -65,6 +67,14 @@ void cp_blockdev_release(struct cp_blockdev *dev);
  */
 uint64_t cp_blockdev_submit(struct cp_blockdev *dev, uint64_t now_ns, uint64_t bytes,
 			    bool is_write);
+
+/*
+ * The requests submitted from now on transfer at num/den (0 < num <= den)
+ * of the device's bandwidths, whole: a VM's disk whose emulation gets
+ * less of the host's CPUs while the vCPUs are busy (sim.c
+ * cp_world_read()). Requests already queued keep their times.
+ */
+void cp_blockdev_set_rate(struct cp_blockdev *dev, uint64_t num, uint64_t den);
 
 /* busy_ns up to now_ns (not counting the part of in-flight requests
  * that lies in the future). now_ns must be >= the last submission. */

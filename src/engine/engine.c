@@ -38,6 +38,14 @@
  * property: its actors progress at the same rate, so the order of its
  * queue holds when the rates change.
  *
+ * A VM's virtual disk may be served by the host on the CPUs its vCPUs
+ * run on (cp_engine_set_host_io_share()): while the block device
+ * transfers and every CPU is busy, the CPUs give up the device's share
+ * of a host CPU, every class's rate scaled by (N - share) / N
+ * (sched_share.c cp_sched_host_scale()); the device's own rate is the
+ * world's (sim.c cp_world_read()). The rates change again when the
+ * transfers end (host_io_until_ns, an event of its own).
+ *
  * SIMPLIFIED: no time slices, no context switch or migration cost, no
  * wake-up preemption or latency, no nice values, no CPU affinity: CPU
  * time is a fluid. An actor's model changes happen at the instant its
@@ -125,6 +133,10 @@ struct cp_engine {
 	struct cpu_class cls[NR_CLS];
 	bool autogroup;          /* the tasks are one group (sched_share.h) */
 	struct cp_share light;   /* a light task's rate over another task's */
+	struct cp_share host_io; /* the device's share of a host CPU while every
+				  * CPU is busy (0/1: the device takes none) */
+	uint64_t host_io_until_ns; /* the device transfers until then */
+	bool host_io_applied;    /* the rates carry host_io now */
 	unsigned nr_runnable;    /* invariant: actors in CP_ACTOR_CPU, every class */
 	unsigned nr_copying;     /* of those, the ones whose step copies */
 
@@ -166,6 +178,7 @@ int cp_engine_create(struct cp_engine **out, unsigned nr_cpus)
 	e->nr_cpus = nr_cpus;
 	e->current = -1;
 	e->light = (struct cp_share){ 1, 1 };
+	e->host_io = (struct cp_share){ 0, 1 };
 	cp_pq_init(&e->timeq);
 	for (c = 0; c < NR_CLS; c++) {
 		cp_pq_init(&e->cls[c].cpuq);
@@ -288,6 +301,14 @@ int cp_engine_set_light_share(struct cp_engine *e, uint64_t num, uint64_t den)
 	return 0;
 }
 
+int cp_engine_set_host_io_share(struct cp_engine *e, uint64_t num, uint64_t den)
+{
+	if (!den || num >= den || den > UINT32_MAX || e->nr_runnable)
+		return -CP_EINVAL;
+	e->host_io = (struct cp_share){ num, den };
+	return 0;
+}
+
 void cp_engine_set_time_limit(struct cp_engine *e, uint64_t limit_ns)
 {
 	e->time_limit_ns = limit_ns;
@@ -361,20 +382,55 @@ static void advance_to(struct cp_engine *e, uint64_t t)
 	e->now_ns = t;
 }
 
-/* Class c's runnable count changes by delta: every class's rate changes
- * with it (sched_share.c), and the remainders' units with them. */
-static void set_runnable(struct cp_engine *e, unsigned c, int delta)
+/* The device's emulation takes its share of the host's CPUs now: it
+ * transfers, and the runnable actors fill every CPU. */
+static bool host_io_applies(const struct cp_engine *e)
+{
+	return e->host_io.num && e->now_ns < e->host_io_until_ns && e->nr_runnable >= e->nr_cpus;
+}
+
+/* Every class's rate from the runnable counts (sched_share.c), less the
+ * device's share of the host when it applies; the remainders' units
+ * change with them. */
+static void update_rates(struct cp_engine *e)
 {
 	struct cpu_class *k = &e->cls[CLS_KTHREAD], *t = &e->cls[CLS_TASK],
 			 *l = &e->cls[CLS_LIGHT];
 	struct cp_share task;
+	unsigned c;
 
-	e->cls[c].nr_runnable += (unsigned)delta;
-	e->nr_runnable += (unsigned)delta;
 	cp_sched_shares(e->nr_cpus, k->nr_runnable, t->nr_runnable + l->nr_runnable, e->autogroup,
 			&k->rate, &task);
 	cp_sched_split_light(task, t->nr_runnable, l->nr_runnable, e->light, &t->rate, &l->rate);
-	k->vservice_rem = t->vservice_rem = l->vservice_rem = 0;
+	e->host_io_applied = host_io_applies(e);
+	for (c = 0; c < NR_CLS; c++) {
+		if (e->host_io_applied)
+			e->cls[c].rate = cp_sched_host_scale(e->cls[c].rate, e->nr_cpus, e->host_io);
+		e->cls[c].vservice_rem = 0;
+	}
+}
+
+/* Class c's runnable count changes by delta: every class's rate changes
+ * with it. */
+static void set_runnable(struct cp_engine *e, unsigned c, int delta)
+{
+	e->cls[c].nr_runnable += (unsigned)delta;
+	e->nr_runnable += (unsigned)delta;
+	update_rates(e);
+}
+
+void cp_engine_host_io_until(struct cp_engine *e, uint64_t t)
+{
+	if (!e->host_io.num || t <= e->host_io_until_ns)
+		return;
+	e->host_io_until_ns = t;
+	if (host_io_applies(e) != e->host_io_applied)
+		update_rates(e);
+}
+
+bool cp_engine_cpus_saturated(const struct cp_engine *e)
+{
+	return e->nr_runnable + (e->current >= 0) >= e->nr_cpus;
 }
 
 /* An actor's CPU work ends (done, or the actor stopped). */
@@ -687,6 +743,14 @@ static int run_one(struct cp_engine *e, bool *done)
 	t_time = top ? top->key : UINT64_MAX;
 	c = next_cpu_done(e, &t_cpu);
 	t = t_time <= t_cpu ? t_time : t_cpu;
+	if (e->host_io_applied && e->host_io_until_ns < t && t != UINT64_MAX &&
+	    (!e->time_limit_ns || e->host_io_until_ns < e->time_limit_ns) &&
+	    (!e->sample_fn || e->host_io_until_ns < e->next_sample_ns)) {
+		/* the device's transfers end first: the CPUs get their whole rate back */
+		advance_to(e, e->host_io_until_ns);
+		update_rates(e);
+		return 0;
+	}
 	if (t == UINT64_MAX)
 		return cp_diag_set(&e->diag, -CP_EBUSY,
 				   "no actor can run at t=%llu ns: %u actor(s) the run waits for are blocked",

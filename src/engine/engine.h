@@ -206,6 +206,24 @@ void cp_engine_set_autogroup(struct cp_engine *e, bool on);
  */
 int cp_engine_set_light_share(struct cp_engine *e, uint64_t num, uint64_t den);
 
+/*
+ * The VM's virtual disk is served on the host CPUs its vCPUs run on: while
+ * the block device transfers (cp_engine_host_io_until()) and the runnable
+ * actors fill every CPU, the device's emulation takes num/den (< 1) of a
+ * host CPU and the CPUs together give it up, every rate scaled by
+ * (nr_cpus - num/den) / nr_cpus (sched_share.h cp_sched_host_scale()).
+ * 0/1 (the default): the device takes no CPU of the guest's. Returns 0,
+ * or -CP_EINVAL (a bad fraction, or an actor doing CPU work already).
+ */
+int cp_engine_set_host_io_share(struct cp_engine *e, uint64_t num, uint64_t den);
+
+/* The block device transfers until t (an earlier t changes nothing). */
+void cp_engine_host_io_until(struct cp_engine *e, uint64_t t);
+
+/* Every CPU is busy: the actors doing CPU work, and the one in its step,
+ * are at least as many as the CPUs. */
+bool cp_engine_cpus_saturated(const struct cp_engine *e);
+
 /* Ends the run at the current time, after the current step. */
 void cp_engine_stop(struct cp_engine *e);
 

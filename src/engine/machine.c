@@ -87,6 +87,9 @@ static const struct cp_key keys[] = {
 	KEY("device", "max_request", CP_KEY_SIZE, max_request_bytes, REQ, 4096, 1ULL << 32),
 	/* NVMe allows up to 65536 entries per queue */
 	KEY("device", "queue_depth", CP_KEY_COUNT, queue_depth, REQ, 1, 65536),
+	/* per mille; absent or 0 = the device's work takes none of the
+	 * CPUs (bare metal); 1000 would mean no slower beside busy CPUs */
+	KEY("device", "share_beside_busy_cpus", CP_KEY_COUNT, share_beside_busy_cpus_pm, OPT, 0, 999),
 
 	/* 0 turns readahead off, as in the kernel */
 	KEY("readahead", "read_ahead_kb", CP_KEY_COUNT, read_ahead_kb, REQ, 0, 1ULL << 20),

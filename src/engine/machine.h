@@ -85,6 +85,12 @@ struct cp_machine {
 	uint64_t write_latency_ns;
 	uint64_t max_request_bytes;   /* max_request: >= 4096, a multiple of 512 */
 	unsigned queue_depth;         /* requests in flight, >= 1 */
+	/* share_beside_busy_cpus: optional, per mille, 0 = none: the
+	 * device's read rate beside as many CPU-bound tasks as CPUs over its
+	 * rate with the CPUs idle - a VM's virtual disk emulated on the host
+	 * CPUs its vCPUs run on, which give it up while the disk transfers
+	 * (engine.h cp_engine_set_host_io_share) */
+	uint64_t share_beside_busy_cpus_pm;
 
 	/* [readahead] */
 	uint64_t read_ahead_kb;       /* >= 4 */

@@ -23,10 +23,15 @@
  * the seed, fs_mark's workers, forked anew each loop and stacked beside
  * a reader for a fifth of fs_mark's time (docs/fidelity.md, sessions 37
  * and 44) - the share the machine gave them, as calibrate measures it.
+ *
+ * Below the guest's scheduler, a VM's vCPUs may share the host's CPUs
+ * with the emulation of its disk: cp_sched_host_scale() takes that share
+ * from every rate alike (the guest cannot see which vCPU waited).
  */
 #include "engine/sched_share.h"
 
 #include "core/bug.h"
+#include "engine/work.h"
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
@@ -114,4 +119,18 @@ void cp_sched_split_light(struct cp_share task, unsigned nr_heavy, unsigned nr_l
 	/* the heavy tasks at one CPU each, the light ones the rest */
 	*heavy_rate = share(1, 1);
 	*light_rate = share(task.num * n - task.den * nr_heavy, task.den * nr_light);
+}
+
+struct cp_share cp_sched_host_scale(struct cp_share rate, unsigned nr_cpus, struct cp_share host)
+{
+	uint64_t all = (uint64_t)nr_cpus * host.den, keep = all - host.num, num;
+
+	CP_BUG_ON(!nr_cpus || !host.den || host.num >= host.den);
+	if (!host.num)
+		return rate;
+	if (rate.den <= UINT64_MAX / all && rate.num <= UINT64_MAX / keep)
+		return share(rate.num * keep, rate.den * all);
+	/* too large to be exact: round the numerator down, at least 1 */
+	num = cp_mul_div_u64(rate.num, keep, all);
+	return share(num ? num : 1, rate.den);
 }

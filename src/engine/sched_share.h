@@ -51,4 +51,12 @@ void cp_sched_split_light(struct cp_share task, unsigned nr_heavy, unsigned nr_l
 			  struct cp_share light, struct cp_share *heavy_rate,
 			  struct cp_share *light_rate);
 
+/*
+ * rate scaled by (nr_cpus - host) / nr_cpus: what a runnable task keeps
+ * when the host takes `host` (0 <= host < 1) of a CPU from nr_cpus busy
+ * vCPUs to run the VM's virtual disk (engine.h
+ * cp_engine_set_host_io_share()). Exact; host 0 gives rate back.
+ */
+struct cp_share cp_sched_host_scale(struct cp_share rate, unsigned nr_cpus, struct cp_share host);
+
 #endif /* CP_SCHED_SHARE_H */

@@ -92,16 +92,37 @@ void cp_task_begin(struct cp_task *t)
 	t->fsbuf_read_before = t->w->fs.bt.nr_read_bytes;
 }
 
+/*
+ * A transfer on a VM's virtual disk whose emulation shares the host CPUs
+ * with the vCPUs (machine share_beside_busy_cpus): with every CPU busy
+ * it gets that share of its rate, and the CPUs give as much up while it
+ * lasts (engine.h cp_engine_set_host_io_share()).
+ */
+static uint64_t device_submit(struct cp_world *w, uint64_t now_ns, uint64_t bytes, bool is_write)
+{
+	uint64_t share = w->cfg->machine->share_beside_busy_cpus_pm, done;
+
+	if (!share)
+		return cp_blockdev_submit(&w->dev, now_ns, bytes, is_write);
+	if (cp_engine_cpus_saturated(w->e))
+		cp_blockdev_set_rate(&w->dev, share, 1000);
+	else
+		cp_blockdev_set_rate(&w->dev, 1, 1);
+	done = cp_blockdev_submit(&w->dev, now_ns, bytes, is_write);
+	cp_engine_host_io_until(w->e, w->dev.channel_free_ns);
+	return done;
+}
+
 uint64_t cp_world_read(struct cp_world *w, uint64_t now_ns, uint64_t bytes)
 {
 	w->nr_device_read_bytes += bytes;
-	return cp_blockdev_submit(&w->dev, now_ns, bytes, false);
+	return device_submit(w, now_ns, bytes, false);
 }
 
 uint64_t cp_world_write(struct cp_world *w, uint64_t now_ns, uint64_t bytes)
 {
 	w->nr_device_write_bytes += bytes;
-	return cp_blockdev_submit(&w->dev, now_ns, bytes, true);
+	return device_submit(w, now_ns, bytes, true);
 }
 
 void cp_task_end(struct cp_task *t, struct cp_work *work, uint64_t now_ns, struct cp_step *out)
@@ -1399,6 +1420,9 @@ int cp_sim_run(const struct cp_sim_config *cfg, struct cp_run_result *out, struc
 		cp_engine_set_cancel(r->w.e, cfg->cancelled, cfg->cancel_priv);
 		if (cp_sim_creator_light_share(cfg->machine, &num, &den))
 			rc = cp_engine_set_light_share(r->w.e, num, den);
+		if (!rc && cfg->machine->share_beside_busy_cpus_pm)
+			rc = cp_engine_set_host_io_share(r->w.e, cfg->machine->share_beside_busy_cpus_pm,
+							 1000);
 	}
 	if (!rc) {
 		cp_blockdev_params_from_machine(&bp, cfg->machine);

@@ -205,6 +205,24 @@ static void init_rejects_impossible_devices(void **state)
 	cp_alloc_fail_after(-1);
 }
 
+/* cp_blockdev_set_rate(): a request submitted at half the rate transfers
+ * 4096 bytes in 8192 ns (20000 + 8192 = 28192); the one before it and
+ * the one after the rate is back keep theirs: 0 + 20000 + 4096 = 24096,
+ * then at 100000: 120000 + 4096 = 124096. */
+static void a_request_transfers_at_the_rate_set_when_submitted(void **state)
+{
+	struct cp_blockdev dev;
+
+	(void)state;
+	dev_init(&dev, 20000, 4);
+	assert_int_equal(cp_blockdev_submit(&dev, 0, 4096, false), 24096);
+	cp_blockdev_set_rate(&dev, 1, 2);
+	assert_int_equal(cp_blockdev_submit(&dev, 50000, 4096, false), 50000 + 28192);
+	cp_blockdev_set_rate(&dev, 1, 1);
+	assert_int_equal(cp_blockdev_submit(&dev, 100000, 4096, false), 124096);
+	cp_blockdev_release(&dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +235,7 @@ int main(void)
 		cmocka_unit_test(submissions_are_kept_in_time_order),
 		cmocka_unit_test(params_come_from_the_machine_profile),
 		cmocka_unit_test(init_rejects_impossible_devices),
+		cmocka_unit_test(a_request_transfers_at_the_rate_set_when_submitted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

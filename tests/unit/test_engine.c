@@ -394,6 +394,38 @@ static void light_tasks_progress_at_their_share(void **state)
 	cp_engine_destroy(e);
 }
 
+/* cp_engine_set_host_io_share(): the device's emulation takes 1/2 of a
+ * host CPU while it transfers (until 400 ms) and both CPUs are busy. Two
+ * tasks of 1000 ms on 2 CPUs go at (2 - 1/2) / 2 = 3/4 until 400 ms
+ * (300 ms done), then at 1: they end at 400 + 700 = 1100 ms. One task
+ * alone leaves a CPU idle for the host: it ends at 1000 ms. A share of
+ * 1 or more, or a zero denominator, is refused. */
+static void busy_cpus_give_the_device_its_host_share(void **state)
+{
+	struct script s[2];
+	struct cp_engine *e;
+	unsigned i, n;
+
+	(void)state;
+	for (n = 1; n <= 2; n++) {
+		assert_int_equal(cp_engine_create(&e, 2), 0);
+		assert_int_equal(cp_engine_set_host_io_share(e, 1, 1), -CP_EINVAL);
+		assert_int_equal(cp_engine_set_host_io_share(e, 1, 0), -CP_EINVAL);
+		assert_int_equal(cp_engine_set_host_io_share(e, 1, 2), 0);
+		cp_engine_host_io_until(e, 400 * MS);
+		for (i = 0; i < n; i++) {
+			script_init(&s[i], NULL);
+			script_push(&s[i], 1000 * MS, CP_STEP_STOP, 0);
+			add(e, &s[i], 0);
+		}
+		assert_int_equal(run(e), 0);
+		for (i = 0; i < n; i++)
+			assert_int_equal(s[i].stopped_ns, n == 2 ? 1100 * MS : 1000 * MS);
+		assert_int_equal(cp_engine_cpu_busy_ns(e), n * 1000 * MS);
+		cp_engine_destroy(e);
+	}
+}
+
 /* The CPUs' busy time is the work the steps reported, not the time
  * sharing stretched it to: 3 actors of 1 ms each on 2 CPUs keep them
  * busy 3 ms (over 1.5 ms of wall time, both CPUs full). */
@@ -1220,6 +1252,7 @@ int main(void)
 		cmocka_unit_test(autogroup_gives_a_kthread_the_groups_per_cpu_share),
 		cmocka_unit_test(autogroup_without_kthreads_shares_equally),
 		cmocka_unit_test(light_tasks_progress_at_their_share),
+		cmocka_unit_test(busy_cpus_give_the_device_its_host_share),
 		cmocka_unit_test(sampler_rows_every_interval_and_at_the_end),
 		cmocka_unit_test(sampler_runs_through_idle_time_and_can_stop_the_run),
 		cmocka_unit_test(sampler_installed_during_the_run_starts_then),

@@ -328,6 +328,29 @@ static void fs_mark_and_readers_cpus_come_together(void **state)
 	assert_memory_equal(&m, &before, sizeof(m));
 }
 
+/* share_beside_busy_cpus is optional (0: the device's work takes none of
+ * the CPUs), per mille, below 1000 (a device as fast beside busy CPUs as
+ * beside idle ones takes none of theirs either: leave the key out). */
+static void device_share_beside_busy_cpus_is_below_one(void **state)
+{
+	struct cp_machine m, before;
+	struct cp_diag d = { "" };
+
+	(void)state;
+	load_good(&m);
+	assert_int_equal(m.share_beside_busy_cpus_pm, 0);
+	assert_int_equal(cp_machine_set(&m, "device.share_beside_busy_cpus", "258", &d), 0);
+	assert_int_equal(m.share_beside_busy_cpus_pm, 258);
+	before = m;
+	assert_int_equal(cp_machine_set(&m, "device.share_beside_busy_cpus", "1000", &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "share_beside_busy_cpus"));
+	assert_int_equal(cp_machine_set(&m, "device.share_beside_busy_cpus", "-3", &d),
+			 -CP_EINVAL);
+	assert_non_null(strstr(d.msg, "share_beside_busy_cpus"));
+	assert_memory_equal(&m, &before, sizeof(m));
+}
+
 /* memory_bandwidth is optional (0: no limit shared by the copying CPUs,
  * engine/work.c cp_copy_bandwidth) and a rate like copy_bandwidth. */
 static void memory_bandwidth_is_an_optional_rate(void **state)
@@ -467,6 +490,7 @@ int main(void)
 		cmocka_unit_test(dma32_is_optional_and_at_most_ram_and_4g),
 		cmocka_unit_test(autogroup_and_the_creates_kworker_part),
 		cmocka_unit_test(fs_mark_and_readers_cpus_come_together),
+		cmocka_unit_test(device_share_beside_busy_cpus_is_below_one),
 		cmocka_unit_test(resolve_turns_bare_name_into_search_dir_path),
 		cmocka_unit_test(resolve_reports_missing_and_bad_names),
 	};

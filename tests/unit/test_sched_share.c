@@ -130,6 +130,23 @@ static void without_both_kinds_the_group_rate_holds(void **state)
 	expect_split((struct cp_share){ 1, 2 }, 2, 2, 1, 1, 1, 2, 1, 2);
 }
 
+/* cp_sched_host_scale(): the host takes 258/1000 of a CPU from 2 busy
+ * vCPUs, so each keeps (2 - 0.258) / 2 = 1742/2000 of its rate: a task at
+ * 2/3 goes at 2/3 x 1742/2000 = 3484/6000 = 871/1500. Nothing taken,
+ * nothing changes. */
+static void the_host_takes_its_share_from_every_rate(void **state)
+{
+	struct cp_share r = cp_sched_host_scale((struct cp_share){ 2, 3 }, 2,
+						(struct cp_share){ 258, 1000 });
+
+	(void)state;
+	assert_int_equal(r.num, 871);
+	assert_int_equal(r.den, 1500);
+	r = cp_sched_host_scale((struct cp_share){ 2, 3 }, 2, (struct cp_share){ 0, 1 });
+	assert_int_equal(r.num, 2);
+	assert_int_equal(r.den, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +160,7 @@ int main(void)
 		cmocka_unit_test(light_tasks_share_in_proportion_to_their_weight),
 		cmocka_unit_test(a_task_is_never_given_more_than_one_cpu),
 		cmocka_unit_test(without_both_kinds_the_group_rate_holds),
+		cmocka_unit_test(the_host_takes_its_share_from_every_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
