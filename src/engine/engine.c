@@ -744,9 +744,11 @@ static int run_one(struct cp_engine *e, bool *done)
 	c = next_cpu_done(e, &t_cpu);
 	t = t_time <= t_cpu ? t_time : t_cpu;
 	if (e->host_io_applied && e->host_io_until_ns < t && t != UINT64_MAX &&
-	    (!e->time_limit_ns || e->host_io_until_ns < e->time_limit_ns) &&
-	    (!e->sample_fn || e->host_io_until_ns < e->next_sample_ns)) {
-		/* the device's transfers end first: the CPUs get their whole rate back */
+	    (!e->time_limit_ns || e->host_io_until_ns < e->time_limit_ns)) {
+		/* the device's transfers end first: the CPUs get their whole
+		 * rate back then, after the samples due up to that moment */
+		if (e->sample_fn && e->next_sample_ns <= e->host_io_until_ns)
+			return samples_until(e, e->host_io_until_ns);
 		advance_to(e, e->host_io_until_ns);
 		update_rates(e);
 		return 0;

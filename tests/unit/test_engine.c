@@ -398,32 +398,49 @@ static void light_tasks_progress_at_their_share(void **state)
  * host CPU while it transfers (until 400 ms) and both CPUs are busy. Two
  * tasks of 1000 ms on 2 CPUs go at (2 - 1/2) / 2 = 3/4 until 400 ms
  * (300 ms done), then at 1: they end at 400 + 700 = 1100 ms. One task
- * alone leaves a CPU idle for the host: it ends at 1000 ms. A share of
- * 1 or more, or a zero denominator, is refused. */
+ * alone leaves a CPU idle for the host: it ends at 1000 ms. Samples
+ * between change nothing. A share of 1 or more, or a zero denominator,
+ * is refused. */
+static int count_samples(struct cp_engine *e, void *priv, uint64_t t_ns)
+{
+	(void)e;
+	(void)t_ns;
+	(*(unsigned *)priv)++;
+	return 0;
+}
+
 static void busy_cpus_give_the_device_its_host_share(void **state)
 {
 	struct script s[2];
 	struct cp_engine *e;
-	unsigned i, n;
+	unsigned i, n, nr_samples = 0;
 
 	(void)state;
-	for (n = 1; n <= 2; n++) {
+	for (n = 1; n <= 3; n++) {
 		assert_int_equal(cp_engine_create(&e, 2), 0);
+		if (n == 3) {
+			/* again with samples every 150 ms: the end of the
+			 * transfers falls between two of them */
+			assert_int_equal(cp_engine_set_sampler(e, 150 * MS, count_samples,
+							       &nr_samples), 0);
+		}
 		assert_int_equal(cp_engine_set_host_io_share(e, 1, 1), -CP_EINVAL);
 		assert_int_equal(cp_engine_set_host_io_share(e, 1, 0), -CP_EINVAL);
 		assert_int_equal(cp_engine_set_host_io_share(e, 1, 2), 0);
 		cp_engine_host_io_until(e, 400 * MS);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < (n == 1 ? 1u : 2u); i++) {
 			script_init(&s[i], NULL);
 			script_push(&s[i], 1000 * MS, CP_STEP_STOP, 0);
 			add(e, &s[i], 0);
 		}
 		assert_int_equal(run(e), 0);
-		for (i = 0; i < n; i++)
-			assert_int_equal(s[i].stopped_ns, n == 2 ? 1100 * MS : 1000 * MS);
-		assert_int_equal(cp_engine_cpu_busy_ns(e), n * 1000 * MS);
+		for (i = 0; i < (n == 1 ? 1u : 2u); i++)
+			assert_int_equal(s[i].stopped_ns, n == 1 ? 1000 * MS : 1100 * MS);
+		assert_int_equal(cp_engine_cpu_busy_ns(e), (n == 1 ? 1 : 2) * 1000 * MS);
 		cp_engine_destroy(e);
 	}
+	/* 0, 150, ..., 1050 ms and the run's end */
+	assert_int_equal(nr_samples, 9);
 }
 
 /* The CPUs' busy time is the work the steps reported, not the time
