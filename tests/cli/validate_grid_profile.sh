@@ -19,22 +19,6 @@ mkdir -p "$G"
 seed_model_run "$T/model.json"
 real_runs "$G/seed-memcg-256M.json" -
 
-# calibration FILE NAME COPY: seed-box.ini as calibrate writes a profile
-# (its header; copy_bandwidth measured), named NAME, copy rate COPY
-calibration() {
-	{
-		printf '; Machine profile of testhost, written by `cachepressure calibrate -o %s` on\n' "$1"
-		printf '; 2026-12-02T20:00:00Z, kernel 6.18.44-test.\n\n'
-		# the comment lines above a key are its comment: copy_bandwidth's
-		# become "measured: ..."
-		awk -v name="$2" -v copy="$3" '
-			/^;/ { held = held $0 "\n"; next }
-			/^name = / { printf "%s", held; held = ""; print "name = " name; next }
-			/^copy_bandwidth = / { held = ""; print "; measured: test value"
-				print "copy_bandwidth = " copy; next }
-			{ printf "%s", held; held = ""; print }' "$SRC/profiles/seed-box.ini"
-	} >"$1"
-}
 calibration "$G/machine-memcg-256M.before.ini" calibrated 16000M
 calibration "$G/machine-memcg-256M.after.ini" calibrated 9000M
 calibration "$G/machine-global-256M.before.ini" calibrated 18000M

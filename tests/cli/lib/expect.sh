@@ -60,3 +60,21 @@ real_runs() {
 	python3 "$SRC/tests/cli/lib/real_runs.py" "$CP_TEST_TMP/model.json" "$1" "$2" ||
 		fail "could not make the real runs $2"
 }
+
+# calibration FILE NAME COPY: profiles/seed-box.ini as calibrate writes a
+# profile (its header; copy_bandwidth measured), named NAME, copy rate
+# COPY, into FILE
+calibration() {
+	{
+		printf '; Machine profile of testhost, written by `cachepressure calibrate -o %s` on\n' "$1"
+		printf '; 2026-12-02T20:00:00Z, kernel 6.18.44-test.\n\n'
+		# the comment lines above a key are its comment: copy_bandwidth's
+		# become "measured: ..."
+		awk -v name="$2" -v copy="$3" '
+			/^;/ { held = held $0 "\n"; next }
+			/^name = / { printf "%s", held; held = ""; print "name = " name; next }
+			/^copy_bandwidth = / { held = ""; print "; measured: test value"
+				print "copy_bandwidth = " copy; next }
+			{ printf "%s", held; held = ""; print }' "$SRC/profiles/seed-box.ini"
+	} >"$1"
+}
