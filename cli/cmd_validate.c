@@ -1027,6 +1027,11 @@ static void print_cpu_shares(const struct report_head *h)
 		printf("# model CPUs: every task shares alike (the machine profile %s)\n",
 		       h->machine->fs_mark_cpus_pm ? "measured fs_mark no shorter than the readers"
 						   : "has no fs_mark_cpus_beside_readers");
+	if (h->machine->share_beside_busy_cpus_pm)
+		printf("# model device: the VM's disk on the vCPUs' host CPUs: with every CPU "
+		       "busy it reads at %" PRIu64 "/1000 of its rate and the CPUs give up as "
+		       "much of one while it transfers (share_beside_busy_cpus)\n",
+		       h->machine->share_beside_busy_cpus_pm);
 }
 
 /* Which copy rates the model had: the runs' own or the profile's. */
