@@ -71,8 +71,8 @@ uint64_t cp_blockdev_submit(struct cp_blockdev *dev, uint64_t now_ns, uint64_t b
 /*
  * The requests submitted from now on transfer at num/den (0 < num <= den)
  * of the device's bandwidths, whole: a VM's disk whose emulation gets
- * less of the host's CPUs while the vCPUs are busy (sim.c
- * cp_world_read()). Requests already queued keep their times.
+ * less of the host's CPUs while the vCPUs are busy (engine.h
+ * cp_engine_device_rate()). Requests already queued keep their times.
  */
 void cp_blockdev_set_rate(struct cp_blockdev *dev, uint64_t num, uint64_t den);
 

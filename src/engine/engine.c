@@ -42,8 +42,8 @@
  * run on (cp_engine_set_host_io_share()): while the block device
  * transfers and every CPU is busy, the CPUs give up the device's share
  * of a host CPU, every class's rate scaled by (N - share) / N
- * (sched_share.c cp_sched_host_scale()); the device's own rate is the
- * world's (sim.c cp_world_read()). The rates change again when the
+ * (sched_share.c cp_sched_host_scale()); the device gets the share of
+ * its bandwidth then (cp_engine_device_rate(), sim.c device_submit()). The rates change again when the
  * transfers end (host_io_until_ns, an event of its own).
  *
  * SIMPLIFIED: no time slices, no context switch or migration cost, no
@@ -428,9 +428,15 @@ void cp_engine_host_io_until(struct cp_engine *e, uint64_t t)
 		update_rates(e);
 }
 
-bool cp_engine_cpus_saturated(const struct cp_engine *e)
+void cp_engine_device_rate(const struct cp_engine *e, uint64_t *num, uint64_t *den)
 {
-	return e->nr_runnable + (e->current >= 0) >= e->nr_cpus;
+	bool saturated = e->nr_runnable + (e->current >= 0) >= e->nr_cpus;
+
+	*num = *den = 1;
+	if (e->host_io.num && saturated) {
+		*num = e->host_io.num;
+		*den = e->host_io.den;
+	}
 }
 
 /* An actor's CPU work ends (done, or the actor stopped). */

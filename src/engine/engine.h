@@ -220,9 +220,11 @@ int cp_engine_set_host_io_share(struct cp_engine *e, uint64_t num, uint64_t den)
 /* The block device transfers until t (an earlier t changes nothing). */
 void cp_engine_host_io_until(struct cp_engine *e, uint64_t t);
 
-/* Every CPU is busy: the actors doing CPU work, and the one in its step,
- * are at least as many as the CPUs. */
-bool cp_engine_cpus_saturated(const struct cp_engine *e);
+/* The share of the device's bandwidth (*num / *den) a transfer submitted
+ * now gets: the host share of cp_engine_set_host_io_share() while every
+ * CPU is busy (the actors doing CPU work, and the one in its step, are
+ * at least as many as the CPUs), else 1/1. */
+void cp_engine_device_rate(const struct cp_engine *e, uint64_t *num, uint64_t *den);
 
 /* Ends the run at the current time, after the current step. */
 void cp_engine_stop(struct cp_engine *e);

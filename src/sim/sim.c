@@ -100,14 +100,10 @@ void cp_task_begin(struct cp_task *t)
  */
 static uint64_t device_submit(struct cp_world *w, uint64_t now_ns, uint64_t bytes, bool is_write)
 {
-	uint64_t share = w->cfg->machine->share_beside_busy_cpus_pm, done;
+	uint64_t num, den, done;
 
-	if (!share)
-		return cp_blockdev_submit(&w->dev, now_ns, bytes, is_write);
-	if (cp_engine_cpus_saturated(w->e))
-		cp_blockdev_set_rate(&w->dev, share, 1000);
-	else
-		cp_blockdev_set_rate(&w->dev, 1, 1);
+	cp_engine_device_rate(w->e, &num, &den);
+	cp_blockdev_set_rate(&w->dev, num, den);
 	done = cp_blockdev_submit(&w->dev, now_ns, bytes, is_write);
 	cp_engine_host_io_until(w->e, w->dev.channel_free_ns);
 	return done;

@@ -11,6 +11,7 @@ set -u
 CP=$1
 SRC=$2
 . "$SRC/tests/cli/lib/expect.sh"
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 T=$CP_TEST_TMP
 
 seed_model_run "$T/model.json"
@@ -31,7 +32,6 @@ done
 grep -q '^# model device: ' "$T/none" && fail "a device line without the key"
 grep -q '^# model device: .* at 400/1000 of its rate' "$T/share" ||
 	fail "no device line: $(grep '^# model' "$T/share")"
-command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 # the device's bytes per busy second
 rate() {
 	python3 -c 'import json, sys
